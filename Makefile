@@ -1,0 +1,50 @@
+# Two commands do everything: `make run` and `make test`. Each creates .venv with the first
+# Python >= 3.12 found and installs into it; a stamp file makes the install idempotent.
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test bench lint venv test-deps migrate demo clean
+
+$(PY):
+	"$$(scripts/find-python)" -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(PY)
+	$(PIP) install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(PY)
+	$(PIP) install --quiet -e '.[test,dev]'
+	touch $@
+
+$(VENV)/.installed-bench: pyproject.toml | $(PY)
+	$(PIP) install --quiet -e '.[test,dev,bench]'
+	touch $@
+
+venv: $(VENV)/.installed
+
+migrate: venv
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(PY) manage.py load_demo
+
+run: demo
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+test: $(VENV)/.installed-test
+	$(PY) -m pytest -n 2 $(PYTEST_ARGS)
+
+bench: $(VENV)/.installed-bench
+	$(PY) bench/run.py
+
+lint: $(VENV)/.installed-test
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+clean:
+	rm -rf $(VENV) .pytest_cache

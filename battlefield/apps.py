@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class BattlefieldConfig(AppConfig):
+    name = "battlefield"
+    default_auto_field = "django.db.models.BigAutoField"

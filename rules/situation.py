@@ -1,0 +1,428 @@
+"""The state of the table: frozen value objects built from a scenario document (FORMAT.md).
+
+A `Situation` is never mutated; `Situation.moved(...)` returns the situation after a move.
+`Situation.from_document` makes the checks a JSON Schema cannot express (unique and existing ids,
+simple footprints, models on the table, no overlapping models, size limits) and raises
+`InvalidInput` naming the field. The structural checks (types, unknown fields) are the JSON
+Schema's, run before this by the app; anything malformed that slips through still ends here as
+`InvalidInput`, never as a crash.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from types import MappingProxyType
+
+from shapely import STRtree
+from shapely.geometry import Polygon, box
+
+from .errors import InvalidInput
+from .geometry import EPSILON, MM_PER_CM, MM_PER_INCH, Base, footprint_distance, is_simple_polygon
+
+SCENARIO_FORMAT = "arbiter.scenario/1"
+
+#: mm per table unit for each game system (RULES.md 0).
+SYSTEM_UNITS = {
+    "wh40k-11e": ("in", MM_PER_INCH),
+    "warmaster-revolution": ("cm", MM_PER_CM),
+}
+
+#: Documented size limits of a scenario (README "Limits"); bigger input is refused.
+LIMITS = {
+    "document_bytes": 1_000_000,
+    "table_side": 1000.0,
+    "armies": 8,
+    "units": 100,
+    "models": 600,
+    "models_per_unit": 60,
+    "terrain": 200,
+    "vertices": 100,
+}
+
+
+@dataclass(frozen=True)
+class Table:
+    width: float
+    height: float
+
+    @cached_property
+    def area(self) -> Polygon:
+        return box(0, 0, self.width, self.height)
+
+
+@dataclass(frozen=True)
+class TerrainFeature:
+    """A terrain feature: footprint polygon plus the attributes each system reads.
+
+    40K reads `category` (exposed / light / dense), `height` and `solid` (RULES.md 1.5);
+    Warmaster reads `type` (RULES.md 2.2).
+    """
+
+    id: str
+    type: str
+    footprint: Polygon = field(compare=False)
+    points: tuple[tuple[float, float], ...]
+    category: str | None = None
+    height: float = 0.0
+    solid: bool = False
+
+
+@dataclass(frozen=True)
+class Army:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Model:
+    """One model (40K) or stand (Warmaster): base, centre, elevation and facing."""
+
+    id: str
+    unit: str
+    base: Base
+    x: float
+    y: float
+    z: float = 0.0
+    facing: float = 0.0
+
+    @property
+    def pos(self) -> tuple[float, float, float]:
+        """(x, y, facing): what the footprint needs."""
+        return (self.x, self.y, self.facing)
+
+    @cached_property
+    def footprint(self) -> Polygon:
+        return self.base.footprint(self.x, self.y, self.facing)
+
+    def placed(self, x: float, y: float, z: float | None = None, facing: float | None = None) -> Model:
+        return replace(self, x=x, y=y, z=self.z if z is None else z,
+                       facing=self.facing if facing is None else facing)
+
+
+@dataclass(frozen=True)
+class Unit:
+    id: str
+    army: str
+    name: str
+    keywords: frozenset[str]
+    models: tuple[Model, ...]
+    move: float | None = None
+    state: Mapping = field(default_factory=lambda: MappingProxyType({}), compare=False)
+    abilities: tuple[Mapping, ...] = field(default=(), compare=False)
+
+    def has(self, keyword: str) -> bool:
+        return keyword in self.keywords
+
+    def flag(self, name: str) -> bool:
+        """A state flag; missing flags are false (FORMAT.md `units[].state`)."""
+        return bool(self.state.get(name, False))
+
+    def model(self, model_id: str) -> Model:
+        for m in self.models:
+            if m.id == model_id:
+                return m
+        raise KeyError(model_id)
+
+    def ability(self, ability_id: str) -> Mapping | None:
+        return next((a for a in self.abilities if a.get("id") == ability_id), None)
+
+
+@dataclass(frozen=True)
+class Turn:
+    round: int = 1
+    active_army: str | None = None
+    phase: str | None = None
+
+
+@dataclass(frozen=True)
+class Situation:
+    """Everything on the table at one moment. Built by `from_document`, never mutated."""
+
+    system: str
+    table: Table
+    terrain: tuple[TerrainFeature, ...]
+    armies: tuple[Army, ...]
+    units: tuple[Unit, ...]
+    turn: Turn
+    name: str = ""
+    document: Mapping = field(default_factory=dict, compare=False, repr=False)
+
+    # -- lookups ---------------------------------------------------------------------------
+    @property
+    def unit_name(self) -> str:
+        return SYSTEM_UNITS[self.system][0]
+
+    @property
+    def mm_per_unit(self) -> float:
+        return SYSTEM_UNITS[self.system][1]
+
+    @cached_property
+    def _units_by_id(self) -> dict[str, Unit]:
+        return {u.id: u for u in self.units}
+
+    @cached_property
+    def _models_by_id(self) -> dict[str, Model]:
+        return {m.id: m for u in self.units for m in u.models}
+
+    def unit(self, unit_id: str) -> Unit:
+        try:
+            return self._units_by_id[unit_id]
+        except KeyError:
+            raise InvalidInput("unit", f"no unit with id {unit_id!r} in this scenario") from None
+
+    def has_unit(self, unit_id: str) -> bool:
+        return unit_id in self._units_by_id
+
+    def model(self, model_id: str) -> Model:
+        try:
+            return self._models_by_id[model_id]
+        except KeyError:
+            raise InvalidInput("model", f"no model with id {model_id!r} in this scenario") from None
+
+    def models(self) -> Iterable[Model]:
+        return self._models_by_id.values()
+
+    def enemies_of(self, unit: Unit) -> tuple[Unit, ...]:
+        return tuple(u for u in self.units if u.army != unit.army)
+
+    def friends_of(self, unit: Unit) -> tuple[Unit, ...]:
+        return tuple(u for u in self.units if u.army == unit.army and u.id != unit.id)
+
+    # -- applying a move ---------------------------------------------------------------------
+    def moved(self, poses: Mapping[str, Mapping] | None = None,
+              state: Mapping[str, Mapping] | None = None,
+              removed: Iterable[str] = ()) -> Situation:
+        """The situation after a move: new model poses ({model id: {x, y, z?, facing?}}),
+        unit state updates ({unit id: {flag: value}}) and removed models (destroyed or slain).
+        Returns a new Situation; `self` is unchanged."""
+        poses = poses or {}
+        state = state or {}
+        removed = set(removed)
+        doc = copy.deepcopy(dict(self.document))
+        for u in doc.get("units", []):
+            if u["id"] in state:
+                u["state"] = {**u.get("state", {}), **state[u["id"]]}
+            kept = []
+            for m in u["models"]:
+                if m["id"] in removed:
+                    continue
+                if m["id"] in poses:
+                    pose = poses[m["id"]]
+                    m["x"], m["y"] = _tidy(pose["x"]), _tidy(pose["y"])
+                    if pose.get("z") is not None and (pose["z"] or "z" in m):
+                        m["z"] = _tidy(pose["z"])
+                    if pose.get("facing") is not None and (pose["facing"] or "facing" in m):
+                        m["facing"] = _tidy(pose["facing"])
+                kept.append(m)
+            u["models"] = kept
+        doc["units"] = [u for u in doc.get("units", []) if u["models"]]
+        return Situation.from_document(doc, check_overlaps=False)
+
+    def to_document(self) -> dict:
+        """The scenario document (FORMAT.md), exactly as it was imported or produced by a move."""
+        return copy.deepcopy(dict(self.document))
+
+    # -- building ------------------------------------------------------------------------------
+    @classmethod
+    def from_document(cls, doc: Mapping, *, check_overlaps: bool = True) -> Situation:
+        """Build a Situation from a scenario document, or raise InvalidInput naming the field."""
+        return _Builder(doc, check_overlaps).build()
+
+
+def _tidy(value: float) -> float:
+    """Round stored coordinates to 1e-6 so documents stay readable and stable."""
+    return round(float(value), 6) + 0.0
+
+
+class _Builder:
+    def __init__(self, doc: Mapping, check_overlaps: bool):
+        self.doc = doc
+        self.check_overlaps = check_overlaps
+        self.ids: dict[str, str] = {}
+
+    def fail(self, path: str, message: str):
+        raise InvalidInput(path, message)
+
+    def unique(self, ident, path: str):
+        if not isinstance(ident, str) or not ident:
+            self.fail(path, "must be a non-empty string")
+        if ident in self.ids:
+            self.fail(path, f"id {ident!r} is already used by {self.ids[ident]}")
+        self.ids[ident] = path
+
+    def number(self, value, path: str, minimum: float | None = None) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            self.fail(path, "must be a finite number")
+        if minimum is not None and value < minimum:
+            self.fail(path, f"must be at least {minimum}")
+        return float(value)
+
+    def build(self) -> Situation:
+        doc = self.doc
+        if not isinstance(doc, Mapping):
+            self.fail("", "a scenario must be a JSON object")
+        try:
+            return self._build(doc)
+        except InvalidInput:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:  # malformed structure
+            self.fail(getattr(self, "where", ""), f"malformed scenario ({exc.__class__.__name__}: {exc})")
+
+    def _build(self, doc: Mapping) -> Situation:
+        if doc.get("format") != SCENARIO_FORMAT:
+            self.fail("format", f"must be {SCENARIO_FORMAT!r}")
+        system = doc.get("system")
+        if system not in SYSTEM_UNITS:
+            self.fail("system", f"must be one of {', '.join(SYSTEM_UNITS)}")
+        mm = SYSTEM_UNITS[system][1]
+        self.where = "table"
+        t = doc["table"]
+        table = Table(self.number(t["width"], "table.width", 1), self.number(t["height"], "table.height", 1))
+        if max(table.width, table.height) > LIMITS["table_side"]:
+            self.fail("table", f"a side may be at most {LIMITS['table_side']:g} {SYSTEM_UNITS[system][0]}")
+
+        terrain = []
+        pieces = doc.get("terrain", [])
+        if len(pieces) > LIMITS["terrain"]:
+            self.fail("terrain", f"at most {LIMITS['terrain']} terrain pieces")
+        for i, piece in enumerate(pieces):
+            path = f"terrain[{i}]"
+            self.where = path
+            self.unique(piece.get("id"), f"{path}.id")
+            points = piece.get("footprint", [])
+            if len(points) > LIMITS["vertices"]:
+                self.fail(f"{path}.footprint", f"at most {LIMITS['vertices']} vertices")
+            pts = tuple((self.number(p[0], f"{path}.footprint"), self.number(p[1], f"{path}.footprint")) for p in points)
+            if not is_simple_polygon(pts):
+                self.fail(f"{path}.footprint", "must be a simple polygon (3 or more vertices, no self-intersection)")
+            polygon = Polygon(pts)
+            if not polygon.intersects(table.area):
+                self.fail(f"{path}.footprint", "lies entirely off the table")
+            terrain.append(TerrainFeature(
+                id=piece["id"], type=str(piece.get("type", "")), footprint=polygon, points=pts,
+                category=piece.get("category"), height=self.number(piece.get("height", 0), f"{path}.height", 0),
+                solid=bool(piece.get("solid", False)),
+            ))
+
+        armies = []
+        army_docs = doc.get("armies", [])
+        if len(army_docs) > LIMITS["armies"]:
+            self.fail("armies", f"at most {LIMITS['armies']} armies")
+        for i, a in enumerate(army_docs):
+            self.where = f"armies[{i}]"
+            self.unique(a.get("id"), f"armies[{i}].id")
+            armies.append(Army(a["id"], str(a.get("name", a["id"]))))
+        army_ids = {a.id for a in armies}
+
+        units = []
+        unit_docs = doc.get("units", [])
+        if len(unit_docs) > LIMITS["units"]:
+            self.fail("units", f"at most {LIMITS['units']} units")
+        total_models = 0
+        for i, u in enumerate(unit_docs):
+            path = f"units[{i}]"
+            self.where = path
+            self.unique(u.get("id"), f"{path}.id")
+            if u.get("army") not in army_ids:
+                self.fail(f"{path}.army", f"no army with id {u.get('army')!r}")
+            model_docs = u.get("models", [])
+            if not model_docs:
+                self.fail(f"{path}.models", "a unit needs at least one model")
+            if len(model_docs) > LIMITS["models_per_unit"]:
+                self.fail(f"{path}.models", f"at most {LIMITS['models_per_unit']} models in a unit")
+            total_models += len(model_docs)
+            if total_models > LIMITS["models"]:
+                self.fail("units", f"at most {LIMITS['models']} models in a scenario")
+            models = []
+            for j, m in enumerate(model_docs):
+                mpath = f"{path}.models[{j}]"
+                self.where = mpath
+                self.unique(m.get("id"), f"{mpath}.id")
+                base_doc = m.get("base")
+                if not isinstance(base_doc, Mapping) or len(base_doc) != 1 or \
+                        next(iter(base_doc)) not in ("round", "oval", "rect", "hull"):
+                    self.fail(f"{mpath}.base", "needs exactly one of round, oval, rect, hull")
+                base = self._base(base_doc, mm, f"{mpath}.base")
+                model = Model(
+                    id=m["id"], unit=u["id"], base=base,
+                    x=self.number(m["x"], f"{mpath}.x"), y=self.number(m["y"], f"{mpath}.y"),
+                    z=self.number(m.get("z", 0), f"{mpath}.z", 0),
+                    facing=self.number(m.get("facing", 0), f"{mpath}.facing"),
+                )
+                if not table.area.buffer(EPSILON).contains(model.footprint):
+                    self.fail(mpath, f"model {model.id} is off the table")
+                models.append(model)
+            move = u.get("move")
+            units.append(Unit(
+                id=u["id"], army=u["army"], name=str(u.get("name", u["id"])),
+                keywords=frozenset(k.upper() for k in u.get("keywords", [])),
+                models=tuple(models),
+                move=None if move is None else self.number(move, f"{path}.move", 0),
+                state=MappingProxyType(dict(u.get("state", {}))),
+                abilities=tuple(MappingProxyType(dict(a)) for a in u.get("abilities", [])),
+            ))
+
+        if self.check_overlaps:
+            self._check_overlaps(units, unit_docs)
+
+        turn_doc = doc.get("turn", {})
+        if turn_doc.get("active_army") is not None and turn_doc["active_army"] not in army_ids:
+            self.fail("turn.active_army", f"no army with id {turn_doc['active_army']!r}")
+        turn = Turn(int(turn_doc.get("round", 1)), turn_doc.get("active_army"), turn_doc.get("phase"))
+        return Situation(system=system, table=table, terrain=tuple(terrain), armies=tuple(armies),
+                         units=tuple(units), turn=turn, name=str(doc.get("name", "")),
+                         document=copy.deepcopy(dict(doc)))
+
+    def _base(self, base_doc: Mapping, mm: float, path: str) -> Base:
+        kind, value = next(iter(base_doc.items()))
+        if kind == "round":
+            self.number(value, f"{path}.round", 1)
+        elif kind in ("oval", "rect"):
+            if not isinstance(value, list) or len(value) != 2:
+                self.fail(f"{path}.{kind}", "must be two numbers in mm")
+            for v in value:
+                self.number(v, f"{path}.{kind}", 1)
+        else:
+            if len(value) > LIMITS["vertices"]:
+                self.fail(f"{path}.hull", f"at most {LIMITS['vertices']} vertices")
+            if not is_simple_polygon([tuple(p) for p in value]):
+                self.fail(f"{path}.hull", "must be a simple polygon around the model's centre")
+        return Base.from_document(dict(base_doc), mm)
+
+    def _check_overlaps(self, units: list[Unit], unit_docs) -> None:
+        """No two models overlap at rest (at the same elevation); touching is fine."""
+        models = [m for u in units for m in u.models]
+        where = {m.id: f"units[{i}].models[{j}]" for i, u in enumerate(units) for j, m in enumerate(u.models)}
+        tree = STRtree([m.footprint for m in models])
+        for i, a in enumerate(models):
+            for j in tree.query(a.footprint):
+                if j <= i:
+                    continue
+                b = models[int(j)]
+                if abs(a.z - b.z) > EPSILON:
+                    continue
+                if overlap(a, b):
+                    self.fail(where[b.id], f"model {b.id} overlaps model {a.id}")
+
+
+#: How much larger than the true curve a circumscribed polygon may be (64 sides, bases up to
+#: 170 mm): 0.1 % of the radius, rounded up.
+CURVE_SLACK = 0.005
+
+
+def overlap(a: Model, b: Model) -> bool:
+    """True when two bases overlap by more than the tolerance (touching is not overlapping)."""
+    if a.base.kind == "round" and b.base.kind == "round":
+        gap = math.hypot(a.x - b.x, a.y - b.y) - a.base.radius - b.base.radius
+        return gap < -EPSILON
+    if footprint_distance(a.base, a.pos, b.base, b.pos) > 0:
+        return False
+    if {"round", "oval"} & {a.base.kind, b.base.kind}:
+        # Curves are circumscribed polygons, up to ~0.1 % too large: touching curved bases
+        # would overlap by a sliver, so judge with both shrunk by CURVE_SLACK.
+        return a.footprint.buffer(-CURVE_SLACK).intersects(b.footprint.buffer(-CURVE_SLACK))
+    return a.footprint.intersection(b.footprint).area > EPSILON

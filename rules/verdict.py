@@ -1,0 +1,94 @@
+"""Findings and verdicts (FORMAT.md "Verdict"): every check made, passed or failed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .situation import Situation
+
+VERDICT_FORMAT = "arbiter.verdict/1"
+STAGES = ("eligible-if", "before-moving", "while-moving", "after-moving", "end-of-move")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One check: the rule it applies, the stage, pass/fail, who it is about, the measurement
+    and its limit, and a sentence a new player understands (our own words)."""
+
+    rule: str
+    stage: str
+    passed: bool
+    subject: str
+    text: str
+    measured: float | None = None
+    limit: float | None = None
+
+    def __post_init__(self):
+        if self.stage not in STAGES:
+            raise ValueError(f"unknown stage {self.stage!r}")
+
+    def as_dict(self) -> dict:
+        d: dict[str, Any] = {"rule": self.rule, "stage": self.stage, "passed": self.passed,
+                             "subject": self.subject}
+        if self.measured is not None:
+            d["measured"] = round(self.measured, 4)
+        if self.limit is not None:
+            d["limit"] = round(self.limit, 4)
+        d["text"] = self.text
+        return d
+
+
+@dataclass(frozen=True)
+class Die:
+    value: int
+    source: str  # "user" or "server"
+
+    def as_dict(self) -> dict:
+        return {"value": self.value, "source": self.source}
+
+
+@dataclass
+class Verdict:
+    """The judgement of one move. `after` is the situation after the move when it is legal."""
+
+    move: dict
+    findings: list[Finding] = field(default_factory=list)
+    models: dict[str, dict] = field(default_factory=dict)
+    events: list[dict] = field(default_factory=list)
+    after: Situation | None = None
+    proposed: dict | None = None  # the end poses judged (useful when the engine suggested them)
+
+    @property
+    def legal(self) -> bool:
+        return all(f.passed for f in self.findings) and bool(self.findings)
+
+    @property
+    def failures(self) -> list[Finding]:
+        return [f for f in self.findings if not f.passed]
+
+    def add(self, finding: Finding) -> Finding:
+        self.findings.append(finding)
+        return finding
+
+    def check(self, rule: str, stage: str, passed: bool, subject: str, text: str,
+              measured: float | None = None, limit: float | None = None) -> bool:
+        """Record a finding and return whether it passed."""
+        self.add(Finding(rule, stage, bool(passed), subject, text, measured, limit))
+        return bool(passed)
+
+    def as_dict(self) -> dict:
+        d = {
+            "format": VERDICT_FORMAT,
+            "legal": self.legal,
+            "move": self.move,
+            "findings": [f.as_dict() for f in self.findings],
+            "models": self.models,
+            "events": self.events,
+        }
+        if self.proposed is not None:
+            d["proposed"] = self.proposed
+        if self.legal and self.after is not None:
+            d["scenario"] = self.after.to_document()
+        return d

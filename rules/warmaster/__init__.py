@@ -1,0 +1,1 @@
+"""Warmaster (Revolution), flying units (RULES.md 2). Importing this registers its move rules."""

@@ -1,0 +1,143 @@
+"""The engine's core: situations from documents, bases, dice, and the no-Django rule."""
+
+import math
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from rules import InvalidInput, Move, Situation, adjudicate
+from rules.dice import Dice
+from rules.geometry import Base, footprint_distance
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def scenario(**overrides):
+    doc = {
+        "format": "arbiter.scenario/1",
+        "system": "wh40k-11e",
+        "name": "core",
+        "table": {"width": 60, "height": 44},
+        "terrain": [{"id": "ruin-1", "type": "ruin", "category": "dense", "height": 5, "solid": False,
+                     "footprint": [[20, 10], [26, 10], [26, 16], [20, 16]]}],
+        "armies": [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}],
+        "units": [
+            {"id": "B", "army": "red", "name": "Berzerkers", "keywords": ["INFANTRY"], "move": 6,
+             "models": [{"id": "B1", "base": {"round": 32}, "x": 30.0, "y": 20.0},
+                        {"id": "B2", "base": {"round": 32}, "x": 31.5, "y": 20.0}]},
+            {"id": "C", "army": "blue", "name": "Crisis", "keywords": ["VEHICLE"], "move": 10,
+             "models": [{"id": "C1", "base": {"oval": [95, 150]}, "x": 40.0, "y": 30.0, "facing": 90}]},
+        ],
+        "turn": {"round": 2, "active_army": "blue", "phase": "shooting"},
+    }
+    doc.update(overrides)
+    return doc
+
+
+def test_rules_package_never_imports_django():
+    offenders = [str(p.relative_to(ROOT)) for p in (ROOT / "rules").rglob("*.py")
+                 if any(line.strip().startswith(("import django", "from django"))
+                        for line in p.read_text().splitlines())]
+    assert offenders == []
+    code = "import sys, rules; sys.exit(any(m == 'django' or m.startswith('django.') for m in sys.modules))"
+    assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0
+
+
+def test_a_scenario_becomes_a_situation_with_bases_in_inches():
+    s = Situation.from_document(scenario())
+    b1 = s.model("B1")
+    assert b1.base.radius == pytest.approx(16 / 25.4)
+    assert s.unit("C").model("C1").base.size == pytest.approx((95 / 25.4, 150 / 25.4))
+    assert [u.id for u in s.enemies_of(s.unit("B"))] == ["C"]
+
+
+def test_round_bases_are_measured_edge_to_edge():
+    s = Situation.from_document(scenario())
+    b1, b2 = s.model("B1"), s.model("B2")
+    # centres 1.5" apart, radii 0.63" each: 1.5 - 1.2598 = 0.2402"
+    assert footprint_distance(b1.base, b1.pos, b2.base, b2.pos) == pytest.approx(1.5 - 32 / 25.4)
+
+
+def test_an_oval_base_turns_with_its_facing():
+    base = Base.from_document({"oval": [60, 35]}, 25.4)
+    east = base.footprint(10, 10, 0).bounds
+    south = base.footprint(10, 10, 90).bounds
+    assert east[2] - east[0] == pytest.approx(60 / 25.4, rel=1e-2)
+    assert south[3] - south[1] == pytest.approx(60 / 25.4, rel=1e-2)
+
+
+def test_a_circle_polygon_is_never_smaller_than_the_circle():
+    base = Base.from_document({"round": 32}, 25.4)
+    poly = base.footprint(0, 0)
+    # every point of the true circle lies inside the polygon
+    for i in range(360):
+        a = math.radians(i + 0.5)
+        assert poly.buffer(1e-9).contains(
+            type(poly.centroid)(base.radius * math.cos(a), base.radius * math.sin(a)))
+
+
+@pytest.mark.parametrize("mutate, field", [
+    (lambda d: d["units"][0]["models"].append(dict(d["units"][0]["models"][0])), "units[0].models[2].id"),
+    (lambda d: d["units"][0].update(army="green"), "units[0].army"),
+    (lambda d: d["units"][0]["models"][0].update(x=59.9), "units[0].models[0]"),
+    (lambda d: d["units"][0]["models"][1].update(x=30.5), "units[0].models[1]"),
+    (lambda d: d["terrain"][0].update(footprint=[[0, 0], [4, 4], [4, 0], [0, 4]]), "terrain[0].footprint"),
+    (lambda d: d["units"][0]["models"][0].update(base={"round": 32, "oval": [1, 2]}), "units[0].models[0].base"),
+    (lambda d: d.update(system="chess"), "system"),
+])
+def test_invalid_scenarios_name_the_field(mutate, field):
+    doc = scenario()
+    mutate(doc)
+    with pytest.raises(InvalidInput) as err:
+        Situation.from_document(doc)
+    assert err.value.field == field
+
+
+def test_moving_returns_a_new_situation_and_keeps_the_old_one():
+    s = Situation.from_document(scenario())
+    after = s.moved({"B1": {"x": 29.0, "y": 19.0}}, {"B": {"moved_this_phase": True}})
+    assert (s.model("B1").x, after.model("B1").x) == (30.0, 29.0)
+    assert after.unit("B").flag("moved_this_phase") and not s.unit("B").flag("moved_this_phase")
+    assert after.to_document()["units"][0]["models"][0] == {
+        "id": "B1", "base": {"round": 32}, "x": 29.0, "y": 19.0}
+
+
+def test_export_gives_back_the_imported_document():
+    doc = scenario()
+    assert Situation.from_document(doc).to_document() == doc
+
+
+def test_entered_dice_are_used_in_order_and_marked_as_the_players():
+    dice = Dice((4, 2))
+    assert dice.roll(1) == [4] and dice.roll(1) == [2]
+    assert dice.as_list() == [{"value": 4, "source": "user"}, {"value": 2, "source": "user"}]
+    with pytest.raises(InvalidInput):
+        dice.roll(1)
+
+
+def test_server_dice_are_reproducible_from_their_seed():
+    a, b = Dice(None, seed=7), Dice(None, seed=7)
+    assert a.roll(5) == b.roll(5)
+    assert a.summary()["seed"] == 7 and all(d["source"] == "server" for d in a.as_list())
+
+
+@pytest.mark.parametrize("doc, field", [
+    ({"unit": "B", "type": "surge", "colour": "red"}, "colour"),
+    ({"unit": "B", "type": "teleport"}, "type"),
+    ({"unit": "B", "type": "surge", "dice": [7]}, "dice"),
+    ({"unit": "B", "type": "surge", "declarations": {"take_to_the_skies": "yes"}}, "declarations.take_to_the_skies"),
+    ({"unit": "B", "type": "surge", "end": {"B1": {"x": 1}}}, "end.B1.y"),
+])
+def test_invalid_moves_name_the_field(doc, field):
+    with pytest.raises(InvalidInput) as err:
+        Move.from_document(doc)
+    assert err.value.field == field
+
+
+def test_a_move_for_an_unknown_unit_is_invalid_input():
+    s = Situation.from_document(scenario())
+    with pytest.raises(InvalidInput) as err:
+        adjudicate(s, Move.from_document({"unit": "Z", "type": "normal", "end": {}}))
+    assert err.value.field == "unit"
