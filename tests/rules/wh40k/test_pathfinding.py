@@ -2,7 +2,7 @@
 
 import math
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import LineString, Point, Polygon, box
 
@@ -93,6 +93,8 @@ def test_reachable_region_does_not_leak_behind_a_wall():
 def test_a_ground_path_is_never_shorter_than_the_straight_line_and_never_crosses_an_obstacle(a, b):
     blocks = [box(8, 4, 12, 9), Polygon([(16, 10), (22, 12), (18, 18)]), box(5, 14, 7, 22)]
     nav = Navigator(30, 24, R, hard=[Obstacle(("b", k), inflate(p, R)) for k, p in enumerate(blocks)])
+    for p in (a, b):  # start and goal are legal places for the base
+        assume(all(Point(p).distance(blk) >= R for blk in blocks))
     found = nav.shortest_path(a, b)
     if found is None:
         assert not nav.covers(a) or not nav.covers(b)
