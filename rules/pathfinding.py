@@ -22,7 +22,8 @@ only when A* reaches them.
 
 Approximations, named:
 - Inflation is a circumscribed buffer: arcs are replaced by polygon edges lying outside the true
-  arc (by at most `radius * (1 / cos(pi / (4 * ARC_QUAD_SEGMENTS)) - 1)`, ~0.5 %), so the free
+  arc (by at most 0.5 % of the radius for discs, 1.1 % at polygon corners: `DISC_FACTOR`,
+  `ARC_FACTOR`), so the free
   space is never larger than the true one and a path found never brushes an obstacle.
 - A start or goal that lies inside that sliver (a model in base contact with an enemy, say) is
   snapped to the nearest free point when it is within `snap` of it; the short hop is part of the
@@ -56,8 +57,12 @@ from .geometry import EPSILON
 
 #: Quarter-circle segments of an inflation arc (8 -> 32 per full circle).
 ARC_QUAD_SEGMENTS = 8
-#: Circumscribing factor for those arcs: polygon edges never cut inside the true arc.
-ARC_FACTOR = 1.0 / math.cos(math.pi / (4 * ARC_QUAD_SEGMENTS))
+#: Circumscribing factor for a circle of 4 * ARC_QUAD_SEGMENTS equal sides: edges never cut
+#: inside the true circle.
+DISC_FACTOR = 1.0 / math.cos(math.pi / (4 * ARC_QUAD_SEGMENTS)) + 1e-9
+#: The same for the rounded corners of a buffered polygon. GEOS splits a corner's arc into a
+#: rounded number of equal steps, so one step can span up to 1.5 quanta: the factor covers that.
+ARC_FACTOR = 1.0 / math.cos(0.75 * math.pi / (2 * ARC_QUAD_SEGMENTS)) + 1e-9
 #: How far a start or goal may lie inside the circumscribed sliver and still be snapped to free
 #: space (more than the sliver for any pair of bases up to 170 mm: 6.7" x 0.5 % = 0.033").
 DEFAULT_SNAP = 0.05
@@ -73,7 +78,7 @@ def inflate(geometry, radius: float):
 
 def inflated_disc(x: float, y: float, radius: float) -> Polygon:
     """A circle of `radius` as a circumscribed polygon with the same arc resolution as `inflate`."""
-    return inflate(Point(x, y), radius)
+    return Point(x, y).buffer(radius * DISC_FACTOR, quad_segs=ARC_QUAD_SEGMENTS)
 
 
 @dataclass(frozen=True)
