@@ -16,6 +16,7 @@ from __future__ import annotations
 from ..move import Move
 from ..situation import Unit
 from ..verdict import Verdict
+from .moving import article
 
 SKIES_MOVE_TYPES = ("normal", "advance", "fall-back", "charge")
 ROLLED_MOVE_TYPES = ("advance", "charge")
@@ -41,10 +42,10 @@ def check_declaration(verdict: Verdict, unit: Unit, move: Move) -> bool:
                        f"{unit.id} can FLY, so it may take to the skies." if can_fly(unit) else
                        f"{unit.id} has no FLY model, so it cannot take to the skies.")
     ok &= verdict.check("21.03", "before-moving", move.type in SKIES_MOVE_TYPES, unit.id,
-                        f"Taking to the skies is allowed for a {move.type} move."
+                        f"Taking to the skies is allowed for {article(move.type)} move."
                         if move.type in SKIES_MOVE_TYPES else
                         f"Taking to the skies is only for normal, advance, fall-back and charge moves, "
-                        f"not a {move.type} move.")
+                        f"not {article(move.type)} move.")
     late = bool(move.declared("declared_after_roll", False))
     if move.type in ROLLED_MOVE_TYPES:
         ok &= verdict.check("21.03", "before-moving", not late, unit.id,

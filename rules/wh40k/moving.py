@@ -245,6 +245,16 @@ class MoveOutcome:
         return tuple(self.placements.get(m.id, m) for m in unit.models)
 
 
+def article(move_type: str) -> str:
+    """'a normal move', 'an advance move'."""
+    return ("an " if move_type[0] in "aeiou" else "a ") + move_type
+
+
+def unit_mark(situation: Situation) -> str:
+    """How distances are written in findings: 6" (40K inches), 20 cm (Warmaster)."""
+    return '"' if situation.unit_name == "in" else " " + situation.unit_name
+
+
 def fmt(value: float) -> str:
     """Distances in findings: two decimals, no trailing zeros."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
@@ -373,7 +383,7 @@ def judge_move(situation: Situation, move: Move, verdict: Verdict, max_distance:
     ends = move.end if ends is None else ends
     ends = ends or {}
     outcome = MoveOutcome()
-    u = situation.unit_name
+    u = unit_mark(situation)
     ok = True
     for start in unit.models:
         end = end_placement(situation, start, ends.get(start.id))
@@ -435,7 +445,7 @@ _THROUGH_TEXT = {
 def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict: Verdict) -> bool:
     """1.3 end of move: no overlap, not inside solid terrain, elevation (1.5), coherency."""
     moved = [mm for mm in outcome.models.values() if mm.moved]
-    u = situation.unit_name
+    u = unit_mark(situation)
     ok = True
     if moved:
         others = [m for other in situation.units if other.id != unit.id for m in other.models]
@@ -493,6 +503,6 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
 
 __all__ = [
     "DENSE_CLIMB_HEIGHT", "MAY_END_ABOVE", "THROUGH_DENSE", "Mode", "ModelMove", "MoveOutcome",
-    "climbs_dense", "end_placement", "fall_back_mode", "fmt", "ground_obstacles", "judge_move", "mode_for",
-    "navigator_for", "on_table", "passable", "plan_path", "segment_blocker",
+    "article", "climbs_dense", "end_placement", "fall_back_mode", "fmt", "ground_obstacles", "judge_move", "mode_for",
+    "navigator_for", "on_table", "passable", "plan_path", "segment_blocker", "unit_mark",
 ]
