@@ -403,10 +403,12 @@ class Navigator:
         return path
 
     # -- reachable region ----------------------------------------------------------------------
-    def _distances_from(self, s, limit: float) -> dict[int, float]:
-        """Dijkstra from `s` over edges with no climbing, up to `limit`."""
+    def _distances_from(self, s, limit: float) -> tuple[dict[int, float], dict[int, int]]:
+        """Dijkstra from `s` over edges with no climbing, up to `limit`: distances and parents
+        (-1 for the start)."""
         cand = self._candidates(s)
         dist: dict[int, float] = {}
+        parent: dict[int, int] = {}
         if len(cand):
             lines = shapely.linestrings([[s, tuple(self.nodes[k])] for k in cand])
             ok = ~shapely.intersects(self._blocked_core, lines)
@@ -416,46 +418,86 @@ class Navigator:
             for k in cand[ok].tolist():
                 d = math.dist(s, self.nodes[k])
                 if d < limit:
-                    heap.append((d, k))
+                    heap.append((d, k, -1))
             heapq.heapify(heap)
             while heap:
-                d, k = heapq.heappop(heap)
+                d, k, par = heapq.heappop(heap)
                 if k in dist:
                     continue
-                dist[k] = d
+                dist[k], parent[k] = d, par
                 for nb, w in self._zero_adjacency[k]:
                     if nb not in dist and d + w < limit:
-                        heapq.heappush(heap, (d + w, nb))
-        return dist
+                        heapq.heappush(heap, (d + w, nb, k))
+        return dist, parent
 
-    def _visible_within(self, v, rho: float, component, blockers) -> Polygon:
+    def _wedge(self, k: int, came_from, rho: float) -> Polygon | None:
+        """The ground newly opened up by wrapping round corner k when coming from `came_from`:
+        between the straight continuation of the path and the obstacle's edge at k. (Every
+        point a shortest path reaches with its last bend at k lies there; anything else is
+        reached more directly.) A convex polygon covering that sector out to `rho`."""
+        w = self.nodes[k]
+        d = w - np.asarray(came_from)
+        n = math.hypot(*d)
+        if n < 1e-12:
+            return None
+        d = d / n
+        best = None
+        for nb in (self._prev[k], self._next[k]):
+            e = nb - w
+            le = math.hypot(*e)
+            if le < 1e-12:
+                continue
+            e = e / le
+            angle = math.atan2(abs(d[0] * e[1] - d[1] * e[0]), d[0] * e[0] + d[1] * e[1])
+            if best is None or angle < best[0]:
+                best = (angle, e)
+        if best is None:
+            return None
+        e = best[1]
+        bis = d + e
+        nb_ = math.hypot(*bis)
+        if nb_ < 1e-9:
+            return None
+        bis = bis / nb_
+        L = 2 * rho + 1.0
+        pts = [tuple(w), tuple(w + d * L), tuple(w + bis * 2 * L), tuple(w + e * L)]
+        return Polygon(pts).convex_hull
+
+    def _visible_within(self, v, rho: float, component: Polygon | None, blockers: np.ndarray) -> Polygon:
         """The part of a disc of radius `rho` around v that v sees (exact but for the disc being
-        an inscribed polygon, which only makes it smaller)."""
+        an inscribed polygon, which only makes it smaller).
+
+        Each blocking segment facing v casts a shadow: the part of the cone from v through the
+        segment that lies beyond it. That region is convex, so it is the convex hull of the
+        segment's ends and their projections far beyond the disc.
+        """
         disc = Point(v).buffer(rho, quad_segs=16)
-        area = disc.intersection(component)
-        if area.is_empty:
+        # Obstacles and the table's edge need no clipping of their own: every point inside them
+        # lies behind one of their edges that faces v, so the shadows remove it.
+        area = disc if component is None else disc.intersection(component)
+        if area.is_empty or not len(blockers):
             return area
-        far = rho * 2.5 + 1.0
-        shadows = []
         vx, vy = v
-        for (ax, ay, bx, by) in blockers:
-            # only segments facing v cast the shadow that matters (back faces lie behind them)
-            side = (bx - ax) * (vy - ay) - (by - ay) * (vx - ax)
-            if side <= 1e-12:
-                continue
-            da, db = math.hypot(ax - vx, ay - vy), math.hypot(bx - vx, by - vy)
-            if da < 1e-9 or db < 1e-9:
-                continue
-            ta, tb = far / da, far / db
-            fa = (vx + (ax - vx) * ta, vy + (ay - vy) * ta)
-            fb = (vx + (bx - vx) * tb, vy + (by - vy) * tb)
-            mid = ((fa[0] + fb[0]) / 2 - vx, (fa[1] + fb[1]) / 2 - vy)
-            m = math.hypot(*mid) or 1.0
-            fm = (vx + mid[0] / m * far * 2, vy + mid[1] / m * far * 2)
-            shadows.append(Polygon([(ax, ay), (bx, by), fb, fm, fa]))
-        if shadows:
-            area = area.difference(shapely.union_all(shadows))
-        return area
+        ax, ay, bx, by = blockers.T
+        # only segments facing v matter (back faces lie behind front faces of the same outline)
+        side = (bx - ax) * (vy - ay) - (by - ay) * (vx - ax)
+        da, db = np.hypot(ax - vx, ay - vy), np.hypot(bx - vx, by - vy)
+        keep = (side > 1e-12) & (da > 1e-9) & (db > 1e-9)
+        if not keep.any():
+            return area
+        ax, ay, bx, by, da, db = ax[keep], ay[keep], bx[keep], by[keep], da[keep], db[keep]
+        # far enough beyond the disc and beyond both ends of the segment (long table edges)
+        far = np.maximum(rho * 2.5 + 1.0, 2 * np.maximum(da, db))
+        fax, fay = vx + (ax - vx) * far / da, vy + (ay - vy) * far / da
+        fbx, fby = vx + (bx - vx) * far / db, vy + (by - vy) * far / db
+        mx, my = (fax + fbx) / 2 - vx, (fay + fby) / 2 - vy
+        m = np.hypot(mx, my)
+        m[m == 0] = 1.0
+        fmx, fmy = vx + mx / m * far * 2, vy + my / m * far * 2
+        pts = np.stack([np.stack([ax, ay], 1), np.stack([bx, by], 1), np.stack([fbx, fby], 1),
+                        np.stack([fmx, fmy], 1), np.stack([fax, fay], 1)], axis=1)
+        shadows = shapely.convex_hull(shapely.multipoints(pts))
+        return area.difference(shapely.union_all(shadows))
 
     def reachable_region(self, start, distance: float):
         """RULES.md 1.3: the centres the base can reach within `distance` (a shapely geometry).
@@ -481,15 +523,24 @@ class Navigator:
                 segments.append(np.hstack([c[:-1], c[1:]]))
         segs = np.concatenate(segments) if segments else np.empty((0, 4))
         pieces = []
-        dist = self._distances_from(s, distance)
-        centres = [(s, distance)] + [((float(self.nodes[k][0]), float(self.nodes[k][1])), distance - d)
-                                     for k, d in dist.items()]
-        for v, rho in centres:
+        dist, parent = self._distances_from(s, distance)
+        centres = [(s, distance, None)]
+        for k, d in dist.items():
+            came_from = s if parent[k] < 0 else self.nodes[parent[k]]
+            wedge = self._wedge(k, came_from, distance - d)
+            if wedge is not None:
+                centres.append(((float(self.nodes[k][0]), float(self.nodes[k][1])), distance - d, wedge))
+        for v, rho, wedge in centres:
             if rho <= 1e-9:
                 continue
-            near = segs[(np.minimum(segs[:, 0], segs[:, 2]) <= v[0] + rho) & (np.maximum(segs[:, 0], segs[:, 2]) >= v[0] - rho)
-                        & (np.minimum(segs[:, 1], segs[:, 3]) <= v[1] + rho) & (np.maximum(segs[:, 1], segs[:, 3]) >= v[1] - rho)]
-            pieces.append(self._visible_within(v, rho, component, near.tolist()))
+            area = wedge  # None: the whole disc
+            x0, y0, x1, y1 = (v[0] - rho, v[1] - rho, v[0] + rho, v[1] + rho)
+            if wedge is not None:
+                wx0, wy0, wx1, wy1 = wedge.bounds
+                x0, y0, x1, y1 = max(x0, wx0), max(y0, wy0), min(x1, wx1), min(y1, wy1)
+            near = segs[(np.minimum(segs[:, 0], segs[:, 2]) <= x1) & (np.maximum(segs[:, 0], segs[:, 2]) >= x0)
+                        & (np.minimum(segs[:, 1], segs[:, 3]) <= y1) & (np.maximum(segs[:, 1], segs[:, 3]) >= y0)]
+            pieces.append(self._visible_within(v, rho, area, near))
         region = shapely.union_all(pieces) if pieces else Polygon()
         for core in self._climb_shapes:
             region = region.difference(core)

@@ -106,3 +106,20 @@ def test_a_ground_path_is_never_shorter_than_the_straight_line_and_never_crosses
     for k in range(51):  # sample the path: the base never overlaps a block (touching allowed)
         p = line.interpolate(k / 50, normalized=True)
         assert all(p.distance(blk) >= R - 1e-6 for blk in blocks)
+
+
+def test_the_reachable_region_matches_shortest_paths_on_sampled_points():
+    blocks = [box(8, 4, 12, 9), Polygon([(16, 10), (22, 12), (18, 18)]), box(5, 14, 7, 22), box(13, 12, 14, 23)]
+    nav = Navigator(30, 24, R, hard=[Obstacle(("b", k), inflate(p, R)) for k, p in enumerate(blocks)])
+    start, limit = (10, 12), 10.0
+    region = nav.reachable_region(start, limit)
+    for x in range(1, 30):
+        for y in range(1, 24):
+            if not nav.covers((x, y)):
+                continue
+            found = nav.shortest_path(start, (x, y))
+            length = found[0] if found else math.inf
+            if region.contains(Point(x, y)):
+                assert length <= limit + 1e-6  # never includes unreachable ground
+            else:
+                assert length >= limit - 0.05  # and leaves out almost nothing that is reachable
