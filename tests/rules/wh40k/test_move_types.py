@@ -4,6 +4,8 @@
 import math
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from rules import InvalidInput, adjudicate, move_options, suggest
 
@@ -242,3 +244,57 @@ def test_move_options_lists_eligibility_per_move_type():
     assert all(f.passed for f in options["normal"])
     assert not all(f.passed for f in options["fall-back"])
     assert math.isfinite(len(options["charge"]))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.floats(8, 40), st.floats(8, 30), st.lists(st.floats(0.7, 1.3), min_size=0, max_size=3),
+       st.floats(0, 2 * math.pi), st.floats(0.5, 6), st.floats(0.5, 1.0))
+def test_a_legal_move_stays_legal_when_each_model_moves_a_little_less_far_in_open_ground(
+        x0, y0, gaps, angle, length, fraction):
+    xs = [x0]
+    for g in gaps:  # a line of models with 0.7-1.3" gaps
+        xs.append(xs[-1] + 2 * R32 + g)
+    s = situation([unit("A", "red", [model(f"A{i}", x, y0) for i, x in enumerate(xs)])])
+    dx, dy = length * math.cos(angle), length * math.sin(angle)
+    full = adjudicate(s, move("A", "normal", {f"A{i}": (x + dx, y0 + dy) for i, x in enumerate(xs)}))
+    assume(full.legal)
+    # every model stops short at the same fraction of its straight path
+    shorter = {f"A{i}": (x + dx * fraction, y0 + dy * fraction) for i, x in enumerate(xs)}
+    v = adjudicate(s, move("A", "normal", shorter))
+    assert v.legal, rule_failures(v)
+
+
+def test_a_charge_needs_an_enemy_within_exactly_twelve_inches():
+    # centres 12 + 2r apart: 12.00" edge to edge passes; 0.01" more fails
+    for gap, ok in ((12.0, True), (12.01, False)):
+        s = situation([unit("A", "red", [model("A1", 10, 10)]), unit("E", "blue", [model("E1", 10 + gap + 2 * R32, 10)])])
+        v = adjudicate(s, move("A", "charge", {"A1": (10 + gap, 10)}, dice=[6, 6], charge_targets=["E"]))
+        assert (("11.04", "eligible-if") not in rule_failures(v)) is ok
+        assert v.legal is ok  # 12" roll: exactly into base contact
+
+
+def test_taking_to_the_skies_never_leaves_a_negative_maximum():
+    s = situation([unit("F", "red", [model("F1", 10, 10)], keywords=("INFANTRY", "FLY"), move=1)])
+    v = adjudicate(s, move("F", "normal", {"F1": (10.5, 10)}, take_to_the_skies=True))
+    assert v.move["max_distance"] == 0 and rule_failures(v) == [("09.05", "while-moving")]
+
+
+def test_coherency_span_of_exactly_nine_inches_holds_and_9_01_breaks():
+    # five models in a line with equal gaps g: first to last edge = 4g + 3 diameters (3 x 1.26");
+    # span 9" needs g = (9 - 3.78) / 4 = 1.305" (all links within 2"); 9.01" needs g = 1.3075"
+    for span, ok in ((9.0, True), (9.01, False)):
+        g = (span - 3 * 2 * R32) / 4
+        xs = [10 + i * (g + 2 * R32) for i in range(5)]
+        s = situation([unit("A", "red", [model(f"A{i}", x, 20) for i, x in enumerate(xs)])])
+        v = adjudicate(s, move("A", "normal", {"A2": (xs[2], 20)}))  # nobody moves: the end state is judged
+        assert v.legal is ok, rule_failures(v)
+
+
+def test_a_charge_suggestion_walks_round_terrain_and_engages_every_target():
+    s = situation([unit("A", "red", [model(f"A{i}", 10, 8 + 1.4 * i) for i in range(5)]),
+                   unit("E", "blue", [model("E1", 20, 10), model("E2", 20, 12)]),
+                   unit("G", "blue", [model("G1", 20, 30)])],
+                  [terrain("wall", rect(14, 9, 15, 14), solid=True, kind="building")])
+    v = adjudicate(s, move("A", "charge", dice=[5, 5], charge_targets=["E"]))
+    assert v.legal, [f.text for f in v.failures]
+    assert all(m["engaged_with"] == ["E"] for m in v.models.values() if m["distance_moved"] > 0)
