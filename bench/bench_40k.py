@@ -20,30 +20,53 @@ MM = 25.4
 def _blob(rng: random.Random, cx: float, cy: float, size: float, vertices: int):
     """A convex-ish polygon with `vertices` corners around (cx, cy)."""
     angles = sorted(rng.uniform(0, 2 * math.pi) for _ in range(vertices))
-    return [[round(cx + size * rng.uniform(0.6, 1.0) * math.cos(a), 3),
-             round(cy + size * rng.uniform(0.6, 1.0) * math.sin(a), 3)] for a in angles]
+    return [
+        [
+            round(cx + size * rng.uniform(0.6, 1.0) * math.cos(a), 3),
+            round(cy + size * rng.uniform(0.6, 1.0) * math.sin(a), 3),
+        ]
+        for a in angles
+    ]
 
 
-def build_table(seed: int = 40, terrain_count: int = 25, unit_count: int = 12, mover_models: int = 10) -> dict:
+def build_table(
+    seed: int = 40, terrain_count: int = 25, unit_count: int = 12, mover_models: int = 10
+) -> dict:
     """A scenario document: 25 solid terrain pieces, 12 enemy units, and a 10-model mover 'M'."""
     from shapely.geometry import Point, Polygon
 
     rng = random.Random(seed)
     terrain, shapes = [], []
     while len(terrain) < terrain_count:
-        pts = _blob(rng, rng.uniform(4, 56), rng.uniform(4, 40), rng.uniform(1.5, 3.5), rng.randint(4, 12))
+        pts = _blob(
+            rng, rng.uniform(4, 56), rng.uniform(4, 40), rng.uniform(1.5, 3.5), rng.randint(4, 12)
+        )
         poly = Polygon(pts)
         if not poly.is_valid or poly.area < 1:
             continue
-        terrain.append({"id": f"t{len(terrain)}", "type": "building", "category": "dense",
-                        "height": 4, "solid": True, "footprint": pts})
+        terrain.append(
+            {
+                "id": f"t{len(terrain)}",
+                "type": "building",
+                "category": "dense",
+                "height": 4,
+                "solid": True,
+                "footprint": pts,
+            }
+        )
         shapes.append(poly)
     r = 16 / MM
     taken = [s.buffer(0.1) for s in shapes]
 
     def free(x, y, clearance=0.05):
         p = Point(x, y).buffer(r + clearance)
-        return 0 < x - r and x + r < 60 and 0 < y - r and y + r < 44 and not any(t.intersects(p) for t in taken)
+        return (
+            0 < x - r
+            and x + r < 60
+            and 0 < y - r
+            and y + r < 44
+            and not any(t.intersects(p) for t in taken)
+        )
 
     def place_unit(uid, army, count, keywords):
         for _ in range(1000):
@@ -53,19 +76,41 @@ def build_table(seed: int = 40, terrain_count: int = 25, unit_count: int = 12, m
                 x, y = cx + (k % 5) * 1.6, cy + (k // 5) * 1.6
                 if not free(x, y):
                     break
-                models.append({"id": f"{uid}-{k + 1}", "base": {"round": 32}, "x": round(x, 3), "y": round(y, 3)})
+                models.append(
+                    {
+                        "id": f"{uid}-{k + 1}",
+                        "base": {"round": 32},
+                        "x": round(x, 3),
+                        "y": round(y, 3),
+                    }
+                )
             if len(models) == count:
                 for m in models:
                     taken.append(Point(m["x"], m["y"]).buffer(r))
-                return {"id": uid, "army": army, "name": uid, "keywords": keywords, "move": 6, "models": models}
+                return {
+                    "id": uid,
+                    "army": army,
+                    "name": uid,
+                    "keywords": keywords,
+                    "move": 6,
+                    "models": models,
+                }
         raise RuntimeError("could not place a unit")
 
-    units = [place_unit(f"E{i}", "blue", rng.randint(5, 10), ["INFANTRY"]) for i in range(unit_count)]
+    units = [
+        place_unit(f"E{i}", "blue", rng.randint(5, 10), ["INFANTRY"]) for i in range(unit_count)
+    ]
     units.insert(0, place_unit("M", "red", mover_models, ["INFANTRY"]))
-    return {"format": "arbiter.scenario/1", "system": "wh40k-11e", "name": "bench",
-            "table": {"width": 60, "height": 44}, "terrain": terrain,
-            "armies": [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}],
-            "units": units, "turn": {"round": 1, "active_army": "red", "phase": "movement"}}
+    return {
+        "format": "arbiter.scenario/1",
+        "system": "wh40k-11e",
+        "name": "bench",
+        "table": {"width": 60, "height": 44},
+        "terrain": terrain,
+        "armies": [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}],
+        "units": units,
+        "turn": {"round": 1, "active_army": "red", "phase": "movement"},
+    }
 
 
 def _queries(nav, rng: random.Random, count: int):
@@ -86,8 +131,7 @@ def _queries(nav, rng: random.Random, count: int):
 def main() -> None:
     from timing import median_ms, report
 
-    from rules import Move, Situation, adjudicate
-    from rules import pathfinding
+    from rules import Move, Situation, adjudicate, pathfinding
     from rules.wh40k.moving import ground_obstacles
 
     situation = Situation.from_document(build_table())
@@ -97,11 +141,17 @@ def main() -> None:
     def prepare():
         pathfinding._CACHE.clear()
         hard, climbs = ground_obstacles(situation, mover, base, "normal")
-        return pathfinding.navigator(situation.table.width, situation.table.height, base.radius, hard, climbs)
+        return pathfinding.navigator(
+            situation.table.width, situation.table.height, base.radius, hard, climbs
+        )
 
     prep = median_ms(prepare, repeat=9, warmup=1)
     nav = prepare()
-    report(f"prepare the table for a 32 mm base ({len(nav.nodes)} nodes, {nav.edge_count} edges)", prep, 200)
+    report(
+        f"prepare the table for a 32 mm base ({len(nav.nodes)} nodes, {nav.edge_count} edges)",
+        prep,
+        200,
+    )
 
     rng = random.Random(7)
     queries = _queries(nav, rng, 400)
@@ -130,8 +180,11 @@ def main() -> None:
         holes = [[tuple(c) for c in ring.coords[:-1]] for ring in poly.interiors]
         t = time.perf_counter()
         env.store(boundary, holes, validate=False)  # store() also prepares the graph
-        print(f"   extremitypathfinder prepare: {(time.perf_counter() - t) * 1000:.0f} ms", flush=True)
+        print(
+            f"   extremitypathfinder prepare: {(time.perf_counter() - t) * 1000:.0f} ms", flush=True
+        )
         from shapely.geometry import Point
+
         theirs_times, worst, compared, differing = [], -math.inf, 0, 0
         peer = 150  # the peer is slow: a subset of the same queries is plenty for a median
         for (s, g), ours in zip(queries[:peer], results[:peer], strict=True):
@@ -151,21 +204,42 @@ def main() -> None:
         theirs_ms = statistics.median(theirs_times)
         report("extremitypathfinder query", theirs_ms)
         print(f"   ours is {theirs_ms / ours_ms:.1f}x faster per query (target >= 10x)", flush=True)
-        print(f"   ours minus theirs, longest: {worst:.2e} in over {compared} paths "
-              f"(target <= 1e-6); {differing} disagreements on whether a path exists", flush=True)
+        print(
+            f"   ours minus theirs, longest: {worst:.2e} in over {compared} paths "
+            f"(target <= 1e-6); {differing} disagreements on whether a path exists",
+            flush=True,
+        )
 
     # adjudicate a 10-model normal move: the whole unit shifts up to 6 in, the first legal way
-    for dx, dy in ((5, 3), (-5, 3), (5, -3), (-5, -3), (6, 0), (-6, 0), (0, 6), (0, -6), (3, 3), (-3, -3)):
+    for dx, dy in (
+        (5, 3),
+        (-5, 3),
+        (5, -3),
+        (-5, -3),
+        (6, 0),
+        (-6, 0),
+        (0, 6),
+        (0, -6),
+        (3, 3),
+        (-3, -3),
+    ):
         end = {m.id: {"x": m.x + dx, "y": m.y + dy} for m in mover.models}
-        move = Move.from_document({"format": "arbiter.move/1", "unit": "M", "type": "normal", "end": end})
+        move = Move.from_document(
+            {"format": "arbiter.move/1", "unit": "M", "type": "normal", "end": end}
+        )
         verdict = adjudicate(situation, move)
         if verdict.legal:
             break
-    report(f"adjudicate a 10-model normal move (legal={verdict.legal})",
-           median_ms(lambda: adjudicate(situation, move), repeat=30), 20)
+    report(
+        f"adjudicate a 10-model normal move (legal={verdict.legal})",
+        median_ms(lambda: adjudicate(situation, move), repeat=30),
+        20,
+    )
 
 
 if __name__ == "__main__":
-    sys.path[:0] = [str(__import__("pathlib").Path(__file__).resolve().parent.parent),
-                    str(__import__("pathlib").Path(__file__).resolve().parent)]
+    sys.path[:0] = [
+        str(__import__("pathlib").Path(__file__).resolve().parent.parent),
+        str(__import__("pathlib").Path(__file__).resolve().parent),
+    ]
     main()

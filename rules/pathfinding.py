@@ -114,7 +114,9 @@ def _ring_corners(coords: np.ndarray, want_reflex: bool):
         return np.empty((0, 2)), np.empty((0, 2)), np.empty((0, 2))
     prev = np.roll(pts, 1, axis=0)
     nxt = np.roll(pts, -1, axis=0)
-    cross = (pts[:, 0] - prev[:, 0]) * (nxt[:, 1] - pts[:, 1]) - (pts[:, 1] - prev[:, 1]) * (nxt[:, 0] - pts[:, 0])
+    cross = (pts[:, 0] - prev[:, 0]) * (nxt[:, 1] - pts[:, 1]) - (pts[:, 1] - prev[:, 1]) * (
+        nxt[:, 0] - pts[:, 0]
+    )
     keep = cross < -_TANGENT_EPS if want_reflex else cross > _TANGENT_EPS
     return pts[keep], prev[keep], nxt[keep]
 
@@ -124,16 +126,29 @@ def _tangent(p: np.ndarray, prev: np.ndarray, nxt: np.ndarray, d: np.ndarray) ->
     side (or on it)? Only such segments can be part of a shortest path."""
     c1 = d[..., 0] * (prev[..., 1] - p[..., 1]) - d[..., 1] * (prev[..., 0] - p[..., 0])
     c2 = d[..., 0] * (nxt[..., 1] - p[..., 1]) - d[..., 1] * (nxt[..., 0] - p[..., 0])
-    return ((c1 >= -_TANGENT_EPS) & (c2 >= -_TANGENT_EPS)) | ((c1 <= _TANGENT_EPS) & (c2 <= _TANGENT_EPS))
+    return ((c1 >= -_TANGENT_EPS) & (c2 >= -_TANGENT_EPS)) | (
+        (c1 <= _TANGENT_EPS) & (c2 <= _TANGENT_EPS)
+    )
 
 
 class Navigator:
     """Shortest paths and reachable regions for one base radius on one board (see module doc)."""
 
-    def __init__(self, width: float, height: float, radius: float,
-                 hard: Sequence[Obstacle] = (), climbs: Sequence[Obstacle] = (), snap: float = DEFAULT_SNAP):
+    def __init__(
+        self,
+        width: float,
+        height: float,
+        radius: float,
+        hard: Sequence[Obstacle] = (),
+        climbs: Sequence[Obstacle] = (),
+        snap: float = DEFAULT_SNAP,
+    ):
         self.width, self.height, self.radius, self.snap = width, height, radius, snap
-        inner = box(radius, radius, width - radius, height - radius) if 2 * radius < min(width, height) else Polygon()
+        inner = (
+            box(radius, radius, width - radius, height - radius)
+            if 2 * radius < min(width, height)
+            else Polygon()
+        )
         blocked = shapely.union_all([o.shape for o in hard]) if hard else Polygon()
         free = inner.difference(blocked) if not blocked.is_empty else inner
         free = shapely.orient_polygons(free, exterior_cw=False) if not free.is_empty else free
@@ -141,7 +156,9 @@ class Navigator:
         shapely.prepare(free)
         # The obstacles' interiors (an inward offset of 1e-7, mitred so corners stay put): a
         # segment between two free points is clear exactly when it misses these.
-        self._blocked_core = shapely.buffer(blocked, -1e-7, join_style="mitre") if not blocked.is_empty else blocked
+        self._blocked_core = (
+            shapely.buffer(blocked, -1e-7, join_style="mitre") if not blocked.is_empty else blocked
+        )
         shapely.prepare(self._blocked_core)
         self.climbs = tuple(climbs)
         self._climb_shapes = [c.shape for c in self.climbs]
@@ -155,17 +172,23 @@ class Navigator:
 
     # -- graph -------------------------------------------------------------------------------
     def _build_graph(self) -> None:
-        pts, prev, nxt = [], [], []
+        pts: list[np.ndarray] = []
+        prev: list[np.ndarray] = []
+        nxt: list[np.ndarray] = []
         for poly in _polygons(self.free_space):
             for ring in [poly.exterior, *poly.interiors]:
                 p, a, b = _ring_corners(np.asarray(ring.coords), want_reflex=True)
-                pts.append(p), prev.append(a), nxt.append(b)
+                pts.append(p)
+                prev.append(a)
+                nxt.append(b)
         for shape in self._climb_shapes:
             for poly in _polygons(shapely.orient_polygons(shape, exterior_cw=False)):
                 p, a, b = _ring_corners(np.asarray(poly.exterior.coords), want_reflex=False)
                 if len(p):
                     inside = shapely.covers(self.free_space, shapely.points(p))
-                    pts.append(p[inside]), prev.append(a[inside]), nxt.append(b[inside])
+                    pts.append(p[inside])
+                    prev.append(a[inside])
+                    nxt.append(b[inside])
         self.nodes = np.concatenate(pts) if pts else np.empty((0, 2))
         self._prev = np.concatenate(prev) if prev else np.empty((0, 2))
         self._next = np.concatenate(nxt) if nxt else np.empty((0, 2))
@@ -193,7 +216,9 @@ class Navigator:
         i, j, lines = i[seen], j[seen], lines[seen]
         lengths = np.hypot(*(self.nodes[j] - self.nodes[i]).T)
         penalty = self._penalties(lines)
-        for a, b, length, pen in zip(i.tolist(), j.tolist(), lengths.tolist(), penalty.tolist(), strict=True):
+        for a, b, length, pen in zip(
+            i.tolist(), j.tolist(), lengths.tolist(), penalty.tolist(), strict=True
+        ):
             cost = length + pen
             self.adjacency[a].append((b, cost))
             self.adjacency[b].append((a, cost))
@@ -234,7 +259,10 @@ class Navigator:
         q = nearest_points(self.free_space, p)[0]
         # Nudge the snapped point onto the free side of the boundary (floating point).
         for t in (0.0, 1e-9, 1e-7, 1e-5):
-            cand = (q.x + (q.x - p.x) * t / max(p.distance(q), 1e-12), q.y + (q.y - p.y) * t / max(p.distance(q), 1e-12))
+            cand = (
+                q.x + (q.x - p.x) * t / max(p.distance(q), 1e-12),
+                q.y + (q.y - p.y) * t / max(p.distance(q), 1e-12),
+            )
             if self.free_space.covers(Point(cand)):
                 return cand
         return None
@@ -251,13 +279,17 @@ class Navigator:
         """
         pts = [(float(p[0]), float(p[1])) for p in waypoints]
         pieces: list[tuple[bool, bool, float]] = []  # (starts at path start, ends at path end, h)
-        if self.climbs and len(pts) >= 2:
+        if self._climb_tree is not None and len(pts) >= 2:
             line = LineString(pts)
             start, end = Point(pts[0]), Point(pts[-1])
             for k in self._climb_tree.query(line, predicate="intersects"):
                 core, h = self._climb_cores[k], float(self._climb_heights[k])
                 parts = shapely.line_merge(line.intersection(core))
-                parts = [g for g in getattr(parts, "geoms", [parts]) if isinstance(g, LineString) and g.length > 1e-9]
+                parts = [
+                    g
+                    for g in getattr(parts, "geoms", [parts])
+                    if isinstance(g, LineString) and g.length > 1e-9
+                ]
                 if not parts:
                     continue
                 at_start = core.distance(start) < 1e-6
@@ -282,7 +314,9 @@ class Navigator:
             total += abs(h - z_end) if at_end else h
         return total
 
-    def path_cost(self, waypoints: Sequence, z_start: float = 0.0, z_end: float = 0.0) -> tuple[float, float]:
+    def path_cost(
+        self, waypoints: Sequence, z_start: float = 0.0, z_end: float = 0.0
+    ) -> tuple[float, float]:
         """(horizontal length, climbing cost) of a path given as waypoints."""
         pts = [(float(p[0]), float(p[1])) for p in waypoints]
         horizontal = sum(math.dist(pts[k], pts[k + 1]) for k in range(len(pts) - 1))
@@ -344,7 +378,17 @@ class Navigator:
         counter = 0
         # entries: (f, tie, g_cost, node, parent, needs_check)
         if direct_penalty is not None:
-            heapq.heappush(heap, (math.dist(s, g) + direct_penalty, -1, math.dist(s, g) + direct_penalty, GOAL, START, False))
+            heapq.heappush(
+                heap,
+                (
+                    math.dist(s, g) + direct_penalty,
+                    -1,
+                    math.dist(s, g) + direct_penalty,
+                    GOAL,
+                    START,
+                    False,
+                ),
+            )
         for k in self._candidates(s).tolist():
             d = math.hypot(nodes[k][0] - s[0], nodes[k][1] - s[1])
             counter += 1
@@ -463,7 +507,9 @@ class Navigator:
         pts = [tuple(w), tuple(w + d * L), tuple(w + bis * 2 * L), tuple(w + e * L)]
         return Polygon(pts).convex_hull
 
-    def _visible_within(self, v, rho: float, component: Polygon | None, blockers: np.ndarray) -> Polygon:
+    def _visible_within(
+        self, v, rho: float, component: Polygon | None, blockers: np.ndarray
+    ) -> Polygon:
         """The part of a disc of radius `rho` around v that v sees (exact but for the disc being
         an inscribed polygon, which only makes it smaller).
 
@@ -494,8 +540,16 @@ class Navigator:
         m = np.hypot(mx, my)
         m[m == 0] = 1.0
         fmx, fmy = vx + mx / m * far * 2, vy + my / m * far * 2
-        pts = np.stack([np.stack([ax, ay], 1), np.stack([bx, by], 1), np.stack([fbx, fby], 1),
-                        np.stack([fmx, fmy], 1), np.stack([fax, fay], 1)], axis=1)
+        pts = np.stack(
+            [
+                np.stack([ax, ay], 1),
+                np.stack([bx, by], 1),
+                np.stack([fbx, fby], 1),
+                np.stack([fmx, fmy], 1),
+                np.stack([fax, fay], 1),
+            ],
+            axis=1,
+        )
         shadows = shapely.convex_hull(shapely.multipoints(pts))
         return area.difference(shapely.union_all(shadows))
 
@@ -529,7 +583,9 @@ class Navigator:
             came_from = s if parent[k] < 0 else self.nodes[parent[k]]
             wedge = self._wedge(k, came_from, distance - d)
             if wedge is not None:
-                centres.append(((float(self.nodes[k][0]), float(self.nodes[k][1])), distance - d, wedge))
+                centres.append(
+                    ((float(self.nodes[k][0]), float(self.nodes[k][1])), distance - d, wedge)
+                )
         for v, rho, wedge in centres:
             if rho <= 1e-9:
                 continue
@@ -538,8 +594,12 @@ class Navigator:
             if wedge is not None:
                 wx0, wy0, wx1, wy1 = wedge.bounds
                 x0, y0, x1, y1 = max(x0, wx0), max(y0, wy0), min(x1, wx1), min(y1, wy1)
-            near = segs[(np.minimum(segs[:, 0], segs[:, 2]) <= x1) & (np.maximum(segs[:, 0], segs[:, 2]) >= x0)
-                        & (np.minimum(segs[:, 1], segs[:, 3]) <= y1) & (np.maximum(segs[:, 1], segs[:, 3]) >= y0)]
+            near = segs[
+                (np.minimum(segs[:, 0], segs[:, 2]) <= x1)
+                & (np.maximum(segs[:, 0], segs[:, 2]) >= x0)
+                & (np.minimum(segs[:, 1], segs[:, 3]) <= y1)
+                & (np.maximum(segs[:, 1], segs[:, 3]) >= y0)
+            ]
             pieces.append(self._visible_within(v, rho, area, near))
         region = shapely.union_all(pieces) if pieces else Polygon()
         for core in self._climb_shapes:
@@ -551,11 +611,24 @@ _CACHE: OrderedDict = OrderedDict()
 _CACHE_SIZE = 32
 
 
-def navigator(width: float, height: float, radius: float, hard: Iterable[Obstacle] = (),
-              climbs: Iterable[Obstacle] = (), snap: float = DEFAULT_SNAP) -> Navigator:
+def navigator(
+    width: float,
+    height: float,
+    radius: float,
+    hard: Iterable[Obstacle] = (),
+    climbs: Iterable[Obstacle] = (),
+    snap: float = DEFAULT_SNAP,
+) -> Navigator:
     """A cached `Navigator` for this table, radius and set of obstacles (keyed by their keys)."""
     hard, climbs = tuple(hard), tuple(climbs)
-    key = (width, height, round(radius, 9), snap, tuple(o.key for o in hard), tuple((o.key, o.height) for o in climbs))
+    key = (
+        width,
+        height,
+        round(radius, 9),
+        snap,
+        tuple(o.key for o in hard),
+        tuple((o.key, o.height) for o in climbs),
+    )
     nav = _CACHE.get(key)
     if nav is None:
         nav = Navigator(width, height, radius, hard, climbs, snap)
@@ -567,4 +640,12 @@ def navigator(width: float, height: float, radius: float, hard: Iterable[Obstacl
     return nav
 
 
-__all__ = ["ARC_FACTOR", "EPSILON", "Navigator", "Obstacle", "inflate", "inflated_disc", "navigator"]
+__all__ = [
+    "ARC_FACTOR",
+    "EPSILON",
+    "Navigator",
+    "Obstacle",
+    "inflate",
+    "inflated_disc",
+    "navigator",
+]

@@ -13,14 +13,19 @@ from . import move_types
 
 _system = SYSTEMS["wh40k-11e"]
 for _type, _rule in move_types.RULES.items():
-    _system.register(_type, MoveRule(
-        rule=_rule,
-        adjudicate=move_types.adjudicate_move,
-        suggest=move_types.suggest_charge if _type == "charge" else move_types.suggest_needs_end,
-        eligibility=partial(move_types.eligibility, move_type=_type),
-    ))
+    _system.register(
+        _type,
+        MoveRule(
+            rule=_rule,
+            adjudicate=move_types.adjudicate_move,
+            suggest=move_types.suggest_charge
+            if _type == "charge"
+            else move_types.suggest_needs_end,
+            eligibility=partial(move_types.eligibility, move_type=_type),
+        ),
+    )
 
 # Surge moves (21.02) are built on top of this package in their own module, which registers
 # itself when imported.
 if importlib.util.find_spec(f"{__name__}.surge") is not None:
-    from . import surge  # noqa: F401
+    from . import surge  # type: ignore[attr-defined]  # noqa: F401

@@ -38,26 +38,48 @@ def check_declaration(verdict: Verdict, unit: Unit, move: Move) -> bool:
     Adds the findings and returns whether the declaration stands. Only called when the move
     declares it.
     """
-    ok = verdict.check("21.03", "before-moving", can_fly(unit), unit.id,
-                       f"{unit.id} can FLY, so it may take to the skies." if can_fly(unit) else
-                       f"{unit.id} has no FLY model, so it cannot take to the skies.")
-    ok &= verdict.check("21.03", "before-moving", move.type in SKIES_MOVE_TYPES, unit.id,
-                        f"Taking to the skies is allowed for {article(move.type)} move."
-                        if move.type in SKIES_MOVE_TYPES else
-                        f"Taking to the skies is only for normal, advance, fall-back and charge moves, "
-                        f"not {article(move.type)} move.")
+    ok = verdict.check(
+        "21.03",
+        "before-moving",
+        can_fly(unit),
+        unit.id,
+        f"{unit.id} can FLY, so it may take to the skies."
+        if can_fly(unit)
+        else f"{unit.id} has no FLY model, so it cannot take to the skies.",
+    )
+    ok &= verdict.check(
+        "21.03",
+        "before-moving",
+        move.type in SKIES_MOVE_TYPES,
+        unit.id,
+        f"Taking to the skies is allowed for {article(move.type)} move."
+        if move.type in SKIES_MOVE_TYPES
+        else f"Taking to the skies is only for normal, advance, fall-back and charge moves, "
+        f"not {article(move.type)} move.",
+    )
     late = bool(move.declared("declared_after_roll", False))
     if move.type in ROLLED_MOVE_TYPES:
-        ok &= verdict.check("21.03", "before-moving", not late, unit.id,
-                            f"{unit.id} declared it would take to the skies before rolling for its {move.type}."
-                            if not late else
-                            f"Too late: taking to the skies must be declared before the {move.type} roll, "
-                            "not after seeing the dice.")
+        ok &= verdict.check(
+            "21.03",
+            "before-moving",
+            not late,
+            unit.id,
+            f"{unit.id} declared it would take to the skies before rolling for its {move.type}."
+            if not late
+            else f"Too late: taking to the skies must be declared before the {move.type} roll, "
+            "not after seeing the dice.",
+        )
     else:
-        ok &= verdict.check("21.03", "before-moving", not late, unit.id,
-                            f"{unit.id} declared it would take to the skies before any model moved."
-                            if not late else
-                            "Too late: taking to the skies must be declared before any model of the unit moves.")
+        ok &= verdict.check(
+            "21.03",
+            "before-moving",
+            not late,
+            unit.id,
+            f"{unit.id} declared it would take to the skies before any model moved."
+            if not late
+            else "Too late: taking to the skies must be declared before any model of the unit "
+            "moves.",
+        )
     return ok
 
 

@@ -34,7 +34,9 @@ class Range:
     vertical: float
 
     def holds(self, distance: Distance) -> bool:
-        return within(distance.horizontal, self.horizontal) and within(distance.vertical, self.vertical)
+        return within(distance.horizontal, self.horizontal) and within(
+            distance.vertical, self.vertical
+        )
 
     def describe(self, unit: str = '"') -> str:
         return f"{self.horizontal:g}{unit} horizontally and {self.vertical:g}{unit} vertically"
@@ -119,7 +121,9 @@ def units_engaged(models_a: Iterable[Model], models_b: Iterable[Model]) -> bool:
     return any(in_engagement_range(a, b) for a in models_a for b in models_b)
 
 
-def placed_models(unit: Unit, placements: Mapping[str, Model] | Iterable[Model] | None) -> tuple[Model, ...]:
+def placed_models(
+    unit: Unit, placements: Mapping[str, Model] | Iterable[Model] | None
+) -> tuple[Model, ...]:
     """The unit's models with some replaced by proposed placements (by model id)."""
     if not placements:
         return unit.models
@@ -128,8 +132,11 @@ def placed_models(unit: Unit, placements: Mapping[str, Model] | Iterable[Model] 
     return tuple(placements.get(m.id, m) for m in unit.models)
 
 
-def engaged_enemy_units(situation: Situation, unit: Unit | str,
-                        placements: Mapping[str, Model] | Iterable[Model] | None = None) -> tuple[str, ...]:
+def engaged_enemy_units(
+    situation: Situation,
+    unit: Unit | str,
+    placements: Mapping[str, Model] | Iterable[Model] | None = None,
+) -> tuple[str, ...]:
     """03.04: ids of the enemy units engaged with `unit`, in scenario order.
 
     `placements` (model id -> Model, or an iterable of Models) replaces some of the unit's models
@@ -143,8 +150,11 @@ def engaged_enemy_units(situation: Situation, unit: Unit | str,
 
 def engaged_with_model(situation: Situation, unit: Unit, model: Model) -> tuple[str, ...]:
     """Ids of the enemy units with a model in engagement range of `model`."""
-    return tuple(e.id for e in situation.enemies_of(unit)
-                 if any(in_engagement_range(model, m) for m in e.models))
+    return tuple(
+        e.id
+        for e in situation.enemies_of(unit)
+        if any(in_engagement_range(model, m) for m in e.models)
+    )
 
 
 @dataclass(frozen=True)
@@ -175,9 +185,9 @@ class Coherency:
         """Which conditions fail, in words, for findings."""
         out = []
         if self.isolated:
-            out.append("no unit mate within 2\": " + ", ".join(self.isolated))
+            out.append('no unit mate within 2": ' + ", ".join(self.isolated))
         if self.too_far:
-            out.append("more than 9\" apart: " + ", ".join(f"{a}-{b}" for a, b in self.too_far))
+            out.append('more than 9" apart: ' + ", ".join(f"{a}-{b}" for a, b in self.too_far))
         if self.split:
             out.append("split into " + " | ".join(", ".join(g) for g in self.groups))
         return out
@@ -200,8 +210,14 @@ def coherency(models: Iterable[Model]) -> Coherency:
         for j in range(i + 1, n):
             d = model_distance(models[i], models[j])
             farthest = max(farthest, d.horizontal)
-            nearest[i] = min(nearest[i], d.horizontal if within(d.vertical, COHERENCY_RANGE.vertical) else math.inf)
-            nearest[j] = min(nearest[j], d.horizontal if within(d.vertical, COHERENCY_RANGE.vertical) else math.inf)
+            nearest[i] = min(
+                nearest[i],
+                d.horizontal if within(d.vertical, COHERENCY_RANGE.vertical) else math.inf,
+            )
+            nearest[j] = min(
+                nearest[j],
+                d.horizontal if within(d.vertical, COHERENCY_RANGE.vertical) else math.inf,
+            )
             if COHERENCY_RANGE.holds(d):
                 links[i].append(j)
                 links[j].append(i)
@@ -227,8 +243,21 @@ def coherency(models: Iterable[Model]) -> Coherency:
 
 
 __all__ = [
-    "COHERENCY_RANGE", "COHERENCY_SPAN", "ENGAGEMENT_RANGE", "EPSILON", "Coherency", "Distance",
-    "Range", "closest_pair", "coherency", "engaged_enemy_units", "engaged_with_model",
-    "horizontal_distance", "in_engagement_range", "model_distance", "placed_models",
-    "unit_distance", "units_engaged",
+    "COHERENCY_RANGE",
+    "COHERENCY_SPAN",
+    "ENGAGEMENT_RANGE",
+    "EPSILON",
+    "Coherency",
+    "Distance",
+    "Range",
+    "closest_pair",
+    "coherency",
+    "engaged_enemy_units",
+    "engaged_with_model",
+    "horizontal_distance",
+    "in_engagement_range",
+    "model_distance",
+    "placed_models",
+    "unit_distance",
+    "units_engaged",
 ]

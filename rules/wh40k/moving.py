@@ -33,6 +33,7 @@ import math
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from shapely.geometry import LineString, Point
 
@@ -53,9 +54,9 @@ MAY_END_ABOVE = frozenset({"INFANTRY", "BEASTS", "SWARM", "FLY", "MONSTER"})
 BIG = frozenset({"MONSTER", "VEHICLE"})
 
 # Who a mover may pass through (Mode.through).
-THROUGH_NONE = "none"          # 03.01: no enemy models
-THROUGH_SMALL = "small"        # 17.01: enemy models that are not MONSTER/VEHICLE
-THROUGH_ALL = "all"            # 09.07 Desperate Escape, 21.03 take to the skies
+THROUGH_NONE = "none"  # 03.01: no enemy models
+THROUGH_SMALL = "small"  # 17.01: enemy models that are not MONSTER/VEHICLE
+THROUGH_ALL = "all"  # 09.07 Desperate Escape, 21.03 take to the skies
 
 
 @dataclass(frozen=True)
@@ -127,7 +128,8 @@ def ground_obstacles(situation: Situation, unit: Unit, base: Base, mode: Mode | 
     if isinstance(mode, str):
         mode = mode_for(unit, mode)
     r = base.radius
-    hard, climbs = [], []
+    hard: list[pathfinding.Obstacle] = []
+    climbs: list[pathfinding.Obstacle] = []
     if mode.skies:
         return hard, climbs
     for enemy in situation.enemies_of(unit):
@@ -182,14 +184,17 @@ def terrain_bounds(situation: Situation) -> list:
     return cache["terrain_bounds"]
 
 
-def navigator_for(situation: Situation, unit: Unit, base: Base, mode: Mode | str) -> pathfinding.Navigator:
+def navigator_for(
+    situation: Situation, unit: Unit, base: Base, mode: Mode | str
+) -> pathfinding.Navigator:
     """The cached navigator for this board, base and mode (see rules/pathfinding.py)."""
     if isinstance(mode, str):
         mode = mode_for(unit, mode)
     hard, climbs = _cached_obstacles(situation, unit, base, mode)
     snap = pathfinding.DEFAULT_SNAP + (base.radius - inscribed_radius(base))
-    return pathfinding.navigator(situation.table.width, situation.table.height, base.radius,
-                                 hard, climbs, snap=snap)
+    return pathfinding.navigator(
+        situation.table.width, situation.table.height, base.radius, hard, climbs, snap=snap
+    )
 
 
 class MoveVerdict(Verdict):
@@ -235,7 +240,9 @@ def _swept(base: Base, a, b, facing: float):
     return base.footprint(a[0], a[1], facing).union(base.footprint(b[0], b[1], facing)).convex_hull
 
 
-def segment_blocker(base: Base, a, b, facing: float, other: Model | None = None, footprint=None) -> bool:
+def segment_blocker(
+    base: Base, a, b, facing: float, other: Model | None = None, footprint=None
+) -> bool:
     """Does a base sliding from a to b overlap `other` model (or a terrain `footprint`)?
 
     Touching is allowed (RULES.md 0). Round against round is analytic; curves elsewhere allow
@@ -247,7 +254,9 @@ def segment_blocker(base: Base, a, b, facing: float, other: Model | None = None,
     shape = other.footprint if other is not None else footprint
     curved = other is not None and other.base.kind in ("round", "oval")
     if base.kind == "round":
-        return _segment_geometry(a, b).distance(shape) < base.radius - EPSILON - (CURVE_SLACK if curved else 0)
+        return _segment_geometry(a, b).distance(shape) < base.radius - EPSILON - (
+            CURVE_SLACK if curved else 0
+        )
     sweep = _swept(base, a, b, facing)
     if curved or base.kind == "oval":
         return sweep.buffer(-CURVE_SLACK).intersects(shape.buffer(-CURVE_SLACK if curved else 0))
@@ -285,7 +294,10 @@ class ModelMove:
     @property
     def moved(self) -> bool:
         return self.distance > EPSILON or (self.start.x, self.start.y, self.start.z) != (
-            self.end.x, self.end.y, self.end.z)
+            self.end.x,
+            self.end.y,
+            self.end.z,
+        )
 
 
 @dataclass
@@ -298,7 +310,10 @@ class MoveOutcome:
 
     @property
     def poses(self) -> dict[str, dict]:
-        return {mid: {"x": m.x, "y": m.y, "z": m.z, "facing": m.facing} for mid, m in self.placements.items()}
+        return {
+            mid: {"x": m.x, "y": m.y, "z": m.z, "facing": m.facing}
+            for mid, m in self.placements.items()
+        }
 
     def end_models(self, unit: Unit) -> tuple[Model, ...]:
         return tuple(self.placements.get(m.id, m) for m in unit.models)
@@ -342,7 +357,7 @@ def end_placement(situation: Situation, start: Model, pose: Pose | None) -> Mode
 
 def _check_ids(unit: Unit, move: Move) -> None:
     ids = {m.id for m in unit.models}
-    for mid in (move.end or {}):
+    for mid in move.end or {}:
         if mid not in ids:
             raise InvalidInput(f"end.{mid}", f"{mid!r} is not a model of unit {unit.id}")
     for mid in move.paths:
@@ -357,14 +372,20 @@ def _trace(situation: Situation, unit: Unit, start: Model, end: Model, waypoints
     through: dict[str, str] = {}
     edge_ok = all(on_table(situation, start.base, p, end.facing) for p in waypoints)
     enemies = [(e, passable(mode, e)) for e in situation.enemies_of(unit)]
-    solids = [] if mode.skies else [(t, bounds) for t, bounds in terrain_bounds(situation) if t.solid]
-    for a, b in zip(waypoints, waypoints[1:]):
+    solids = (
+        [] if mode.skies else [(t, bounds) for t, bounds in terrain_bounds(situation) if t.solid]
+    )
+    for a, b in pairwise(waypoints):
         for facing in dict.fromkeys((end.facing, start.facing)):
             hit = None
             reach = start.base.radius
             for t, (x0, y0, x1, y1) in solids:
-                if min(a[0], b[0]) - reach > x1 or max(a[0], b[0]) + reach < x0 or \
-                        min(a[1], b[1]) - reach > y1 or max(a[1], b[1]) + reach < y0:
+                if (
+                    min(a[0], b[0]) - reach > x1
+                    or max(a[0], b[0]) + reach < x0
+                    or min(a[1], b[1]) - reach > y1
+                    or max(a[1], b[1]) + reach < y0
+                ):
                     continue
                 if segment_blocker(start.base, a, b, facing, footprint=t.footprint):
                     hit = ("terrain", t.id)
@@ -375,8 +396,12 @@ def _trace(situation: Situation, unit: Unit, start: Model, end: Model, waypoints
                         continue  # flying over: nothing to record
                     for m in enemy.models:
                         reach = start.base.radius + m.base.radius
-                        if m.x < min(a[0], b[0]) - reach or m.x > max(a[0], b[0]) + reach or \
-                                m.y < min(a[1], b[1]) - reach or m.y > max(a[1], b[1]) + reach:
+                        if (
+                            m.x < min(a[0], b[0]) - reach
+                            or m.x > max(a[0], b[0]) + reach
+                            or m.y < min(a[1], b[1]) - reach
+                            or m.y > max(a[1], b[1]) + reach
+                        ):
                             continue
                         if segment_blocker(start.base, a, b, facing, other=m):
                             if rule is None:
@@ -393,8 +418,14 @@ def _trace(situation: Situation, unit: Unit, start: Model, end: Model, waypoints
     return blocked, tuple(through.items()), edge_ok
 
 
-def plan_path(situation: Situation, unit: Unit, start: Model, end: Model, mode: Mode,
-              given: tuple | None = None):
+def plan_path(
+    situation: Situation,
+    unit: Unit,
+    start: Model,
+    end: Model,
+    mode: Mode,
+    given: tuple | None = None,
+):
     """The waypoints a model follows and their cost: (waypoints, horizontal, vertical, found).
 
     Given waypoints are used as they are; otherwise the straight line when it is clear and
@@ -404,14 +435,19 @@ def plan_path(situation: Situation, unit: Unit, start: Model, end: Model, mode: 
     a, b = (start.x, start.y), (end.x, end.y)
     if mode.skies:  # 21.03: straight over everything, vertical distance ignored
         pts = [a, *[(p[0], p[1]) for p in (given or ())], b]
-        return pts, sum(math.dist(p, q) for p, q in zip(pts, pts[1:])), 0.0, True
+        return pts, sum(math.dist(p, q) for p, q in pairwise(pts)), 0.0, True
     need_climb = climbs_dense(unit) and any(
-        t.category == "dense" and not t.solid and t.height > DENSE_CLIMB_HEIGHT + EPSILON for t in situation.terrain)
+        t.category == "dense" and not t.solid and t.height > DENSE_CLIMB_HEIGHT + EPSILON
+        for t in situation.terrain
+    )
     if given:
         pts = [a, *[(p[0], p[1]) for p in given], b]
-        horizontal = sum(math.dist(p, q) for p, q in zip(pts, pts[1:]))
-        vertical = (navigator_for(situation, unit, start.base, mode).climb_cost(pts, start.z, end.z)
-                    if need_climb else abs(end.z - start.z))
+        horizontal = sum(math.dist(p, q) for p, q in pairwise(pts))
+        vertical = (
+            navigator_for(situation, unit, start.base, mode).climb_cost(pts, start.z, end.z)
+            if need_climb
+            else abs(end.z - start.z)
+        )
         return pts, horizontal, vertical, True
     straight = [a, b]
     blocked, _, _ = _trace(situation, unit, start, end, straight, mode)
@@ -427,12 +463,20 @@ def plan_path(situation: Situation, unit: Unit, start: Model, end: Model, mode: 
     if found is None:
         return straight, math.dist(a, b), abs(end.z - start.z), False
     length, pts = found
-    horizontal = sum(math.dist(p, q) for p, q in zip(pts, pts[1:]))
+    horizontal = sum(math.dist(p, q) for p, q in pairwise(pts))
     return pts, horizontal, length - horizontal, True
 
 
-def judge_move(situation: Situation, move: Move, verdict: Verdict, max_distance: float, *,
-               rule: str, mode: Mode | None = None, ends: Mapping[str, Pose] | None = None) -> MoveOutcome:
+def judge_move(
+    situation: Situation,
+    move: Move,
+    verdict: Verdict,
+    max_distance: float,
+    *,
+    rule: str,
+    mode: Mode | None = None,
+    ends: Mapping[str, Pose] | None = None,
+) -> MoveOutcome:
     """Judge the models' paths and end positions of `move` (03.01, 13.06, 21.03 while moving).
 
     - `max_distance`: the move's maximum distance (after any take-to-the-skies reduction).
@@ -455,10 +499,20 @@ def judge_move(situation: Situation, move: Move, verdict: Verdict, max_distance:
     for start in unit.models:
         end = end_placement(situation, start, ends.get(start.id))
         given = move.paths.get(start.id)
-        pts, horizontal, vertical, found = plan_path(situation, unit, start, end, mode,
-                                                     tuple(given) if given else None)
+        pts, horizontal, vertical, found = plan_path(
+            situation, unit, start, end, mode, tuple(given) if given else None
+        )
         blocked, through, edge_ok = _trace(situation, unit, start, end, pts, mode)
-        mm = ModelMove(start.id, start, end, tuple(pts), horizontal, vertical, found and blocked is None, through)
+        mm = ModelMove(
+            start.id,
+            start,
+            end,
+            tuple(pts),
+            horizontal,
+            vertical,
+            found and blocked is None,
+            through,
+        )
         outcome.models[start.id] = mm
         outcome.placements[start.id] = end
         if not mm.moved:
@@ -466,27 +520,57 @@ def judge_move(situation: Situation, move: Move, verdict: Verdict, max_distance:
         dist = mm.distance
         climb = f" (including {fmt(vertical)}{u} climbing)" if vertical > EPSILON else ""
         ok &= verdict.check(
-            rule, "while-moving", dist <= max_distance + EPSILON, start.id,
+            rule,
+            "while-moving",
+            dist <= max_distance + EPSILON,
+            start.id,
             f"{start.id} moves {fmt(dist)}{u}{climb} of the {fmt(max_distance)}{u} allowed."
-            if dist <= max_distance + EPSILON else
-            f"{start.id} would need {fmt(dist)}{u}{climb}, more than the {fmt(max_distance)}{u} this move allows.",
-            dist, max_distance)
+            if dist <= max_distance + EPSILON
+            else f"{start.id} would need {fmt(dist)}{u}{climb}, more than the "
+            f"{fmt(max_distance)}{u} this move allows.",
+            dist,
+            max_distance,
+        )
         if not found:
-            ok &= verdict.check("03.01", "while-moving", False, start.id,
-                                f"{start.id} has no legal path to that spot: enemy models or solid "
-                                "terrain block every way there.")
+            ok &= verdict.check(
+                "03.01",
+                "while-moving",
+                False,
+                start.id,
+                f"{start.id} has no legal path to that spot: enemy models or solid "
+                "terrain block every way there.",
+            )
         elif blocked is not None:
-            what = "enemy model " + blocked[1] if blocked[0] == "model" else "solid terrain " + blocked[1]
-            ok &= verdict.check("03.01", "while-moving", False, start.id,
-                                f"{start.id}'s path crosses {what}; a model cannot move through "
-                                f"{'enemy models' if blocked[0] == 'model' else 'solid terrain'}.")
+            what = (
+                "enemy model " + blocked[1]
+                if blocked[0] == "model"
+                else "solid terrain " + blocked[1]
+            )
+            ok &= verdict.check(
+                "03.01",
+                "while-moving",
+                False,
+                start.id,
+                f"{start.id}'s path crosses {what}; a model cannot move through "
+                f"{'enemy models' if blocked[0] == 'model' else 'solid terrain'}.",
+            )
         for enemy_model, why in through:
-            verdict.check(why, "while-moving", True, start.id, _THROUGH_TEXT[why].format(
-                model=start.id, enemy=enemy_model))
+            verdict.check(
+                why,
+                "while-moving",
+                True,
+                start.id,
+                _THROUGH_TEXT[why].format(model=start.id, enemy=enemy_model),
+            )
         if not edge_ok:
-            ok &= verdict.check("03.01", "while-moving", False, start.id,
-                                f"{start.id}'s base would leave the table; no part of a model may "
-                                "cross the table edge.")
+            ok &= verdict.check(
+                "03.01",
+                "while-moving",
+                False,
+                start.id,
+                f"{start.id}'s base would leave the table; no part of a model may "
+                "cross the table edge.",
+            )
     ok &= _end_of_move(situation, unit, outcome, verdict)
     for mid, mm in outcome.models.items():
         end = mm.end
@@ -501,10 +585,10 @@ def judge_move(situation: Situation, move: Move, verdict: Verdict, max_distance:
 
 _THROUGH_TEXT = {
     "17.01": "{model} passes through {enemy}: a MONSTER or VEHICLE making a normal or advance move "
-             "may cross models that are neither.",
+    "may cross models that are neither.",
     "23.02": "{model} passes through {enemy}: any model may cross AIRCRAFT models.",
     "09.07": "{model} passes through {enemy}: in a Desperate Escape models may cross enemy models "
-             "(and owe a hazard roll).",
+    "(and owe a hazard roll).",
     "21.03": "{model} flies over {enemy}: taking to the skies crosses every model.",
 }
 
@@ -533,53 +617,114 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
         for mm in moved:
             a = mm.end
             for b in others + [m for m in mine if m.id != a.id]:
-                if abs(a.z - b.z) > EPSILON or abs(a.x - b.x) > a.base.radius + b.base.radius + 0.1 \
-                        or abs(a.y - b.y) > a.base.radius + b.base.radius + 0.1:
+                if (
+                    abs(a.z - b.z) > EPSILON
+                    or abs(a.x - b.x) > a.base.radius + b.base.radius + 0.1
+                    or abs(a.y - b.y) > a.base.radius + b.base.radius + 0.1
+                ):
                     continue
                 if overlap(a, b) and (a.id, b.id)[::-1] not in clashes:
                     clashes.append((a.id, b.id))
-        ok &= verdict.check("03.01", "end-of-move", not clashes, unit.id,
-                            "No model ends on top of another model." if not clashes else
-                            "Models would end overlapping: " + ", ".join(f"{a} on {b}" for a, b in clashes) + ".")
+        ok &= verdict.check(
+            "03.01",
+            "end-of-move",
+            not clashes,
+            unit.id,
+            "No model ends on top of another model."
+            if not clashes
+            else "Models would end overlapping: "
+            + ", ".join(f"{a} on {b}" for a, b in clashes)
+            + ".",
+        )
         inside = []
         for mm in moved:
             a = mm.end
             for t, bounds in terrain_bounds(situation):
                 if t.solid and a.z < t.height - EPSILON and _base_overlaps_area(a, t, bounds):
                     inside.append((a.id, t.id))
-        ok &= verdict.check("13.06", "end-of-move", not inside, unit.id,
-                            "No model ends inside solid terrain." if not inside else
-                            "A model cannot end inside solid terrain: " +
-                            ", ".join(f"{m} in {t}" for m, t in inside) + ".")
+        ok &= verdict.check(
+            "13.06",
+            "end-of-move",
+            not inside,
+            unit.id,
+            "No model ends inside solid terrain."
+            if not inside
+            else "A model cannot end inside solid terrain: "
+            + ", ".join(f"{m} in {t}" for m, t in inside)
+            + ".",
+        )
         for mm in moved:
             a = mm.end
             if a.z <= EPSILON:
                 continue
             allowed = bool(unit.keywords & MAY_END_ABOVE)
-            height = max((t.height for t in situation.terrain if t.footprint.intersects(a.footprint)), default=0.0)
+            height = max(
+                (t.height for t in situation.terrain if t.footprint.intersects(a.footprint)),
+                default=0.0,
+            )
             if not allowed:
-                ok &= verdict.check("13.06", "end-of-move", False, a.id,
-                                    f"{a.id} cannot end above the table (z = {fmt(a.z)}{u}): only INFANTRY, "
-                                    "BEASTS, SWARM, FLY and MONSTER models may stand on a terrain floor.",
-                                    a.z, 0.0)
+                ok &= verdict.check(
+                    "13.06",
+                    "end-of-move",
+                    False,
+                    a.id,
+                    f"{a.id} cannot end above the table (z = {fmt(a.z)}{u}): only INFANTRY, "
+                    "BEASTS, SWARM, FLY and MONSTER models may stand on a terrain floor.",
+                    a.z,
+                    0.0,
+                )
             else:
-                ok &= verdict.check("13.06", "end-of-move", a.z <= height + EPSILON, a.id,
-                                    f"{a.id} ends {fmt(a.z)}{u} up, on a feature {fmt(height)}{u} tall."
-                                    if a.z <= height + EPSILON else
-                                    f"{a.id} would end {fmt(a.z)}{u} up, but the terrain under it is only "
-                                    f"{fmt(height)}{u} tall: a model cannot float.", a.z, height)
+                ok &= verdict.check(
+                    "13.06",
+                    "end-of-move",
+                    a.z <= height + EPSILON,
+                    a.id,
+                    f"{a.id} ends {fmt(a.z)}{u} up, on a feature {fmt(height)}{u} tall."
+                    if a.z <= height + EPSILON
+                    else f"{a.id} would end {fmt(a.z)}{u} up, but the terrain under it is only "
+                    f"{fmt(height)}{u} tall: a model cannot float.",
+                    a.z,
+                    height,
+                )
     c = coherency(outcome.end_models(unit))
-    ok &= verdict.check("03.03", "end-of-move", c.ok, unit.id,
-                        f"{unit.id} ends in coherency." if c.ok else
-                        f"{unit.id} would end out of coherency ({'; '.join(c.failures())}): every model needs a "
-                        "unit mate within 2\", all within 9\" of each other, in one connected group.",
-                        c.nearest_link if c.isolated else (c.farthest if c.too_far else None),
-                        2.0 if c.isolated else (9.0 if c.too_far else None))
+    ok &= verdict.check(
+        "03.03",
+        "end-of-move",
+        c.ok,
+        unit.id,
+        f"{unit.id} ends in coherency."
+        if c.ok
+        else f"{unit.id} would end out of coherency ({'; '.join(c.failures())}): every model "
+        "needs a "
+        'unit mate within 2", all within 9" of each other, in one connected group.',
+        c.nearest_link if c.isolated else (c.farthest if c.too_far else None),
+        2.0 if c.isolated else (9.0 if c.too_far else None),
+    )
     return ok
 
 
 __all__ = [
-    "DENSE_CLIMB_HEIGHT", "MAY_END_ABOVE", "THROUGH_DENSE", "Mode", "ModelMove", "MoveOutcome", "MoveVerdict",
-    "article", "climbs_dense", "end_placement", "fall_back_mode", "fmt", "ground_obstacles", "judge_move", "mode_for",
-    "navigator_for", "on_table", "passable", "plan_path", "segment_blocker", "situation_cache", "terrain_bounds", "unit_mark",
+    "DENSE_CLIMB_HEIGHT",
+    "MAY_END_ABOVE",
+    "THROUGH_DENSE",
+    "Mode",
+    "ModelMove",
+    "MoveOutcome",
+    "MoveVerdict",
+    "article",
+    "climbs_dense",
+    "end_placement",
+    "fall_back_mode",
+    "fmt",
+    "ground_obstacles",
+    "judge_move",
+    "mode_for",
+    "navigator_for",
+    "on_table",
+    "passable",
+    "plan_path",
+    "segment_blocker",
+    "situation_cache",
+    "terrain_bounds",
+    "unit_mark",
 ]

@@ -16,8 +16,14 @@ def model(mid, x, y, base=32, z=None, facing=None):
 
 
 def unit(uid, army, models, keywords=("INFANTRY",), move=6, state=None, abilities=None):
-    u = {"id": uid, "army": army, "name": uid, "keywords": list(keywords), "move": move,
-         "models": models}
+    u = {
+        "id": uid,
+        "army": army,
+        "name": uid,
+        "keywords": list(keywords),
+        "move": move,
+        "models": models,
+    }
     if state:
         u["state"] = state
     if abilities:
@@ -26,8 +32,14 @@ def unit(uid, army, models, keywords=("INFANTRY",), move=6, state=None, abilitie
 
 
 def terrain(tid, points, category="dense", height=3, solid=False, kind="ruin"):
-    return {"id": tid, "type": kind, "category": category, "height": height, "solid": solid,
-            "footprint": [list(p) for p in points]}
+    return {
+        "id": tid,
+        "type": kind,
+        "category": category,
+        "height": height,
+        "solid": solid,
+        "footprint": [list(p) for p in points],
+    }
 
 
 def rect(x0, y0, x1, y1):
@@ -36,7 +48,9 @@ def rect(x0, y0, x1, y1):
 
 def scenario(units, terrain_pieces=(), width=60, height=44, phase="movement", active="red"):
     return {
-        "format": "arbiter.scenario/1", "system": "wh40k-11e", "name": "test",
+        "format": "arbiter.scenario/1",
+        "system": "wh40k-11e",
+        "name": "test",
         "table": {"width": width, "height": height},
         "terrain": list(terrain_pieces),
         "armies": [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}],
@@ -56,7 +70,9 @@ def move(unit_id, type_, end=None, dice=None, paths=None, **declarations):
     if dice is not None:
         doc["dice"] = list(dice)
     if end is not None:
-        doc["end"] = {k: (v if isinstance(v, dict) else {"x": v[0], "y": v[1]}) for k, v in end.items()}
+        doc["end"] = {
+            k: (v if isinstance(v, dict) else {"x": v[0], "y": v[1]}) for k, v in end.items()
+        }
     if paths is not None:
         doc["paths"] = {k: [list(p) for p in v] for k, v in paths.items()}
     return Move.from_document(doc, "wh40k-11e")

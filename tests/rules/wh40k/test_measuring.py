@@ -5,22 +5,37 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.wh40k.measuring import (
-    ENGAGEMENT_RANGE, coherency, engaged_enemy_units, in_engagement_range, model_distance,
-    unit_distance,
-)
-
 from rules.geometry import Base
 from rules.situation import Model
+from rules.wh40k.measuring import (
+    ENGAGEMENT_RANGE,
+    coherency,
+    engaged_enemy_units,
+    in_engagement_range,
+    model_distance,
+    unit_distance,
+)
 
 from .scenarios import MM, R32, model, situation, unit
 
 
 def two_models(dx, dz=0.0, base_b=32):
-    s = situation([unit("A", "red", [model("A1", 10, 10, z=None)]),
-                   unit("E", "blue", [model("E1", 10 + dx, 10, base=base_b, z=dz or None)])],
-                  [{"id": "floor", "type": "ruin", "category": "dense", "height": 10, "solid": False,
-                    "footprint": [[5, 5], [40, 5], [40, 20], [5, 20]]}])
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10, z=None)]),
+            unit("E", "blue", [model("E1", 10 + dx, 10, base=base_b, z=dz or None)]),
+        ],
+        [
+            {
+                "id": "floor",
+                "type": "ruin",
+                "category": "dense",
+                "height": 10,
+                "solid": False,
+                "footprint": [[5, 5], [40, 5], [40, 20], [5, 20]],
+            }
+        ],
+    )
     return s, s.model("A1"), s.model("E1")
 
 
@@ -51,10 +66,14 @@ def test_engagement_range_vertical_limit_is_5_inches():
 
 
 def test_engaged_enemy_units_lists_enemies_in_range_and_honours_proposed_placements():
-    s = situation([unit("A", "red", [model("A1", 10, 10), model("A2", 11.5, 10)]),
-                   unit("F", "red", [model("F1", 12, 12)]),
-                   unit("E", "blue", [model("E1", 14, 10)]),
-                   unit("G", "blue", [model("G1", 30, 30)])])
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10), model("A2", 11.5, 10)]),
+            unit("F", "red", [model("F1", 12, 12)]),
+            unit("E", "blue", [model("E1", 14, 10)]),
+            unit("G", "blue", [model("G1", 30, 30)]),
+        ]
+    )
     a = s.unit("A")
     # A2 to E1: 2.5 - 1.26 = 1.24" -> engaged; G far away; F is a friend
     assert engaged_enemy_units(s, a) == ("E",)
@@ -64,8 +83,12 @@ def test_engaged_enemy_units_lists_enemies_in_range_and_honours_proposed_placeme
 
 
 def test_unit_distance_is_the_least_over_model_pairs():
-    s = situation([unit("A", "red", [model("A1", 10, 10), model("A2", 12, 10)]),
-                   unit("E", "blue", [model("E1", 20, 10), model("E2", 30, 10)])])
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10), model("A2", 12, 10)]),
+            unit("E", "blue", [model("E1", 20, 10), model("E2", 30, 10)]),
+        ]
+    )
     # closest pair A2-E1: 8 - 1.259843 = 6.740157"
     assert math.isclose(unit_distance(s.unit("A"), s.unit("E")), 8 - 2 * R32, abs_tol=1e-9)
 
@@ -73,14 +96,22 @@ def test_unit_distance_is_the_least_over_model_pairs():
 def test_a_unit_in_a_line_of_two_inch_links_is_in_coherency():
     # gaps 2" exactly between neighbours: centres 2 + 2r apart
     step = 2 + 2 * R32
-    models = situation([unit("A", "red", [model(f"A{i}", 5 + i * step, 10) for i in range(3)])]).unit("A").models
+    models = (
+        situation([unit("A", "red", [model(f"A{i}", 5 + i * step, 10) for i in range(3)])])
+        .unit("A")
+        .models
+    )
     assert coherency(models).ok
 
 
 def test_a_unit_left_in_two_groups_breaks_coherency():
     # A0-A1 touch (1.5" centres) and A2-A3 touch; 5" gap between the pairs (> 2")
     xs = [5, 6.5, 6.5 + 5 + 2 * R32, 8 + 5 + 2 * R32]
-    models = situation([unit("A", "red", [model(f"A{i}", x, 10) for i, x in enumerate(xs)])]).unit("A").models
+    models = (
+        situation([unit("A", "red", [model(f"A{i}", x, 10) for i, x in enumerate(xs)])])
+        .unit("A")
+        .models
+    )
     c = coherency(models)
     assert not c.ok and c.split and not c.isolated
     assert c.groups == (("A0", "A1"), ("A2", "A3"))
@@ -88,7 +119,11 @@ def test_a_unit_left_in_two_groups_breaks_coherency():
 
 def test_a_model_alone_more_than_two_inches_away_is_isolated():
     xs = [5, 6.5, 6.5 + 2.01 + 2 * R32]  # third model 2.01" from the second
-    models = situation([unit("A", "red", [model(f"A{i}", x, 10) for i, x in enumerate(xs)])]).unit("A").models
+    models = (
+        situation([unit("A", "red", [model(f"A{i}", x, 10) for i, x in enumerate(xs)])])
+        .unit("A")
+        .models
+    )
     c = coherency(models)
     assert c.isolated == ("A2",)
 
@@ -96,16 +131,26 @@ def test_a_model_alone_more_than_two_inches_away_is_isolated():
 def test_models_more_than_nine_inches_apart_break_coherency_even_when_linked():
     # 7 models in a chain with 1.99" gaps: ends are 6 * (1.99 + 1.26) - 1.26 = 18.24" apart
     step = 1.99 + 2 * R32
-    models = situation([unit("A", "red", [model(f"A{i}", 5 + i * step, 10) for i in range(7)])]).unit("A").models
+    models = (
+        situation([unit("A", "red", [model(f"A{i}", 5 + i * step, 10) for i in range(7)])])
+        .unit("A")
+        .models
+    )
     c = coherency(models)
     assert not c.isolated and not c.split
     assert ("A0", "A6") in c.too_far and not c.ok
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.floats(0, 60), st.floats(0, 44), st.floats(0, 60), st.floats(0, 44),
-       st.floats(0, 6), st.sampled_from([{"round": 32}, {"oval": [60, 35]}, {"round": 60}]),
-       st.floats(0, 360))
+@given(
+    st.floats(0, 60),
+    st.floats(0, 44),
+    st.floats(0, 60),
+    st.floats(0, 44),
+    st.floats(0, 6),
+    st.sampled_from([{"round": 32}, {"oval": [60, 35]}, {"round": 60}]),
+    st.floats(0, 360),
+)
 def test_distance_is_symmetric_and_never_negative(x1, y1, x2, y2, z, base, facing):
     a = Model("A1", "A", Base.from_document({"round": 32}, MM), x1, y1)
     b = Model("B1", "B", Base.from_document(base, MM), x2, y2, z, facing)

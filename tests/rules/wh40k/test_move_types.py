@@ -38,13 +38,17 @@ def test_a_normal_move_0_01_over_m_is_illegal_and_changes_nothing():
 
 def test_an_engaged_unit_cannot_make_a_normal_move():
     # A1 to E1: 3 - 1.26 = 1.74" (within 2")
-    s = situation([unit("A", "red", [model("A1", 10, 10)]), unit("E", "blue", [model("E1", 13, 10)])])
+    s = situation(
+        [unit("A", "red", [model("A1", 10, 10)]), unit("E", "blue", [model("E1", 13, 10)])]
+    )
     v = adjudicate(s, move("A", "normal", {"A1": (10, 4)}))
     assert ("09.05", "eligible-if") in rule_failures(v)
 
 
 def test_a_normal_move_must_end_unengaged():
-    s = situation([unit("A", "red", [model("A1", 10, 10)]), unit("E", "blue", [model("E1", 17, 10)])])
+    s = situation(
+        [unit("A", "red", [model("A1", 10, 10)]), unit("E", "blue", [model("E1", 17, 10)])]
+    )
     # ends at 14: 3 - 1.26 = 1.74" from E1
     v = adjudicate(s, move("A", "normal", {"A1": (14, 10)}))
     assert rule_failures(v) == [("09.05", "after-moving")]
@@ -61,7 +65,11 @@ def test_without_end_positions_a_normal_move_is_an_input_error():
 def test_an_advance_adds_a_d6_and_records_the_die():
     s = situation([unit("A", "red", [model("A1", 10, 10)])])
     v = adjudicate(s, move("A", "advance", {"A1": (19, 10)}, dice=[3]))  # 6 + 3 = 9
-    assert v.legal and v.move["max_distance"] == 9 and v.move["dice"] == [{"value": 3, "source": "user"}]
+    assert (
+        v.legal
+        and v.move["max_distance"] == 9
+        and v.move["dice"] == [{"value": 3, "source": "user"}]
+    )
     assert v.after.unit("A").flag("advanced_this_turn")
     v = adjudicate(s, move("A", "advance", {"A1": (19.01, 10)}, dice=[3]))
     assert rule_failures(v) == [("09.06", "while-moving")]
@@ -76,9 +84,17 @@ def test_the_server_rolls_with_a_recorded_seed_when_no_dice_are_entered():
 
 # -- fall back -----------------------------------------------------------------------------------
 def engaged_pair(shocked=False):
-    return situation([unit("A", "red", [model("A1", 10, 10), model("A2", 10, 11.5)],
-                           state={"battle_shocked": shocked}),
-                      unit("E", "blue", [model("E1", 10 + 2 * R32, 10), model("E2", 10 + 2 * R32, 11.5)])])
+    return situation(
+        [
+            unit(
+                "A",
+                "red",
+                [model("A1", 10, 10), model("A2", 10, 11.5)],
+                state={"battle_shocked": shocked},
+            ),
+            unit("E", "blue", [model("E1", 10 + 2 * R32, 10), model("E2", 10 + 2 * R32, 11.5)]),
+        ]
+    )
 
 
 def test_an_ordered_retreat_leaves_engagement_and_owes_nothing():
@@ -110,30 +126,52 @@ def test_a_desperate_escape_goes_through_enemies_and_owes_hazard_and_battle_shoc
 
 def test_a_battle_shocked_unit_cannot_make_an_ordered_retreat_and_takes_no_battle_shock_roll():
     s = engaged_pair(shocked=True)
-    v = adjudicate(s, move("A", "fall-back", {"A1": (5, 10), "A2": (5, 11.5)}, fall_back_mode="ordered-retreat"))
+    v = adjudicate(
+        s,
+        move("A", "fall-back", {"A1": (5, 10), "A2": (5, 11.5)}, fall_back_mode="ordered-retreat"),
+    )
     assert rule_failures(v) == [("09.07", "eligible-if")]
-    v = adjudicate(s, move("A", "fall-back", {"A1": (5, 10), "A2": (5, 11.5)}))  # defaults to desperate
+    v = adjudicate(
+        s, move("A", "fall-back", {"A1": (5, 10), "A2": (5, 11.5)})
+    )  # defaults to desperate
     assert v.legal and [e["event"] for e in v.events] == ["hazard-roll", "hazard-roll"]
 
 
 def test_a_vehicle_desperate_escape_risks_three_mortal_wounds():
-    s = situation([unit("V", "red", [model("V1", 10, 10, base=60)], keywords=("VEHICLE",), move=10),
-                   unit("E", "blue", [model("E1", 10 + 30 / 25.4 + R32, 10)])])
+    s = situation(
+        [
+            unit("V", "red", [model("V1", 10, 10, base=60)], keywords=("VEHICLE",), move=10),
+            unit("E", "blue", [model("E1", 10 + 30 / 25.4 + R32, 10)]),
+        ]
+    )
     v = adjudicate(s, move("V", "fall-back", {"V1": (3, 10)}, fall_back_mode="desperate-escape"))
     assert v.legal and v.events[0]["mortal_wounds"] == 3
 
 
-# -- charge -----------------------------------------------------------------------------------------
+# -- charge ---------------------------------------------------------------------
 def charge_scene(extra=()):
-    return situation([unit("A", "red", [model("A1", 10, 10), model("A2", 10, 11.5)]),
-                      unit("E", "blue", [model("E1", 18, 10), model("E2", 18, 11.5)]), *extra])
+    return situation(
+        [
+            unit("A", "red", [model("A1", 10, 10), model("A2", 10, 11.5)]),
+            unit("E", "blue", [model("E1", 18, 10), model("E2", 18, 11.5)]),
+            *extra,
+        ]
+    )
 
 
 def test_a_charge_into_base_contact_with_its_target_is_legal():
     s = charge_scene()
     contact = 18 - 2 * R32  # touching E1/E2: 6.74" travelled, roll 7
-    v = adjudicate(s, move("A", "charge", {"A1": (contact, 10), "A2": (contact, 11.5)}, dice=[3, 4],
-                           charge_targets=["E"]))
+    v = adjudicate(
+        s,
+        move(
+            "A",
+            "charge",
+            {"A1": (contact, 10), "A2": (contact, 11.5)},
+            dice=[3, 4],
+            charge_targets=["E"],
+        ),
+    )
     assert v.legal, rule_failures(v)
     assert v.models["A1"]["engaged_with"] == ["E"] and v.move["max_distance"] == 7
 
@@ -143,8 +181,16 @@ def test_a_charge_that_ends_engaged_with_a_unit_it_did_not_target_is_illegal():
     s = charge_scene([other])
     contact = 18 - 2 * R32
     # A2 ends 2 - 1.26 = 0.74" from F1: engaged with F, not a target
-    v = adjudicate(s, move("A", "charge", {"A1": (contact, 10), "A2": (contact - 2 * R32 - 0.2, 11.5)},
-                           dice=[4, 4], charge_targets=["E"]))
+    v = adjudicate(
+        s,
+        move(
+            "A",
+            "charge",
+            {"A1": (contact, 10), "A2": (contact - 2 * R32 - 0.2, 11.5)},
+            dice=[4, 4],
+            charge_targets=["E"],
+        ),
+    )
     assert ("11.04", "after-moving") in rule_failures(v)
 
 
@@ -152,23 +198,44 @@ def test_a_charging_model_that_could_reach_within_one_inch_must():
     s = charge_scene()
     contact = 18 - 2 * R32
     # A2 stops 2.5" short although 7" would reach contact (6.74")
-    v = adjudicate(s, move("A", "charge", {"A1": (contact, 10), "A2": (contact - 2.5, 11.5)}, dice=[3, 4],
-                           charge_targets=["E"]))
+    v = adjudicate(
+        s,
+        move(
+            "A",
+            "charge",
+            {"A1": (contact, 10), "A2": (contact - 2.5, 11.5)},
+            dice=[3, 4],
+            charge_targets=["E"],
+        ),
+    )
     assert ("11.04", "while-moving") in rule_failures(v)
-    assert any(f.subject == "A2" and "within 1\"" in f.text for f in v.failures)
+    assert any(f.subject == "A2" and 'within 1"' in f.text for f in v.failures)
 
 
 def test_a_charge_target_beyond_twelve_inches_is_refused_before_moving():
-    s = situation([unit("A", "red", [model("A1", 10, 10)]), unit("E", "blue", [model("E1", 18, 10)]),
-                   unit("G", "blue", [model("G1", 40, 10)])])
-    v = adjudicate(s, move("A", "charge", {"A1": (18 - 2 * R32, 10)}, dice=[6, 6], charge_targets=["E", "G"]))
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10)]),
+            unit("E", "blue", [model("E1", 18, 10)]),
+            unit("G", "blue", [model("G1", 40, 10)]),
+        ]
+    )
+    v = adjudicate(
+        s, move("A", "charge", {"A1": (18 - 2 * R32, 10)}, dice=[6, 6], charge_targets=["E", "G"])
+    )
     assert ("11.04", "before-moving") in rule_failures(v)
 
 
 def test_a_unit_that_advanced_cannot_charge():
-    s = situation([unit("A", "red", [model("A1", 10, 10)], state={"advanced_this_turn": True}),
-                   unit("E", "blue", [model("E1", 18, 10)])])
-    v = adjudicate(s, move("A", "charge", {"A1": (18 - 2 * R32, 10)}, dice=[6, 6], charge_targets=["E"]))
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10)], state={"advanced_this_turn": True}),
+            unit("E", "blue", [model("E1", 18, 10)]),
+        ]
+    )
+    v = adjudicate(
+        s, move("A", "charge", {"A1": (18 - 2 * R32, 10)}, dice=[6, 6], charge_targets=["E"])
+    )
     assert rule_failures(v) == [("11.04", "eligible-if")]
 
 
@@ -191,11 +258,19 @@ def test_a_suggested_server_rolled_charge_keeps_its_dice():
 def riptide_scene():
     """RULES.md 3 example 2: a Riptide (FLY) advances with a maximum of 16" (M 12 + a 4), takes to
     the skies for 14", and goes straight over an enemy vehicle and a solid ruin."""
-    return situation([
-        unit("R", "red", [model("R1", 10, 22, base=80)], keywords=("MONSTER", "FLY"), move=12),
-        unit("V", "blue", [model("V1", 16, 22, base={"oval": [150, 95]}, facing=90)], keywords=("VEHICLE",)),
-        unit("W", "blue", [model("W1", 30, 22, base=60)], keywords=("VEHICLE",)),
-    ], [terrain("ruin", rect(19, 17, 21, 27), height=6, solid=True, kind="building")])
+    return situation(
+        [
+            unit("R", "red", [model("R1", 10, 22, base=80)], keywords=("MONSTER", "FLY"), move=12),
+            unit(
+                "V",
+                "blue",
+                [model("V1", 16, 22, base={"oval": [150, 95]}, facing=90)],
+                keywords=("VEHICLE",),
+            ),
+            unit("W", "blue", [model("W1", 30, 22, base=60)], keywords=("VEHICLE",)),
+        ],
+        [terrain("ruin", rect(19, 17, 21, 27), height=6, solid=True, kind="building")],
+    )
 
 
 def test_riptide_example_takes_to_the_skies_for_fourteen_inches_over_vehicles_and_terrain():
@@ -213,15 +288,34 @@ def test_riptide_example_takes_to_the_skies_for_fourteen_inches_over_vehicles_an
 
 def test_taking_to_the_skies_declared_after_the_roll_is_refused():
     s = riptide_scene()
-    v = adjudicate(s, move("R", "advance", {"R1": (24, 22)}, dice=[4], take_to_the_skies=True,
-                           declared_after_roll=True))
+    v = adjudicate(
+        s,
+        move(
+            "R",
+            "advance",
+            {"R1": (24, 22)},
+            dice=[4],
+            take_to_the_skies=True,
+            declared_after_roll=True,
+        ),
+    )
     assert rule_failures(v) == [("21.03", "before-moving")]
     assert "before the advance roll" in v.failures[0].text
 
 
 def test_hover_keeps_the_full_distance_and_a_unit_without_fly_cannot_take_to_the_skies():
-    s = situation([unit("H", "red", [model("H1", 10, 10, base=60)], keywords=("VEHICLE", "FLY", "HOVER"), move=10),
-                   unit("I", "red", [model("I1", 10, 30)])])
+    s = situation(
+        [
+            unit(
+                "H",
+                "red",
+                [model("H1", 10, 10, base=60)],
+                keywords=("VEHICLE", "FLY", "HOVER"),
+                move=10,
+            ),
+            unit("I", "red", [model("I1", 10, 30)]),
+        ]
+    )
     v = adjudicate(s, move("H", "normal", {"H1": (20, 10)}, take_to_the_skies=True))
     assert v.legal and v.move["max_distance"] == 10
     v = adjudicate(s, move("I", "normal", {"I1": (13, 30)}, take_to_the_skies=True))
@@ -229,10 +323,14 @@ def test_hover_keeps_the_full_distance_and_a_unit_without_fly_cannot_take_to_the
 
 
 def test_flying_ignores_vertical_distance_but_the_unit_still_ends_where_it_may():
-    s = situation([unit("F", "red", [model("F1", 10, 10)], keywords=("INFANTRY", "FLY"), move=8)],
-                  [terrain("ruin", rect(14, 5, 20, 15), height=5)])
+    s = situation(
+        [unit("F", "red", [model("F1", 10, 10)], keywords=("INFANTRY", "FLY"), move=8)],
+        [terrain("ruin", rect(14, 5, 20, 15), height=5)],
+    )
     # onto a 5" floor 6" away: 6 of 6" in the skies (8 - 2), no vertical cost
-    v = adjudicate(s, move("F", "normal", {"F1": {"x": 16, "y": 10, "z": 5}}, take_to_the_skies=True))
+    v = adjudicate(
+        s, move("F", "normal", {"F1": {"x": 16, "y": 10, "z": 5}}, take_to_the_skies=True)
+    )
     assert v.legal and v.models["F1"]["distance_moved"] == 6.0
     v = adjudicate(s, move("F", "normal", {"F1": {"x": 16, "y": 10, "z": 5}}))
     assert not v.legal  # on the ground: 6 + 5 climbed = 11" of 8"
@@ -247,16 +345,25 @@ def test_move_options_lists_eligibility_per_move_type():
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.floats(8, 40), st.floats(8, 30), st.lists(st.floats(0.7, 1.3), min_size=0, max_size=3),
-       st.floats(0, 2 * math.pi), st.floats(0.5, 6), st.floats(0.5, 1.0))
+@given(
+    st.floats(8, 40),
+    st.floats(8, 30),
+    st.lists(st.floats(0.7, 1.3), min_size=0, max_size=3),
+    st.floats(0, 2 * math.pi),
+    st.floats(0.5, 6),
+    st.floats(0.5, 1.0),
+)
 def test_a_legal_move_stays_legal_when_each_model_moves_a_little_less_far_in_open_ground(
-        x0, y0, gaps, angle, length, fraction):
+    x0, y0, gaps, angle, length, fraction
+):
     xs = [x0]
     for g in gaps:  # a line of models with 0.7-1.3" gaps
         xs.append(xs[-1] + 2 * R32 + g)
     s = situation([unit("A", "red", [model(f"A{i}", x, y0) for i, x in enumerate(xs)])])
     dx, dy = length * math.cos(angle), length * math.sin(angle)
-    full = adjudicate(s, move("A", "normal", {f"A{i}": (x + dx, y0 + dy) for i, x in enumerate(xs)}))
+    full = adjudicate(
+        s, move("A", "normal", {f"A{i}": (x + dx, y0 + dy) for i, x in enumerate(xs)})
+    )
     assume(full.legal)
     # every model stops short at the same fraction of its straight path
     shorter = {f"A{i}": (x + dx * fraction, y0 + dy * fraction) for i, x in enumerate(xs)}
@@ -267,8 +374,15 @@ def test_a_legal_move_stays_legal_when_each_model_moves_a_little_less_far_in_ope
 def test_a_charge_needs_an_enemy_within_exactly_twelve_inches():
     # centres 12 + 2r apart: 12.00" edge to edge passes; 0.01" more fails
     for gap, ok in ((12.0, True), (12.01, False)):
-        s = situation([unit("A", "red", [model("A1", 10, 10)]), unit("E", "blue", [model("E1", 10 + gap + 2 * R32, 10)])])
-        v = adjudicate(s, move("A", "charge", {"A1": (10 + gap, 10)}, dice=[6, 6], charge_targets=["E"]))
+        s = situation(
+            [
+                unit("A", "red", [model("A1", 10, 10)]),
+                unit("E", "blue", [model("E1", 10 + gap + 2 * R32, 10)]),
+            ]
+        )
+        v = adjudicate(
+            s, move("A", "charge", {"A1": (10 + gap, 10)}, dice=[6, 6], charge_targets=["E"])
+        )
         assert (("11.04", "eligible-if") not in rule_failures(v)) is ok
         assert v.legal is ok  # 12" roll: exactly into base contact
 
@@ -286,15 +400,21 @@ def test_coherency_span_of_exactly_nine_inches_holds_and_9_01_breaks():
         g = (span - 3 * 2 * R32) / 4
         xs = [10 + i * (g + 2 * R32) for i in range(5)]
         s = situation([unit("A", "red", [model(f"A{i}", x, 20) for i, x in enumerate(xs)])])
-        v = adjudicate(s, move("A", "normal", {"A2": (xs[2], 20)}))  # nobody moves: the end state is judged
+        v = adjudicate(
+            s, move("A", "normal", {"A2": (xs[2], 20)})
+        )  # nobody moves: the end state is judged
         assert v.legal is ok, rule_failures(v)
 
 
 def test_a_charge_suggestion_walks_round_terrain_and_engages_every_target():
-    s = situation([unit("A", "red", [model(f"A{i}", 10, 8 + 1.4 * i) for i in range(5)]),
-                   unit("E", "blue", [model("E1", 20, 10), model("E2", 20, 12)]),
-                   unit("G", "blue", [model("G1", 20, 30)])],
-                  [terrain("wall", rect(14, 9, 15, 14), solid=True, kind="building")])
+    s = situation(
+        [
+            unit("A", "red", [model(f"A{i}", 10, 8 + 1.4 * i) for i in range(5)]),
+            unit("E", "blue", [model("E1", 20, 10), model("E2", 20, 12)]),
+            unit("G", "blue", [model("G1", 20, 30)]),
+        ],
+        [terrain("wall", rect(14, 9, 15, 14), solid=True, kind="building")],
+    )
     v = adjudicate(s, move("A", "charge", dice=[5, 5], charge_targets=["E"]))
     assert v.legal, [f.text for f in v.failures]
     assert all(m["engaged_with"] == ["E"] for m in v.models.values() if m["distance_moved"] > 0)

@@ -24,8 +24,12 @@ def test_a_model_moving_exactly_its_maximum_in_open_ground_passes_and_0_01_more_
 
 def test_a_straight_line_across_an_enemy_base_is_illegal_on_the_ground_and_legal_in_the_skies():
     # enemy E1 sits at (13, 10), right on A1's straight line from (10, 10) to (16, 10)
-    s = situation([unit("A", "red", [model("A1", 10, 10)], keywords=("INFANTRY", "FLY")),
-                   unit("E", "blue", [model("E1", 13, 10)])])
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10)], keywords=("INFANTRY", "FLY")),
+            unit("E", "blue", [model("E1", 13, 10)]),
+        ]
+    )
     mv = move("A", "normal", {"A1": (16, 10)}, paths={"A1": [(13, 10)]})
     verdict, _ = judged(s, mv, 6)
     assert not verdict.legal
@@ -38,7 +42,9 @@ def test_a_straight_line_across_an_enemy_base_is_illegal_on_the_ground_and_legal
 
 
 def test_without_paths_a_ground_model_walks_round_an_enemy_and_pays_the_detour():
-    s = situation([unit("A", "red", [model("A1", 10, 10)]), unit("E", "blue", [model("E1", 13, 10)])])
+    s = situation(
+        [unit("A", "red", [model("A1", 10, 10)]), unit("E", "blue", [model("E1", 13, 10)])]
+    )
     verdict, outcome = judged(s, move("A", "normal", {"A1": (16, 10)}), 7)
     mm = outcome.models["A1"]
     assert verdict.legal and len(mm.path) > 2
@@ -49,7 +55,9 @@ def test_without_paths_a_ground_model_walks_round_an_enemy_and_pays_the_detour()
 def test_a_vehicle_crossing_a_three_inch_dense_ruin_pays_the_climb_and_infantry_does_not():
     ruin = terrain("ruin", rect(12, 0, 13, 44), height=3)  # a full-width 1" wall: no way round
     # 6" horizontally; the vehicle climbs 3 up and 3 down: 12"
-    s = situation([unit("V", "red", [model("V1", 9.5, 10, base=60)], keywords=("VEHICLE",), move=10)], [ruin])
+    s = situation(
+        [unit("V", "red", [model("V1", 9.5, 10, base=60)], keywords=("VEHICLE",), move=10)], [ruin]
+    )
     verdict, outcome = judged(s, move("V", "normal", {"V1": (15.5, 10)}), 12)
     assert verdict.legal and math.isclose(outcome.models["V1"].distance, 12.0)
     verdict, _ = judged(s, move("V", "normal", {"V1": (15.5, 10)}), 11.99)
@@ -64,24 +72,38 @@ def test_no_ground_move_enters_solid_terrain_and_no_model_ends_inside_it():
     s = situation([unit("A", "red", [model("A1", 10, 10)], keywords=("INFANTRY", "FLY"))], [block])
     verdict, _ = judged(s, move("A", "normal", {"A1": (15, 10)}), 10)
     assert not verdict.legal and any("no legal path" in f.text for f in verdict.failures)
-    verdict, _ = judged(s, move("A", "normal", {"A1": (15, 10)}), 10, mode=mode_for(
-        s.unit("A"), "normal", {"take_to_the_skies": True}))
+    verdict, _ = judged(
+        s,
+        move("A", "normal", {"A1": (15, 10)}),
+        10,
+        mode=mode_for(s.unit("A"), "normal", {"take_to_the_skies": True}),
+    )
     assert verdict.legal
-    verdict, _ = judged(s, move("A", "normal", {"A1": (12.5, 10)}), 10, mode=mode_for(
-        s.unit("A"), "normal", {"take_to_the_skies": True}))
+    verdict, _ = judged(
+        s,
+        move("A", "normal", {"A1": (12.5, 10)}),
+        10,
+        mode=mode_for(s.unit("A"), "normal", {"take_to_the_skies": True}),
+    )
     assert [f.rule for f in verdict.failures] == ["13.06"]
 
 
 def test_a_unit_left_in_two_groups_breaks_coherency():
-    s = situation([unit("A", "red", [model("A1", 10, 10), model("A2", 11.5, 10), model("A3", 13, 10)])])
+    s = situation(
+        [unit("A", "red", [model("A1", 10, 10), model("A2", 11.5, 10), model("A3", 13, 10)])]
+    )
     # A3 walks 5" away: A1-A2 still touch, A3 alone
     verdict, _ = judged(s, move("A", "normal", {"A3": (18, 10)}), 6)
     assert [f.rule for f in verdict.failures] == ["03.03"]
 
 
 def test_models_cannot_end_on_top_of_each_other_or_off_the_table():
-    s = situation([unit("A", "red", [model("A1", 10, 10), model("A2", 11.5, 10)]),
-                   unit("F", "red", [model("F1", 20, 10)])])
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10), model("A2", 11.5, 10)]),
+            unit("F", "red", [model("F1", 20, 10)]),
+        ]
+    )
     verdict, _ = judged(s, move("A", "normal", {"A1": (19.5, 10), "A2": (18.5, 10)}), 10)
     assert any(f.rule == "03.01" and "overlapping" in f.text for f in verdict.failures)
     s = situation([unit("A", "red", [model("A1", 2, 10)])])
@@ -90,9 +112,13 @@ def test_models_cannot_end_on_top_of_each_other_or_off_the_table():
 
 
 def test_a_monster_or_vehicle_moves_through_infantry_but_not_through_other_vehicles():
-    s = situation([unit("V", "red", [model("V1", 10, 10, base=60)], keywords=("VEHICLE",), move=10),
-                   unit("I", "blue", [model("I1", 14, 10)]),
-                   unit("T", "blue", [model("T1", 14, 20, base=60)], keywords=("VEHICLE",))])
+    s = situation(
+        [
+            unit("V", "red", [model("V1", 10, 10, base=60)], keywords=("VEHICLE",), move=10),
+            unit("I", "blue", [model("I1", 14, 10)]),
+            unit("T", "blue", [model("T1", 14, 20, base=60)], keywords=("VEHICLE",)),
+        ]
+    )
     mv = move("V", "normal", {"V1": (18, 10)}, paths={"V1": [(14, 10)]})
     verdict, _ = judged(s, mv, 10)
     assert verdict.legal and any(f.rule == "17.01" for f in verdict.findings)
@@ -103,8 +129,13 @@ def test_a_monster_or_vehicle_moves_through_infantry_but_not_through_other_vehic
 
 def test_only_some_keywords_may_end_on_a_ruin_floor_and_never_above_its_height():
     ruin = terrain("ruin", rect(12, 5, 18, 15), height=3)
-    s = situation([unit("I", "red", [model("I1", 10, 10)]),
-                   unit("V", "red", [model("V1", 10, 20, base=60)], keywords=("VEHICLE",), move=12)], [ruin])
+    s = situation(
+        [
+            unit("I", "red", [model("I1", 10, 10)]),
+            unit("V", "red", [model("V1", 10, 20, base=60)], keywords=("VEHICLE",), move=12),
+        ],
+        [ruin],
+    )
     verdict, outcome = judged(s, move("I", "normal", {"I1": {"x": 13, "y": 10, "z": 3}}), 6)
     # 3" along the ground then 3" up to the floor
     assert verdict.legal and outcome.models["I1"].distance == 6.0

@@ -12,7 +12,8 @@ R = 16 / 25.4  # a 32 mm base
 
 
 def block_navigator(climb_height=None):
-    """A 4 x 4 in block at (10..14, 10..14) on a 30 x 24 table, solid unless a climb height is given."""
+    """A 4 x 4 in block at (10..14, 10..14) on a 30 x 24 table, solid unless a climb height is "
+    "given."""
     shape = inflate(box(10, 10, 14, 14), R)
     obstacle = Obstacle(("block",), shape, climb_height)
     if climb_height is None:
@@ -33,8 +34,18 @@ def test_path_goes_around_a_solid_block_and_is_as_short_as_the_true_curve_allows
     # True shortest path over the top: tangent from (8,12) to the rounded corner at (10,10), r=0.63:
     # centre distance 2*sqrt(2) = 2.8284, tangent sqrt(8 - 0.3969) = 2.7574, arc 1.0100 rad * 0.63
     # = 0.6363, then 4" along the top and the mirror image: 2 * (2.7574 + 0.6363) + 4 = 10.7874.
-    true = 2 * (math.sqrt(8 - R * R) + R * (math.atan2(-1, 0) % (2 * math.pi)
-                                             - (math.atan2(2, -2) + math.acos(R / math.sqrt(8))))) + 4
+    true = (
+        2
+        * (
+            math.sqrt(8 - R * R)
+            + R
+            * (
+                math.atan2(-1, 0) % (2 * math.pi)
+                - (math.atan2(2, -2) + math.acos(R / math.sqrt(8)))
+            )
+        )
+        + 4
+    )
     assert abs(true - 10.7874) < 1e-3
     # circumscribed arcs (2 % of 0.63" outside the true corner): never shorter, barely longer
     assert true - 1e-9 <= length <= true + 0.03
@@ -70,7 +81,7 @@ def test_no_path_into_a_walled_off_pocket():
 
 
 def test_a_start_in_base_contact_with_an_enemy_is_snapped_not_refused():
-    # enemy 32 mm base at (10, 10); our centre 2r away (exactly touching) is inside the circumscribed
+    # enemy 32 mm base at (10, 10); our centre 2r away (touching) is inside the circumscribed
     # polygon by a sliver; the path still starts there.
     enemy = Obstacle(("e",), inflated_disc(10, 10, 2 * R))
     nav = Navigator(30, 24, R, hard=[enemy])
@@ -84,7 +95,9 @@ def test_reachable_region_does_not_leak_behind_a_wall():
     nav = Navigator(30, 24, R, hard=[wall])
     region = nav.reachable_region((8, 10), 6)
     assert region.contains(Point(4, 10))  # 4" away in the open
-    assert not region.intersects(Point(13, 10).buffer(0.2))  # 5" away as the crow flies, but behind the wall
+    assert not region.intersects(
+        Point(13, 10).buffer(0.2)
+    )  # 5" away as the crow flies, but behind the wall
     # going round the wall's end at y = 20.63 is far longer than 6"
     assert region.area <= math.pi * 36
 
@@ -93,7 +106,9 @@ def test_reachable_region_does_not_leak_behind_a_wall():
 @given(st.tuples(st.floats(1, 29), st.floats(1, 23)), st.tuples(st.floats(1, 29), st.floats(1, 23)))
 def test_a_ground_path_is_never_shorter_than_the_straight_line_and_never_crosses_an_obstacle(a, b):
     blocks = [box(8, 4, 12, 9), Polygon([(16, 10), (22, 12), (18, 18)]), box(5, 14, 7, 22)]
-    nav = Navigator(30, 24, R, hard=[Obstacle(("b", k), inflate(p, R)) for k, p in enumerate(blocks)])
+    nav = Navigator(
+        30, 24, R, hard=[Obstacle(("b", k), inflate(p, R)) for k, p in enumerate(blocks)]
+    )
     for p in (a, b):  # start and goal are legal places for the base
         assume(all(Point(p).distance(blk) >= R for blk in blocks))
     found = nav.shortest_path(a, b)
@@ -109,8 +124,15 @@ def test_a_ground_path_is_never_shorter_than_the_straight_line_and_never_crosses
 
 
 def test_the_reachable_region_matches_shortest_paths_on_sampled_points():
-    blocks = [box(8, 4, 12, 9), Polygon([(16, 10), (22, 12), (18, 18)]), box(5, 14, 7, 22), box(13, 12, 14, 23)]
-    nav = Navigator(30, 24, R, hard=[Obstacle(("b", k), inflate(p, R)) for k, p in enumerate(blocks)])
+    blocks = [
+        box(8, 4, 12, 9),
+        Polygon([(16, 10), (22, 12), (18, 18)]),
+        box(5, 14, 7, 22),
+        box(13, 12, 14, 23),
+    ]
+    nav = Navigator(
+        30, 24, R, hard=[Obstacle(("b", k), inflate(p, R)) for k, p in enumerate(blocks)]
+    )
     start, limit = (10, 12), 10.0
     region = nav.reachable_region(start, limit)
     for x in range(1, 30):
