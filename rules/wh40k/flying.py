@@ -1,11 +1,12 @@
 """21.03 Flying models: taking to the skies (RULES.md 1.7).
 
-A unit with a FLY model can FLY. When it is picked for a normal, advance, fall-back or charge
-move, its player may declare (`declarations.take_to_the_skies`) that it takes to the skies:
-before any model moves, and for an advance or a charge before the dice are rolled. The move's
-maximum distance drops by 2" (never below 0; HOVER keeps the full distance), vertical distance
-is ignored and the models cross every model and every terrain feature; the end-of-move checks
-still apply (rules/wh40k/moving.py handles the travel with `Mode(skies=True)`).
+A unit with a FLY model can FLY. When it is picked to make one of the four ordinary moves
+(normal, advance, fall back, charge), its player may declare that it takes to the skies
+(`declarations.take_to_the_skies`): before any model moves, and for an advance or a charge
+before the dice are rolled. The move's maximum distance drops by 2" (never below 0; HOVER
+keeps the full distance), vertical distance is ignored and the models cross every model and
+every terrain feature; the end-of-move checks still apply (rules/wh40k/moving.py handles the
+travel with `Mode(skies=True)`).
 
 A declaration made after the roll (`declarations.declared_after_roll`, an Arbiter extension) is
 refused with a finding that explains why.

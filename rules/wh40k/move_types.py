@@ -189,7 +189,7 @@ def _max_distance(
 
 
 def adjudicate_move(situation: Situation, move: Move) -> Verdict:
-    """Judge a normal, advance, fall-back or charge move (RULES.md 1.3-1.5, 1.7)."""
+    """Judge one of the four ordinary moves, on foot or in the skies (RULES.md 1.3-1.5, 1.7)."""
     unit = situation.unit(move.unit)
     rule = RULES[move.type]
     skies = flying.takes_to_the_skies(move)
