@@ -39,7 +39,7 @@ from shapely.geometry import LineString, Point
 
 from .. import pathfinding
 from ..errors import InvalidInput
-from ..geometry import EPSILON, Base
+from ..geometry import EPSILON, Base, segment_point_distance, swept_footprint
 from ..move import Move, Pose
 from ..situation import CURVE_SLACK, Model, Situation, Unit, overlap
 from ..verdict import Verdict
@@ -223,21 +223,8 @@ class MoveVerdict(Verdict):
 
 
 # -- exact checks along a segment ------------------------------------------------------------
-def _point_segment_distance(px, py, ax, ay, bx, by) -> float:
-    dx, dy = bx - ax, by - ay
-    length2 = dx * dx + dy * dy
-    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
-    return math.hypot(px - (ax + t * dx), py - (ay + t * dy))
-
-
 def _segment_geometry(a, b):
     return Point(a) if a[0] == b[0] and a[1] == b[1] else LineString([a, b])
-
-
-def _swept(base: Base, a, b, facing: float):
-    """The area a non-round base covers sliding from a to b at `facing` (convex hull: exact for
-    convex bases, a little larger for concave hulls)."""
-    return base.footprint(a[0], a[1], facing).union(base.footprint(b[0], b[1], facing)).convex_hull
 
 
 def segment_blocker(
@@ -249,7 +236,7 @@ def segment_blocker(
     the circumscribed polygons' slack.
     """
     if other is not None and base.kind == "round" and other.base.kind == "round":
-        d = _point_segment_distance(other.x, other.y, a[0], a[1], b[0], b[1])
+        d = segment_point_distance(a, b, (other.x, other.y))
         return d < base.radius + other.base.radius - EPSILON
     shape = other.footprint if other is not None else footprint
     curved = other is not None and other.base.kind in ("round", "oval")
@@ -257,7 +244,7 @@ def segment_blocker(
         return _segment_geometry(a, b).distance(shape) < base.radius - EPSILON - (
             CURVE_SLACK if curved else 0
         )
-    sweep = _swept(base, a, b, facing)
+    sweep = swept_footprint(base, a, b, facing)
     if curved or base.kind == "oval":
         return sweep.buffer(-CURVE_SLACK).intersects(shape.buffer(-CURVE_SLACK if curved else 0))
     return sweep.intersection(shape).area > EPSILON
