@@ -12,7 +12,7 @@ import math
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from shapely.geometry import Point, box
+from shapely.geometry import Point
 
 from ..dice import Dice
 from ..errors import InvalidInput
@@ -35,8 +35,8 @@ from .moving import (
     fmt,
     judge_move,
     mode_for,
-    navigator_for,
     plan_path,
+    reachable_region,
 )
 
 RULES = {"normal": "09.05", "advance": "09.06", "fall-back": "09.07", "charge": "11.04"}
@@ -380,16 +380,7 @@ def _vicinity(targets: tuple[Unit, ...], mover: Model, reach: float):
 
 def _reach(situation: Situation, unit: Unit, model: Model, max_distance: float, mode):
     """Where this model's centre could end (conservative: never more than the truth)."""
-    if mode.skies:
-        r = model.base.radius
-        return (
-            Point(model.x, model.y)
-            .buffer(max_distance, quad_segs=16)
-            .intersection(box(r, r, situation.table.width - r, situation.table.height - r))
-        )
-    return navigator_for(situation, unit, model.base, mode).reachable_region(
-        (model.x, model.y), max_distance
-    )
+    return reachable_region(situation, model.id, max_distance, mode)
 
 
 def _charge_while_moving(

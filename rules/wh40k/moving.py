@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from shapely.geometry import LineString, Point
+from shapely.geometry import LineString, Point, box
 
 from .. import pathfinding
 from ..errors import InvalidInput
@@ -195,6 +195,22 @@ def navigator_for(
     return pathfinding.navigator(
         situation.table.width, situation.table.height, base.radius, hard, climbs, snap=snap
     )
+
+
+def reachable_region(situation: Situation, model_id: str, max_distance: float, mode: Mode | str):
+    """The centres a model can reach within `max_distance` in `mode` (a Mode or a move type),
+    for the table overlay and for solvers: a shapely geometry that never includes ground the
+    model cannot reach (rules/pathfinding.py). In the skies: a disc, kept on the table."""
+    model = situation.model(model_id)
+    unit = situation.unit(model.unit)
+    if isinstance(mode, str):
+        mode = mode_for(unit, mode)
+    if mode.skies:
+        r = model.base.radius
+        table = box(r, r, situation.table.width - r, situation.table.height - r)
+        return Point(model.x, model.y).buffer(max_distance, quad_segs=16).intersection(table)
+    nav = navigator_for(situation, unit, model.base, mode)
+    return nav.reachable_region((model.x, model.y), max_distance)
 
 
 class MoveVerdict(Verdict):

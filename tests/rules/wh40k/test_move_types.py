@@ -8,6 +8,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from rules import InvalidInput, adjudicate, move_options, suggest
+from rules.wh40k.moving import mode_for
 
 from .scenarios import R32, model, move, rect, situation, terrain, unit
 
@@ -418,3 +419,33 @@ def test_a_charge_suggestion_walks_round_terrain_and_engages_every_target():
     v = adjudicate(s, move("A", "charge", dice=[5, 5], charge_targets=["E"]))
     assert v.legal, [f.text for f in v.failures]
     assert all(m["engaged_with"] == ["E"] for m in v.models.values() if m["distance_moved"] > 0)
+
+
+def test_the_riptide_example_files_give_the_verdicts_the_command_line_prints():
+    """tests/rules/wh40k/examples/: the documents an end-to-end command-line test can use."""
+    import json
+    import pathlib
+
+    from rules import Move, Situation
+
+    here = pathlib.Path(__file__).parent / "examples"
+    s = Situation.from_document(json.loads((here / "riptide.scenario.json").read_text()))
+    legal = adjudicate(s, Move.from_document(json.loads((here / "riptide.move.json").read_text())))
+    assert legal.legal and legal.as_dict()["move"]["max_distance"] == 14
+    late_doc = json.loads((here / "riptide-declared-after-roll.move.json").read_text())
+    late = adjudicate(s, Move.from_document(late_doc))
+    assert not late.legal and [f.rule for f in late.failures] == ["21.03"]
+
+
+def test_the_overlay_region_of_a_model_stops_at_solid_terrain_but_not_in_the_skies():
+    from shapely.geometry import Point
+
+    from rules.wh40k.moving import reachable_region
+
+    s = riptide_scene()
+    ground = reachable_region(s, "R1", 14, "advance")
+    skies = reachable_region(
+        s, "R1", 14, mode_for(s.unit("R"), "advance", {"take_to_the_skies": True})
+    )
+    behind_ruin = Point(23, 22)  # 13" due east, past the vehicle and the ruin
+    assert skies.contains(behind_ruin) and not ground.contains(behind_ruin)
