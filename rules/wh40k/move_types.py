@@ -12,6 +12,7 @@ import math
 from collections.abc import Mapping
 from types import MappingProxyType
 
+import shapely
 from shapely.geometry import Point
 
 from ..dice import Dice
@@ -23,6 +24,7 @@ from ..verdict import Finding, Verdict
 from . import flying
 from .measuring import (
     ENGAGEMENT_RANGE,
+    coherency,
     engaged_enemy_units,
     in_engagement_range,
     model_distance,
@@ -37,6 +39,7 @@ from .moving import (
     mode_for,
     plan_path,
     reachable_region,
+    terrain_bounds,
 )
 
 RULES = {"normal": "09.05", "advance": "09.06", "fall-back": "09.07", "charge": "11.04"}
@@ -360,44 +363,144 @@ def _distance_to(model: Model, units: tuple[Unit, ...]) -> float:
     return min(model_distance(model, t).straight for u in units for t in u.models)
 
 
-def _vicinity(targets: tuple[Unit, ...], mover: Model, reach: float):
-    """The centres from which `mover` would be within `reach` of a target model (using the
-    mover's inscribed radius, so the area is never larger than the truth)."""
-    from shapely import union_all
-
-    from .moving import inscribed_radius
-
-    r = inscribed_radius(mover.base)
-    shapes = []
-    for u in targets:
-        for t in u.models:
-            if t.base.kind == "round":
-                shapes.append(Point(t.x, t.y).buffer(t.base.radius + r + reach, quad_segs=16))
-            else:
-                shapes.append(t.footprint.buffer(r + reach, quad_segs=16))
-    return union_all(shapes)
+#: Rings round each target model where the engine looks for charge spots: base contact, within
+#: 1", within engagement range (the suggestion and the "if it can" test use the same ones).
+CHARGE_RINGS = (0.0, 0.5, CHARGE_CLOSE - 0.01, ENGAGEMENT_RANGE.horizontal - 0.01)
+RING_POINTS = 48
 
 
-def _reach(situation: Situation, unit: Unit, model: Model, max_distance: float, mode):
-    """Where this model's centre could end (conservative: never more than the truth)."""
-    return reachable_region(situation, model.id, max_distance, mode)
+def _ring_spots(m: Model, target_models, gaps, max_distance: float) -> list[Model]:
+    """`m` placed round the target models at the given edge gaps, nearest to m first, keeping
+    only spots within `max_distance` as the crow flies."""
+    spots = []
+    for gap in gaps:
+        for t in target_models:
+            reach = t.base.radius + m.base.radius + gap + 1e-4
+            for k in range(RING_POINTS):
+                a = 2 * math.pi * k / RING_POINTS
+                x, y = t.x + reach * math.cos(a), t.y + reach * math.sin(a)
+                d = math.hypot(x - m.x, y - m.y)
+                if d <= max_distance + EPSILON:
+                    spots.append((d, gap, k, m.placed(x, y, 0.0)))
+    spots.sort(key=lambda item: (item[0], item[1], item[2]))
+    return [spot for *_, spot in spots]
+
+
+def _spot_free(situation: Situation, unit: Unit, spot: Model, mine, non_targets) -> bool:
+    """Could `spot` end a move: on the table, on nothing, out of solid terrain, engaging no enemy
+    that is not a target? (`mine`: the unit's other models where they end.)"""
+    r = spot.base.radius
+    w, h = situation.table.width, situation.table.height
+    if not (r <= spot.x <= w - r and r <= spot.y <= h - r):
+        return False
+    for other in situation.units:
+        if other.id == unit.id:
+            continue
+        for b in other.models:
+            if (
+                abs(b.x - spot.x) < r + b.base.radius + 0.1
+                and abs(b.y - spot.y) < r + b.base.radius + 0.1
+            ):
+                if abs(b.z - spot.z) <= EPSILON and overlap(spot, b):
+                    return False
+    for b in mine:
+        if b.id != spot.id and abs(b.z - spot.z) <= EPSILON and overlap(spot, b):
+            return False
+    for t, (x0, y0, x1, y1) in terrain_bounds(situation):
+        if t.solid and x0 - r <= spot.x <= x1 + r and y0 - r <= spot.y <= y1 + r:
+            if (
+                t.footprint.distance(Point(spot.x, spot.y)) < r - EPSILON
+                or spot.base.kind != "round"
+            ):
+                if spot.footprint.intersection(t.footprint).area > EPSILON:
+                    return False
+    return not any(in_engagement_range(spot, e) for u in non_targets for e in u.models)
+
+
+def _find_spot(
+    situation,
+    unit,
+    start: Model,
+    others,
+    targets,
+    non_targets,
+    gaps,
+    max_distance: float,
+    mode,
+    exact_path: bool = False,
+):
+    """A spot on the rings `gaps` round the target models where `start`'s model could end, with
+    `others` (the unit's other models, where they end) fixed: free
+    (`_spot_free`), keeping the unit in coherency, and reachable within `max_distance`. Returns
+    (spot, waypoints) or None. Reachability is the conservative reachable region, or with
+    `exact_path` the shortest legal path (what the suggestion uses)."""
+    others = list(others)
+    region = None
+    target_models = [t for u in targets for t in u.models]
+    for spot in _ring_spots(start, target_models, gaps, max_distance):
+        if not _spot_free(situation, unit, spot, others, non_targets):
+            continue
+        if others and not any(model_distance(spot, o).horizontal <= 2.0 + EPSILON for o in others):
+            continue
+        if exact_path:
+            pts, horizontal, vertical, found = plan_path(situation, unit, start, spot, mode)
+            if not found or horizontal + vertical > max_distance + EPSILON:
+                continue
+        else:
+            if region is None:
+                region = reachable_region(situation, start.id, max_distance, mode)
+                shapely.prepare(region)
+            if not region.contains(Point(spot.x, spot.y)):
+                continue
+            pts = [(start.x, start.y), (spot.x, spot.y)]
+        if coherency([spot, *others]).ok:
+            return spot, pts
+    return None
+
+
+def _others(unit: Unit, ends: Mapping[str, Model], start: Model) -> list[Model]:
+    """The unit's other models, where `ends` puts them or where they stand."""
+    return [ends.get(m.id, m) for m in unit.models if m.id != start.id]
+
+
+def _could_end_within(
+    situation, unit, start: Model, ends, targets, non_targets, gap: float, max_distance: float, mode
+) -> bool:
+    """11.04 "if it can": with every other model where the proposal puts it, is there a spot the
+    model can reach (reachable region, conservative) within `gap` of a target model, that it may
+    end on and that keeps the unit in coherency? Spots are sampled on the rings of
+    `CHARGE_RINGS`, so a spot narrower than their spacing can be missed (the engine then accepts
+    the model's placement)."""
+    gaps = [g for g in CHARGE_RINGS if g <= gap]
+    return (
+        _find_spot(
+            situation,
+            unit,
+            start,
+            _others(unit, ends, start),
+            targets,
+            non_targets,
+            gaps,
+            max_distance,
+            mode,
+        )
+        is not None
+    )
 
 
 def _charge_while_moving(
     situation, unit, move, verdict, outcome, targets, max_distance, mode
 ) -> bool:
     """11.04 while moving: each model ends closer to a target, within 1" of one if it can, and
-    engaged with one if it can.
-
-    "If it can" is judged for each model on its own: whether some spot it could reach within the
-    charge distance (a conservative reachable region) is within 1" (or engagement range) of a
-    target model. Other models' positions and the unit's coherency are not taken into account,
-    so the engine may accept a model that stopped short when only a cramped spot was left.
+    engaged with one if it can. "If it can" is `_could_end_within`, the same test the surge move
+    uses for "if possible" (RULES.md 1.6): other models stay where the proposal puts them.
     """
     rule = RULES["charge"]
     enemy_targets = tuple(t for t in targets if t.army != unit.army)
     if not enemy_targets:
         return True
+    non_targets = [e for e in situation.enemies_of(unit) if e not in enemy_targets]
+    ends = outcome.placements
     ok = True
     for mid, mm in outcome.models.items():
         before = _distance_to(mm.start, enemy_targets)
@@ -414,27 +517,7 @@ def _charge_while_moving(
             after,
             before,
         )
-        close = after <= CHARGE_CLOSE + EPSILON
-        engaged = any(in_engagement_range(mm.end, t) for u in enemy_targets for t in u.models)
-        region = None
-        if not close:
-            region = _reach(situation, unit, mm.start, max_distance, mode)
-            could = region.intersects(_vicinity(enemy_targets, mm.start, CHARGE_CLOSE))
-            ok &= verdict.check(
-                rule,
-                "while-moving",
-                not could,
-                mid,
-                f'{mid} could not reach within 1" of a target, so ending {fmt(after)}" away is '
-                "allowed."
-                if not could
-                else f'{mid} ends {fmt(after)}" from the nearest target, but it could have got '
-                'within 1": '
-                'a charging model must end within 1" of a target if it can.',
-                after,
-                CHARGE_CLOSE,
-            )
-        else:
+        if after <= CHARGE_CLOSE + EPSILON:
             verdict.check(
                 rule,
                 "while-moving",
@@ -444,14 +527,44 @@ def _charge_while_moving(
                 after,
                 CHARGE_CLOSE,
             )
-        if not engaged:
-            region = (
-                region
-                if region is not None
-                else _reach(situation, unit, mm.start, max_distance, mode)
+        else:
+            could = _could_end_within(
+                situation,
+                unit,
+                mm.start,
+                ends,
+                enemy_targets,
+                non_targets,
+                CHARGE_CLOSE,
+                max_distance,
+                mode,
             )
-            could = region.intersects(
-                _vicinity(enemy_targets, mm.start, ENGAGEMENT_RANGE.horizontal)
+            ok &= verdict.check(
+                rule,
+                "while-moving",
+                not could,
+                mid,
+                f'{mid} could not get within 1" of a target, so ending {fmt(after)}" away '
+                "is allowed."
+                if not could
+                else f'{mid} ends {fmt(after)}" from the nearest target, but it could have got '
+                'within 1": a charging model must end within 1" of a target if it can.',
+                after,
+                CHARGE_CLOSE,
+            )
+        if any(in_engagement_range(mm.end, t) for u in enemy_targets for t in u.models):
+            verdict.check(rule, "while-moving", True, mid, f"{mid} ends engaged with a target.")
+        else:
+            could = _could_end_within(
+                situation,
+                unit,
+                mm.start,
+                ends,
+                enemy_targets,
+                non_targets,
+                ENGAGEMENT_RANGE.horizontal,
+                max_distance,
+                mode,
             )
             ok &= verdict.check(
                 rule,
@@ -461,11 +574,8 @@ def _charge_while_moving(
                 f"{mid} could not reach engagement range of a target."
                 if not could
                 else f"{mid} ends outside engagement range, but it could have reached it: a "
-                "charging "
-                "model must end engaged with a target if it can.",
+                "charging model must end engaged with a target if it can.",
             )
-        else:
-            verdict.check(rule, "while-moving", True, mid, f"{mid} ends engaged with a target.")
     return ok
 
 
@@ -483,97 +593,85 @@ def suggest_needs_end(situation: Situation, move: Move) -> Move:
 def suggest_charge(situation: Situation, move: Move) -> Move:
     """A charge placement that meets 11.04's obligations when the dice allow it.
 
-    Models closest to the targets go first. Each takes the reachable spot in base contact with a
-    target model (else 1", else 2" from one) that is nearest to where it stands, does not overlap
-    another model, does not engage a unit that is not a target and keeps within 2" of a model
-    already placed. A model that can reach none of those moves as far as it can towards the
-    nearest target model along its shortest path. The result is judged like any proposal.
+    Models closest to the targets go first. Each takes the nearest spot, as the crow flies, in
+    base contact with a target model (else within 1", else within engagement range) that it can
+    reach by a legal path, that is free (no overlap, no solid terrain, no enemy that is not a
+    target within engagement range) and within 2" of a model already placed. A model that finds
+    none moves as far as it can towards the nearest target model. Then a repair pass gives each
+    model still short of 1" (or of engagement) a better spot if one is free now that the whole
+    unit is placed. The result is judged like any proposal.
     """
     unit = situation.unit(move.unit)
     targets = tuple(t for t in _charge_targets(situation, unit, move) if t.army != unit.army)
     seed = move.seed
     if move.dice is None and seed is None:
         seed = Dice(None).seed  # fix the server's roll now so adjudicate sees the same dice
-    scratch = Verdict(move={})
     dice = Dice(move.dice, seed)
-    max_distance = _max_distance(situation, unit, move, scratch, dice)
+    max_distance = _max_distance(situation, unit, move, Verdict(move={}), dice)
     mode = mode_for(unit, move.type, move.declarations)
     target_models = [t for u in targets for t in u.models]
-    others = [e for e in situation.enemies_of(unit) if e not in targets]
-    bystanders = [m for u in situation.units if u.id != unit.id for m in u.models]
+    non_targets = [e for e in situation.enemies_of(unit) if e not in targets]
     order = sorted(unit.models, key=lambda m: _distance_to(m, targets) if targets else 0.0)
     placed: dict[str, Model] = {}
-    end: dict[str, Pose] = {}
-    paths: dict[str, tuple] = {}
+    routes: dict[str, list] = {}
+    tiers = ((0.0,), (0.5, CHARGE_CLOSE - 0.01), (ENGAGEMENT_RANGE.horizontal - 0.01,))
 
     def acceptable(candidate: Model) -> bool:
-        if not (
-            candidate.base.radius <= candidate.x <= situation.table.width - candidate.base.radius
-            and candidate.base.radius
-            <= candidate.y
-            <= situation.table.height - candidate.base.radius
-        ):
+        mine = list(placed.values())
+        if not _spot_free(situation, unit, candidate, mine, non_targets):
             return False
-        if any(
-            overlap(candidate, b)
-            for b in bystanders
-            if abs(b.x - candidate.x) < 6 and abs(b.y - candidate.y) < 6
-        ):
-            return False
-        if any(overlap(candidate, p) for p in placed.values()):
-            return False
-        if any(in_engagement_range(candidate, m) for u in others for m in u.models):
-            return False
-        if any(
-            t.solid and candidate.footprint.intersection(t.footprint).area > EPSILON
-            for t in situation.terrain
-        ):
-            return False
-        if placed and not any(
-            model_distance(candidate, p).horizontal <= 2.0 for p in placed.values()
-        ):
-            return False
-        return True
+        return not mine or any(model_distance(candidate, p).horizontal <= 2.0 for p in mine)
 
     for m in order:
         chosen = None
-        for gap in (0.0, CHARGE_CLOSE - 0.01, ENGAGEMENT_RANGE.horizontal - 0.01):
-            candidates = []
-            for t in target_models:
-                reach = (
-                    t.base.radius + m.base.radius + gap + 1e-4
-                    if t.base.kind == "round" and m.base.kind == "round"
-                    else None
-                )
-                for k in range(48):
-                    a = 2 * math.pi * k / 48
-                    if reach is None:  # non-round: step out from the target along the ray
-                        rr = t.base.radius + m.base.radius + gap
-                        c = m.placed(t.x + rr * math.cos(a), t.y + rr * math.sin(a), 0.0)
-                    else:
-                        c = m.placed(t.x + reach * math.cos(a), t.y + reach * math.sin(a), 0.0)
-                    candidates.append((math.hypot(c.x - m.x, c.y - m.y), c))
-            candidates.sort(key=lambda pair: pair[0])
-            for straight, c in candidates:
-                if straight > max_distance + EPSILON:
-                    break
-                if not acceptable(c):
-                    continue
-                pts, horizontal, vertical, found = plan_path(situation, unit, m, c, mode)
-                if found and horizontal + vertical <= max_distance + EPSILON:
-                    chosen = (c, pts)
-                    break
+        for gaps in tiers if target_models else ():
+            # only the models placed so far count (the rest have not moved yet)
+            chosen = _find_spot(
+                situation,
+                unit,
+                m,
+                list(placed.values()),
+                targets,
+                non_targets,
+                gaps,
+                max_distance,
+                mode,
+                exact_path=True,
+            )
             if chosen:
                 break
         if chosen is None and target_models:
             chosen = _towards(situation, unit, m, target_models, max_distance, mode, acceptable)
-        if chosen is None:
-            chosen = (m, [(m.x, m.y)])
-        c, pts = chosen
-        placed[m.id] = c
-        end[m.id] = Pose(c.x, c.y, c.z, c.facing)
-        if len(pts) > 2:
-            paths[m.id] = tuple((p[0], p[1], 0.0) for p in pts[1:-1])
+        placed[m.id], routes[m.id] = chosen if chosen else (m, [(m.x, m.y)])
+
+    for m in order:  # repair: a better spot may be free now that everyone is placed
+        here = placed[m.id]
+        if _distance_to(here, targets) <= CHARGE_CLOSE + EPSILON or not target_models:
+            continue
+        engaged = any(in_engagement_range(here, t) for t in target_models)
+        for gaps in tiers[: 2 if engaged else 3]:
+            better = _find_spot(
+                situation,
+                unit,
+                m,
+                _others(unit, placed, m),
+                targets,
+                non_targets,
+                gaps,
+                max_distance,
+                mode,
+                exact_path=True,
+            )
+            if better:
+                placed[m.id], routes[m.id] = better
+                break
+
+    end = {mid: Pose(c.x, c.y, c.z, c.facing) for mid, c in placed.items()}
+    paths = {
+        mid: tuple((p[0], p[1], 0.0) for p in pts[1:-1])
+        for mid, pts in routes.items()
+        if len(pts) > 2
+    }
     return Move(
         move.unit,
         move.type,
