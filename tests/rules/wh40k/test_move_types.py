@@ -449,3 +449,44 @@ def test_the_overlay_region_of_a_model_stops_at_solid_terrain_but_not_in_the_ski
     )
     behind_ruin = Point(23, 22)  # 13" due east, past the vehicle and the ruin
     assert skies.contains(behind_ruin) and not ground.contains(behind_ruin)
+
+
+def test_ten_models_charging_one_model_crowd_round_it_and_those_left_out_may_stop_short():
+    s = situation(
+        [
+            unit(
+                "A",
+                "red",
+                [model(f"A{i}", 8 + 1.4 * (i % 5), 10 + 1.4 * (i // 5)) for i in range(10)],
+            ),
+            unit("E", "blue", [model("E1", 18, 10.7)]),
+        ]
+    )
+    v = adjudicate(s, move("A", "charge", dice=[6, 6], charge_targets=["E"]))
+    assert v.legal, [f.text for f in v.failures]
+    # six 32 mm bases fit round a seventh in base contact (a hexagon: centres 2r apart all
+    # round); the other four stand in a second ring, still within 1" (the 0.99" ring)
+    gaps = [
+        math.hypot(m["end"]["x"] - 18, m["end"]["y"] - 10.7) - 2 * R32 for m in v.models.values()
+    ]
+    assert sum(g < 1e-3 for g in gaps) == 6
+    assert all(g <= 1 + 1e-6 for g in gaps)
+
+
+def test_a_short_charge_roll_may_stop_outside_one_inch_but_must_engage_if_it_can():
+    # A1 4.5" from E1 edge to edge; a roll of 3 takes it to 1.5" at best: engaged, not within 1"
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10)]),
+            unit("E", "blue", [model("E1", 14.5 + 2 * R32, 10)]),
+        ]
+    )
+    v = adjudicate(s, move("A", "charge", {"A1": (13, 10)}, dice=[1, 2], charge_targets=["E"]))
+    assert v.legal, rule_failures(v)
+    assert any('could not get within 1"' in f.text for f in v.findings)
+    # stopping 2.01" short (moved 2.49") leaves it unengaged although 3" would engage: illegal
+    v = adjudicate(s, move("A", "charge", {"A1": (12.49, 10)}, dice=[1, 2], charge_targets=["E"]))
+    assert ("11.04", "while-moving") in rule_failures(v) and (
+        "11.04",
+        "after-moving",
+    ) in rule_failures(v)
