@@ -28,11 +28,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
+from rules.geometry import Base
 from rules.situation import Model, Situation, TerrainFeature
 
 #: Okabe-Ito colours, in the order armies take them (LIMITS allows at most 8 armies).
@@ -332,11 +334,9 @@ class ModelMark:
     def ring_inner(self) -> str:
         return num(self.ring_width)
 
-    def to_table(self, local: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
-        """Points from the model's frame to table coordinates (rotate by facing, then move)."""
-        a = math.radians(self.facing)
-        c, s = math.cos(a), math.sin(a)
-        return [(self.x + px * c - py * s, self.y + px * s + py * c) for px, py in local]
+    def to_table(self, local: Iterable[tuple[float, float]]) -> tuple[tuple[float, float], ...]:
+        """Points from the model's frame to table coordinates (turn by the facing, then move)."""
+        return _place(local, self.x, self.y, self.facing)
 
 
 @dataclass(frozen=True)
@@ -438,6 +438,7 @@ def _grid_steps(situation: Situation) -> tuple[float, float]:
     return (10.0, 50.0) if situation.system == "warmaster-revolution" else (1.0, 6.0)
 
 
+@lru_cache(maxsize=64)
 def _ink_on(colour: str) -> str:
     """Black or white, whichever reads better on `colour` (WCAG relative luminance)."""
     r, g, b = (int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
@@ -462,52 +463,62 @@ def _rings(polygon: Polygon) -> tuple[tuple[tuple[float, float], ...], ...]:
                  for ring in (polygon.exterior, *polygon.interiors))
 
 
-def _model_mark(model: Model, army: str, colour: str, title: str, px: float,
-                highlighted: bool) -> ModelMark:
-    base = model.base
-    r = rx = ry = 0.0
-    local: tuple[tuple[float, float], ...] = ()
+@lru_cache(maxsize=256)
+def _base_shape(base: Base) -> tuple[str, float, float, float, tuple, float]:
+    """A base in its own frame (centre at the origin, facing +x): the SVG shape, its sizes, the
+    outline's points, and how far the front edge is from the centre along the facing."""
     if base.kind == "round":
-        shape, r = "circle", base.radius
-        front = r
-        local_shape = Point(0, 0).buffer(r, 32)
-    elif base.kind == "oval":
-        shape, rx, ry = "ellipse", base.size[0] / 2, base.size[1] / 2
-        front = rx
+        return "circle", base.radius, 0.0, 0.0, (), base.radius
+    if base.kind == "oval":
+        rx, ry = base.size[0] / 2, base.size[1] / 2
         local = tuple((rx * math.cos(2 * math.pi * i / 64), ry * math.sin(2 * math.pi * i / 64))
                       for i in range(64))
-        local_shape = Polygon(local)
-    else:
-        shape = "polygon"
-        if base.kind == "rect":
-            frontage, depth = base.size
-            local = ((-depth / 2, -frontage / 2), (depth / 2, -frontage / 2),
-                     (depth / 2, frontage / 2), (-depth / 2, frontage / 2))
-        else:
-            local = tuple(base.hull)
-        local_shape = Polygon(local)
-        # The front is where the facing ray leaves the outline.
-        ray = LineString([(0, 0), (base.radius * 2 + 1, 0)]).intersection(local_shape.exterior)
-        front = max((p.x for p in _points(ray)), default=base.radius)
+        return "ellipse", 0.0, rx, ry, local, rx
+    if base.kind == "rect":
+        frontage, depth = base.size
+        local = ((-depth / 2, -frontage / 2), (depth / 2, -frontage / 2),
+                 (depth / 2, frontage / 2), (-depth / 2, frontage / 2))
+        return "polygon", 0.0, 0.0, 0.0, local, depth / 2
+    local = tuple(base.hull)
+    # A hull's front is where the facing ray from the centre leaves the outline.
+    ray = LineString([(0, 0), (base.radius * 2 + 1, 0)]).intersection(Polygon(local).exterior)
+    front = max((p.x for p in _points(ray)), default=base.radius)
+    return "polygon", 0.0, 0.0, 0.0, local, front
+
+
+@lru_cache(maxsize=256)
+def _grown(local: tuple[tuple[float, float], ...], gap: float) -> tuple[tuple[float, float], ...]:
+    """An outline pushed out by `gap` (rounded corners): where a highlight ring goes."""
+    grown = Polygon(local).buffer(gap, 8)
+    return tuple((float(x), float(y)) for x, y in grown.exterior.coords[:-1])
+
+
+def _place(points: Iterable[tuple[float, float]], x: float, y: float,
+           facing: float) -> tuple[tuple[float, float], ...]:
+    """Points from a model's frame to the table: turn by the facing (clockwise with y down),
+    then move to the centre."""
+    a = math.radians(facing)
+    c, s = math.cos(a), math.sin(a)
+    return tuple((x + px * c - py * s, y + px * s + py * c) for px, py in points)
+
+
+def _model_mark(model: Model, army: str, colour: str, title: str, px: float,
+                highlighted: bool) -> ModelMark:
+    shape, r, rx, ry, local, front = _base_shape(model.base)
     turned = bool(model.facing % 360)
-    tick = (front * 0.35, front) if base.kind != "round" or turned else None
+    tick = (front * 0.35, front) if shape != "circle" or turned else None
     ring_gap = 2.5 * px
-    mark = ModelMark(
+    ring_local = _grown(local, ring_gap) if highlighted and shape != "circle" else ()
+    return ModelMark(
         id=model.id, unit=model.unit, army=army, x=model.x, y=model.y, facing=model.facing,
-        shape=shape, r=r, rx=rx, ry=ry, local=local, outline=(),
+        shape=shape, r=r, rx=rx, ry=ry, local=local,
+        outline=_place(local, model.x, model.y, model.facing),
         paint=Paint(colour, INK, 1.0 * px), tick=tick,
         tick_paint=Paint(None, _ink_on(colour), 2.0 * px), title=title, highlighted=highlighted,
+        ring_local=ring_local, ring_outline=_place(ring_local, model.x, model.y, model.facing),
+        ring_r=r + ring_gap if highlighted and shape == "circle" else 0.0,
+        ring_width=2.0 * px if highlighted else 0.0,
     )
-    outline = tuple(mark.to_table(local)) if local else ()
-    ring_local: tuple[tuple[float, float], ...] = ()
-    ring_outline: tuple[tuple[float, float], ...] = ()
-    if highlighted and shape != "circle":
-        grown = local_shape.buffer(ring_gap, 8)
-        ring_local = tuple((float(x), float(y)) for x, y in grown.exterior.coords[:-1])
-        ring_outline = tuple(mark.to_table(ring_local))
-    return replace(mark, outline=outline, ring_local=ring_local, ring_outline=ring_outline,
-                   ring_r=r + ring_gap if highlighted and shape == "circle" else 0.0,
-                   ring_width=2.0 * px if highlighted else 0.0)
 
 
 def _points(geometry: BaseGeometry) -> list[Point]:
@@ -556,7 +567,11 @@ def _overlay_mark(overlay, index: int, px: float, label_size: float) -> OverlayM
             at = geometry.interpolate(0.5, normalized=True)
             at = Point(at.x, at.y - 4 * px)
         else:
-            at = geometry.representative_point()
+            # Near the top of a region, inside it, so it does not sit on the models it is for.
+            minx, miny, maxx, maxy = geometry.bounds
+            at = Point(geometry.centroid.x, miny + label_size * 1.4)
+            if not geometry.contains(at):
+                at = geometry.representative_point()
         label = Label(text, at.x, at.y, label_size, fill=INK, halo=3 * px, weight="bold")
     return OverlayMark(css, tuple(areas), tuple(paths), tuple(discs), label)
 
