@@ -79,19 +79,23 @@ def legend_entries(situation: Situation) -> list[LegendRow]:
 # -- PNG ----------------------------------------------------------------------------------------
 
 SUPERSAMPLE = 2
+#: Picture sizes allowed (pixels a side): bigger would cost hundreds of MB while drawing at 2x.
+MIN_PX, MAX_PX = 16, 4000
 
 
 def table_png(situation: Situation, *, width_px: int = 1200, highlight: Iterable[str] = (),
               overlays: Sequence = ()) -> bytes:
-    """The table as PNG bytes, `width_px` wide (height follows the picture's proportions)."""
+    """The table as PNG bytes, `width_px` wide (16 to 4000); the height follows the picture's
+    proportions, at most 4000 px (a very tall table gets a narrower picture)."""
     drawing = scene(situation, highlight=highlight, overlays=overlays)
     return _Painter(drawing, width_px).png()
 
 
 @lru_cache(maxsize=64)
-def _rgba(colour: str, opacity: float = 1.0) -> tuple[int, int, int, int]:
+def _rgba(colour: str, opacity: float = 1.0) -> tuple[int, ...]:
+    """An ink: (r, g, b) when opaque, (r, g, b, a) for the blending draw."""
     r, g, b = ImageColor.getrgb(colour)[:3]
-    return (r, g, b, round(255 * opacity))
+    return (r, g, b) if opacity >= 1 else (r, g, b, round(255 * opacity))
 
 
 @lru_cache(maxsize=32)
@@ -113,17 +117,20 @@ class _Painter:
     """Draws a Scene with Pillow at SUPERSAMPLE times the size, then shrinks it."""
 
     def __init__(self, drawing: Scene, width_px: int):
-        if width_px < 16 or width_px > 8000:
-            raise ValueError("width_px must be between 16 and 8000")
+        if not MIN_PX <= width_px <= MAX_PX:
+            raise ValueError(f"width_px must be between {MIN_PX} and {MAX_PX}")
         self.scene = drawing
         vx, vy, vw, vh = drawing.view
-        self.width = int(width_px)
+        # A very tall table gets a narrower picture rather than one taller than MAX_PX.
+        self.width = max(MIN_PX, min(int(width_px), int(MAX_PX * vw / vh)))
         self.height = max(1, round(self.width * vh / vw))
         self.s = self.width * SUPERSAMPLE / vw
         self.ox, self.oy = vx, vy
         self.image = Image.new("RGB", (self.width * SUPERSAMPLE, self.height * SUPERSAMPLE),
-                               _rgba(PAGE_COLOUR)[:3])
-        self.draw = ImageDraw.Draw(self.image, "RGBA")
+                               _rgba(PAGE_COLOUR))
+        self.draw = ImageDraw.Draw(self.image)
+        # Blending is only for see-through fills: it makes every shape several times slower.
+        self.blend = ImageDraw.Draw(self.image, "RGBA")
 
     # coordinates and sizes
     def xy(self, points: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -178,7 +185,8 @@ class _Painter:
 
     # primitives
     def fill_polygon(self, points, colour: str, opacity: float = 1.0) -> None:
-        self.draw.polygon(self.xy(points), fill=_rgba(colour, opacity))
+        draw = self.draw if opacity >= 1 else self.blend
+        draw.polygon(self.xy(points), fill=_rgba(colour, opacity))
 
     def area(self, area: Area) -> None:
         paint = area.paint
@@ -188,7 +196,8 @@ class _Painter:
                 if holes:
                     self._fill_with_holes(exterior, holes, paint)
                 else:
-                    self.draw.polygon(self.xy(exterior), fill=_rgba(paint.fill, paint.opacity))
+                    draw = self.draw if paint.opacity >= 1 else self.blend
+                    draw.polygon(self.xy(exterior), fill=_rgba(paint.fill, paint.opacity))
             if paint.stroke and paint.width > 0:
                 for ring in polygon:
                     self.polyline([*ring, ring[0]], paint)
@@ -207,7 +216,7 @@ class _Painter:
         md.polygon([(x - x0, y - y0) for x, y in pts], fill=round(255 * paint.opacity))
         for hole in holes:
             md.polygon([(x - x0, y - y0) for x, y in self.xy(hole)], fill=0)
-        self.image.paste(_rgba(paint.fill)[:3], (x0, y0, x1, y1), mask)
+        self.image.paste(_rgba(paint.fill), (x0, y0, x1, y1), mask)
 
     def polyline(self, points, paint: Paint) -> None:
         if not paint.stroke or paint.width <= 0:
@@ -223,10 +232,11 @@ class _Painter:
     def disc(self, x: float, y: float, r: float, paint: Paint) -> None:
         (cx, cy), = self.xy([(x, y)])
         rr = r * self.s
-        self.draw.ellipse([cx - rr, cy - rr, cx + rr, cy + rr],
-                          fill=_rgba(paint.fill, paint.opacity) if paint.fill else None,
-                          outline=_rgba(paint.stroke) if paint.stroke else None,
-                          width=self.w(paint.width) if paint.stroke else 0)
+        draw = self.draw if paint.opacity >= 1 else self.blend
+        draw.ellipse([cx - rr, cy - rr, cx + rr, cy + rr],
+                     fill=_rgba(paint.fill, paint.opacity) if paint.fill else None,
+                     outline=_rgba(paint.stroke) if paint.stroke else None,
+                     width=self.w(paint.width) if paint.stroke else 0)
 
     def ring(self, x: float, y: float, r: float, colour: str, width: float) -> None:
         (cx, cy), = self.xy([(x, y)])

@@ -668,7 +668,7 @@ def _unit_label(name: str, models, table_width: float, size: float, px: float) -
     x = sum(m.x for m in models) / len(models)
     half = _text_width(name, size) / 2
     x = min(max(x, half), max(table_width - half, half))
-    y = top - 3 * px if top - size > 0 else bottom + size
+    y = top - 5 * px if top - size > 0 else bottom + size
     return Label(name, x, y, size, halo=3 * px, weight="bold")
 
 

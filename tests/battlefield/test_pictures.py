@@ -291,3 +291,34 @@ def test_a_warmaster_png_shows_woods_river_and_stands():
 def test_a_silly_width_is_refused():
     with pytest.raises(ValueError):
         table_png(forty_k(), width_px=0)
+
+
+def test_an_empty_table_still_makes_both_pictures():
+    situation = forty_k(terrain=[], armies=[], units=[], turn={"round": 1})
+    root = parse(table_svg(situation))
+    assert not [e for e in root.iter() if e.get("data-model")]
+    assert png_image(table_png(situation, width_px=300)).width == 300
+
+
+def test_terrain_hanging_over_the_table_edge_is_drawn_only_on_the_table():
+    situation = forty_k(terrain=[{"id": "hill", "type": "hill", "category": "exposed",
+                                  "footprint": [[55, 5], [65, 5], [65, 10], [55, 10]]}])
+    root = parse(table_svg(situation))
+    hill = next(e for e in root.iter(f"{SVG}path") if e.get("data-terrain") == "hill")
+    xs = [float(v.split()[0]) for v in hill.get("d").strip("MZ").replace("L", "M").split("M")]
+    assert max(xs) == 60 and min(xs) == 55
+
+
+def test_a_very_tall_table_makes_a_narrower_png_instead_of_a_huge_one():
+    situation = forty_k(table={"width": 10, "height": 900}, terrain=[], units=[])
+    image = png_image(table_png(situation, width_px=1200))
+    assert image.height <= 4000 and image.width < 1200
+
+
+def test_two_pictures_on_one_page_can_have_distinct_ids():
+    a = parse(table_svg(forty_k(), dom_id="before"))
+    b = parse(table_svg(forty_k(), dom_id="after"))
+    ids_a = {e.get("id") for e in a.iter() if e.get("id")}
+    ids_b = {e.get("id") for e in b.iter() if e.get("id")}
+    assert ids_a and not ids_a & ids_b
+    assert "before-model-B1" in ids_a
