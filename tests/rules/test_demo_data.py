@@ -452,3 +452,100 @@ def test_warmaster_ground_units_stand_in_line_or_column():
         depth = {round(m.x * ahead[0] + m.y * ahead[1], 6) for m in u.models}
         across = {round(-m.x * ahead[1] + m.y * ahead[0], 6) for m in u.models}
         assert len(depth) == 1 or len(across) == 1, u.id  # line, or column
+
+
+# -- the smaller lessons ------------------------------------------------------------------------
+
+
+def test_a_berzerker_surge_looks_past_the_aircraft_to_c():
+    """RULES.md 1.6 / 23.02: a unit that cannot FLY ignores AIRCRAFT when finding its target."""
+    s = situation("surge-ignores-aircraft")
+    b = s.unit("B")
+    assert not b.has("FLY")
+    distances = {e.id: unit_distance(s, "B", e.id) for e in s.enemies_of(b)}
+    assert s.unit(min(distances, key=distances.get)).has("AIRCRAFT")
+    ground = {k: v for k, v in distances.items() if not s.unit(k).has("AIRCRAFT")}
+    assert min(ground, key=ground.get) == "C"
+    after = apply(s, load("moves/surge-ignores-aircraft.json"))
+    assert all(
+        any(engaged(after, m.id, c.id) for c in after.unit("C").models)
+        for m in after.unit("B").models
+    )
+    assert [e.id for e in after.enemies_of(b) if unit_engaged(after, "B", e.id)] == ["C"]
+
+
+def test_the_eagles_roll_more_than_the_gap_and_home_back_into_touch():
+    """RULES.md 2.4: 1D6 x 10 cm; a roll over the gap ends in touch with the character."""
+    s = situation("warmaster-home-back")
+    move = load("moves/warmaster-home-back.json")
+    eagles, general = s.unit("eagles"), s.unit(move["declarations"]["home_back_to"])
+    assert eagles.has("FLYING") and general.has("CHARACTER")
+    start_gap = min(
+        a.footprint.distance(b.footprint) for a in eagles.models for b in general.models
+    )
+    # eligible: more than 20 cm from every friendly character
+    for friend in s.friends_of(eagles):
+        if friend.has("CHARACTER"):
+            assert (
+                min(a.footprint.distance(b.footprint) for a in eagles.models for b in friend.models)
+                > 20
+            )
+    assert move["dice"][0] * 10 > start_gap  # 5 x 10 = 50 cm > 46 cm
+    after = apply(s, move)
+    moved = after.unit("eagles")
+    assert (
+        min(a.footprint.distance(b.footprint) for a in moved.models for b in general.models) <= 1e-6
+    )
+    shifts = {
+        (round(b.x - a.x, 6), round(b.y - a.y, 6))
+        for a, b in zip(eagles.models, moved.models, strict=True)
+    }
+    assert len(shifts) == 1  # one straight move for the block, no stand turned
+    assert all(a.facing == b.facing for a, b in zip(eagles.models, moved.models, strict=True))
+    (shift,) = shifts
+    assert math.hypot(*shift) == pytest.approx(start_gap)  # the whole 46 cm gap...
+    toward = (
+        general.models[0].x - sum(m.x for m in eagles.models) / len(eagles.models),
+        general.models[0].y - sum(m.y for m in eagles.models) / len(eagles.models),
+    )
+    assert shift[0] * toward[1] - shift[1] * toward[0] == pytest.approx(0)  # ...straight at
+    assert shift[0] * toward[0] + shift[1] * toward[1] > 0  # the General
+    woods = [t.footprint for t in s.terrain if t.type == "woods"]
+    assert any(
+        LineString([(m.x, m.y), (m.x + shift[0], m.y + shift[1])]).intersects(w)
+        for m in eagles.models
+        for w in woods
+    )  # it flew over a wood...
+    assert not any(m.footprint.intersects(w) for m in moved.models for w in woods)  # ...not into it
+
+
+def test_the_pegasus_knights_are_driven_back_over_a_wood_and_land_beyond_it():
+    """RULES.md 2.6: straight away from the shooting stand, 1D6 per hit, over the wood."""
+    s = situation("warmaster-drive-back")
+    move = load("moves/warmaster-drive-back.json")
+    pegasus = s.unit(move["unit"])
+    shooter = s.model(move["declarations"]["shooter"])
+    assert len(move["dice"]) == move["declarations"]["hits"] and 6 not in move["dice"]
+    total = sum(move["dice"])  # 4 + 5 = 9 cm, less than the 100 cm pace
+    assert total < pegasus.move
+    after = apply(s, move)
+    shifts = {
+        (round(b.x - a.x, 6), round(b.y - a.y, 6))
+        for a, b in zip(pegasus.models, after.unit(move["unit"]).models, strict=True)
+    }
+    (shift,) = shifts
+    assert math.hypot(*shift) == pytest.approx(total)
+    cx = sum(m.x for m in pegasus.models) / len(pegasus.models)
+    cy = sum(m.y for m in pegasus.models) / len(pegasus.models)
+    away = (cx - shooter.x, cy - shooter.y)
+    assert shift[0] * away[1] - shift[1] * away[0] == pytest.approx(0)  # parallel...
+    assert shift[0] * away[0] + shift[1] * away[1] > 0  # ...and away from the shooter
+    woods = [t.footprint for t in s.terrain if t.type == "woods"]
+    assert any(
+        LineString([(m.x, m.y), (m.x + shift[0], m.y + shift[1])]).intersects(w)
+        for m in pegasus.models
+        for w in woods
+    )
+    assert not any(
+        m.footprint.intersects(w) for m in after.unit(move["unit"]).models for w in woods
+    )
