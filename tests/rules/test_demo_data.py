@@ -71,6 +71,8 @@ SURGE_TRIGGERS = {
     "enemy-ended-move-within-8",
 }
 SURGE_LIMITS = {None, "once-per-phase", "once-per-turn", "once-per-battle"}
+#: The fields an ability may have in a scenario (FORMAT.md plus the site's scenario schema).
+ABILITY_FIELDS = {"id", "name", "kind", "trigger", "distance", "limit", "text"}
 
 
 def load(name: str) -> dict:
@@ -193,6 +195,7 @@ def test_every_profile_has_a_valid_base_and_known_keywords(profile):
     system = profile["system"]
     assert set(profile["keywords"]) <= KNOWN_KEYWORDS[system]
     assert profile["move"] > 0 and isinstance(profile["models"], int) and profile["models"] >= 1
+    assert all(set(a) <= ABILITY_FIELDS and a.get("kind") for a in profile["abilities"])
     # A one-model scenario proves the base is one the engine accepts.
     doc = {
         "format": "arbiter.scenario/1",
