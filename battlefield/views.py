@@ -189,23 +189,20 @@ def scenario_png_url(scenario: Scenario) -> str:
 
 
 def legend(situation) -> dict:
-    """What the page lists beside the table: armies (with their units) and terrain kinds."""
-    from . import pictures
+    """What the page lists beside the table: armies in their picture colours with their units,
+    and the terrain styles used (from the pictures' own legend, so the swatches match)."""
+    from .pictures import legend_entries
+    from .scene import army_colours
 
-    colours = getattr(pictures, "army_colours", None)
-    palette = colours(situation) if colours else {}
+    palette = army_colours(situation)
     armies = []
     for army in situation.armies:
         units = [{"id": u.id, "name": u.name, "models": len(u.models), "move": u.move,
                   "keywords": sorted(u.keywords)} for u in situation.units if u.army == army.id]
         armies.append({"id": army.id, "name": army.name, "colour": palette.get(army.id),
                        "units": units, "models": sum(u["models"] for u in units)})
-    kinds: dict[str, int] = {}
-    for piece in situation.terrain:
-        label = piece.type + (f" ({piece.category})" if piece.category else "") + \
-            (", solid" if piece.solid else "")
-        kinds[label] = kinds.get(label, 0) + 1
-    return {"armies": armies, "terrain": sorted(kinds.items())}
+    terrain = [row for row in legend_entries(situation) if row.kind == "terrain"]
+    return {"armies": armies, "terrain": terrain, "terrain_count": len(situation.terrain)}
 
 
 @require_POST
