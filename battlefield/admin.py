@@ -20,8 +20,16 @@ class ScenarioAdmin(admin.ModelAdmin):
     list_display = ["name", "system", "visibility", "owner", "version", "updated"]
     list_filter = ["system", "visibility"]
     search_fields = ["name"]
-    readonly_fields = ["system", "name", "share_token", "version", "forked_from", "demo_key",
-                       "created", "updated"]
+    readonly_fields = [
+        "system",
+        "name",
+        "share_token",
+        "version",
+        "forked_from",
+        "demo_key",
+        "created",
+        "updated",
+    ]
     fields = ["document", "owner", "visibility", *readonly_fields]
     inlines = [StepInline]
 

@@ -8,10 +8,16 @@ from .models import SYSTEM_CHOICES
 
 #: Table sizes offered for a new scenario, per system, in its unit (RULES.md 1.1, 2.1).
 TABLE_SIZES = {
-    "wh40k-11e": [("60x44", "60 × 44 in (Strike Force)"), ("44x30", "44 × 30 in (Combat Patrol)"),
-                  ("72x48", "72 × 48 in (6 × 4 ft)")],
-    "warmaster-revolution": [("180x120", "180 × 120 cm"), ("120x120", "120 × 120 cm"),
-                             ("240x120", "240 × 120 cm")],
+    "wh40k-11e": [
+        ("60x44", "60 × 44 in (Strike Force)"),
+        ("44x30", "44 × 30 in (Combat Patrol)"),
+        ("72x48", "72 × 48 in (6 × 4 ft)"),
+    ],
+    "warmaster-revolution": [
+        ("180x120", "180 × 120 cm"),
+        ("120x120", "120 × 120 cm"),
+        ("240x120", "240 × 120 cm"),
+    ],
 }
 
 
@@ -21,8 +27,11 @@ class NewScenarioForm(forms.Form):
     name = forms.CharField(max_length=200, initial="New scenario")
     table = forms.ChoiceField(
         label="Game and table",
-        choices=[(label, [(f"{system}:{size}", text) for size, text in TABLE_SIZES[system]])
-                 for system, label in SYSTEM_CHOICES])
+        choices=[
+            (label, [(f"{system}:{size}", text) for size, text in TABLE_SIZES[system]])
+            for system, label in SYSTEM_CHOICES
+        ],
+    )
 
     @property
     def system(self) -> str:
@@ -37,7 +46,8 @@ class ImportForm(forms.Form):
     file = forms.FileField(
         label="Scenario JSON file",
         help_text=f"A scenario exported from Arbiter (format arbiter.scenario/1), at most "
-                  f"{LIMITS['document_bytes'] // 1000:,} kB.")
+        f"{LIMITS['document_bytes'] // 1000:,} kB.",
+    )
 
 
 class RenameForm(forms.Form):

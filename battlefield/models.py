@@ -24,9 +24,35 @@ SYSTEM_CHOICES = [
 ]
 
 #: Order of keys in an exported document: FORMAT.md's order, then anything else alphabetically.
-KEY_ORDER = ["format", "system", "name", "description", "table", "terrain", "armies", "units",
-             "turn", "id", "army", "type", "category", "height", "solid", "footprint", "keywords",
-             "move", "state", "abilities", "models", "base", "x", "y", "z", "facing", "width"]
+KEY_ORDER = [
+    "format",
+    "system",
+    "name",
+    "description",
+    "table",
+    "terrain",
+    "armies",
+    "units",
+    "turn",
+    "id",
+    "army",
+    "type",
+    "category",
+    "height",
+    "solid",
+    "footprint",
+    "keywords",
+    "move",
+    "state",
+    "abilities",
+    "models",
+    "base",
+    "x",
+    "y",
+    "z",
+    "facing",
+    "width",
+]
 
 
 def new_share_token() -> str:
@@ -71,15 +97,28 @@ class Scenario(models.Model):
     system = models.CharField(max_length=40, choices=SYSTEM_CHOICES, editable=False)
     name = models.CharField(max_length=200, editable=False)
     document = models.JSONField(help_text="The scenario document (FORMAT.md), validated on save.")
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                              on_delete=models.SET_NULL, related_name="scenarios")
-    visibility = models.CharField(max_length=10, choices=Visibility.choices,
-                                  default=Visibility.PRIVATE)
-    share_token = models.CharField(max_length=64, unique=True, default=new_share_token,
-                                   editable=False)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="scenarios",
+    )
+    visibility = models.CharField(
+        max_length=10, choices=Visibility.choices, default=Visibility.PRIVATE
+    )
+    share_token = models.CharField(
+        max_length=64, unique=True, default=new_share_token, editable=False
+    )
     version = models.PositiveIntegerField(default=1, editable=False)
-    forked_from = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
-                                    related_name="forks", editable=False)
+    forked_from = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="forks",
+        editable=False,
+    )
     #: Set for scenarios that `load_demo` manages (the data file's name), so reloading updates
     #: them in place instead of adding copies.
     demo_key = models.CharField(max_length=100, unique=True, null=True, blank=True, editable=False)
@@ -99,7 +138,9 @@ class Scenario(models.Model):
         try:
             validate_scenario(self.document)
         except InvalidInput as exc:
-            raise ValidationError({"document": f"{exc.field or 'document'}: {exc.message}"}) from None
+            raise ValidationError(
+                {"document": f"{exc.field or 'document'}: {exc.message}"}
+            ) from None
 
     @property
     def situation(self) -> Situation:
@@ -122,8 +163,11 @@ class Scenario(models.Model):
         read_version = self.version
         self.version = read_version + 1
         with transaction.atomic():
-            fields = {f.attname: getattr(self, f.attname) for f in self._meta.concrete_fields
-                      if not f.primary_key and f.attname not in ("created",)}
+            fields = {
+                f.attname: getattr(self, f.attname)
+                for f in self._meta.concrete_fields
+                if not f.primary_key and f.attname not in ("created",)
+            }
             fields["updated"] = models.functions.Now()
             updated = Scenario.objects.filter(pk=self.pk, version=read_version).update(**fields)
         if not updated:
@@ -138,8 +182,9 @@ class Scenario(models.Model):
     def fork(self, owner=None) -> Scenario:
         """'Copy to edit': a new private scenario with the same document and a new token."""
         document = copy.deepcopy(self.document)
-        return Scenario.objects.create(document=document, owner=owner, forked_from=self,
-                                       visibility=Scenario.Visibility.PRIVATE)
+        return Scenario.objects.create(
+            document=document, owner=owner, forked_from=self, visibility=Scenario.Visibility.PRIVATE
+        )
 
     # -- URLs ----------------------------------------------------------------------------------
     def get_absolute_url(self) -> str:
@@ -160,8 +205,9 @@ class Scenario(models.Model):
         png = table_png(self.situation)
         try:
             with transaction.atomic():
-                Picture.objects.update_or_create(scenario=self,
-                                                 defaults={"version": self.version, "png": png})
+                Picture.objects.update_or_create(
+                    scenario=self, defaults={"version": self.version, "png": png}
+                )
         except IntegrityError:  # another server stored it at the same moment: theirs is as good
             pass
         return png
@@ -170,8 +216,9 @@ class Scenario(models.Model):
 class Picture(models.Model):
     """The cached PNG of a scenario at one version (replaced when the version moves on)."""
 
-    scenario = models.OneToOneField(Scenario, on_delete=models.CASCADE, primary_key=True,
-                                    related_name="picture")
+    scenario = models.OneToOneField(
+        Scenario, on_delete=models.CASCADE, primary_key=True, related_name="picture"
+    )
     version = models.PositiveIntegerField()
     png = models.BinaryField()
     created = models.DateTimeField(auto_now=True)
@@ -192,8 +239,9 @@ class Step(models.Model):
 
     class Meta:
         ordering = ["scenario", "index"]
-        constraints = [models.UniqueConstraint(fields=["scenario", "index"],
-                                               name="one_step_per_index")]
+        constraints = [
+            models.UniqueConstraint(fields=["scenario", "index"], name="one_step_per_index")
+        ]
 
     def __str__(self) -> str:
         return f"{self.scenario} step {self.index}"
@@ -211,8 +259,13 @@ class Step(models.Model):
         dice = {"dice": moved.get("dice", [])}
         if "seed" in moved:
             dice["seed"] = moved["seed"]
-        return cls.objects.create(scenario=scenario, index=0 if last is None else last + 1,
-                                  move=move, verdict=verdict, dice=dice)
+        return cls.objects.create(
+            scenario=scenario,
+            index=0 if last is None else last + 1,
+            move=move,
+            verdict=verdict,
+            dice=dice,
+        )
 
 
 class UnitProfile(models.Model):
@@ -221,16 +274,18 @@ class UnitProfile(models.Model):
     system = models.CharField(max_length=40, choices=SYSTEM_CHOICES)
     name = models.CharField(max_length=100)
     keywords = models.JSONField(default=list, blank=True)
-    move = models.FloatField(null=True, blank=True,
-                             help_text="40K: M in inches. Warmaster: pace in cm.")
+    move = models.FloatField(
+        null=True, blank=True, help_text="40K: M in inches. Warmaster: pace in cm."
+    )
     base = models.JSONField(help_text='FORMAT.md base: {"round": 32}, {"oval": [60, 35]}, ...')
     model_count = models.PositiveSmallIntegerField(default=1, help_text="Typical models per unit.")
     abilities = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["system", "name"]
-        constraints = [models.UniqueConstraint(fields=["system", "name"],
-                                               name="one_profile_per_name")]
+        constraints = [
+            models.UniqueConstraint(fields=["system", "name"], name="one_profile_per_name")
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.system})"

@@ -65,8 +65,9 @@ def parse_json(data: bytes | str, *, limit: int = LIMITS["document_bytes"], what
     try:
         return json.loads(data, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
-        raise InvalidInput("", f"the {what} is not valid JSON: {exc.msg} at line {exc.lineno}, "
-                               f"column {exc.colno}") from None
+        raise InvalidInput(
+            "", f"the {what} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
+        ) from None
     except RecursionError:
         raise InvalidInput("", f"the {what} is nested too deeply") from None
 
@@ -85,8 +86,15 @@ def field_path(parts) -> str:
     return out
 
 
-_TYPE_NAMES = {"number": "a number", "integer": "a whole number", "string": "a string",
-               "boolean": "true or false", "array": "a list", "object": "an object", "null": "null"}
+_TYPE_NAMES = {
+    "number": "a number",
+    "integer": "a whole number",
+    "string": "a string",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "an object",
+    "null": "null",
+}
 
 #: The schema's per-list size limits, which the API reports as 413 (too large), not 400.
 _SIZE_VALIDATORS = {"maxItems", "maxProperties"}
@@ -104,8 +112,10 @@ def _describe(error: ValidationError) -> InvalidInput:
         missing = next(k for k in value if k not in error.instance)
         return InvalidInput(field_path([*path, missing]), "is required")
     if "propertyNames" in error.absolute_schema_path:
-        return InvalidInput(field_path([*path, str(error.instance)]),
-                            "state flags are snake_case words (a-z, 0-9, _) of at most 60 characters")
+        return InvalidInput(
+            field_path([*path, str(error.instance)]),
+            "state flags are snake_case words (a-z, 0-9, _) of at most 60 characters",
+        )
     field = field_path(path)
     if kind == "type":
         types = [value] if isinstance(value, str) else value
@@ -126,7 +136,10 @@ def _describe(error: ValidationError) -> InvalidInput:
         message = f"may hold at most {value} items (a documented limit)"
     elif kind == "maxLength":
         message = f"may be at most {value} characters long"
-    elif kind in ("minProperties", "maxProperties") and error.schema is scenario_schema()["$defs"]["base"]:
+    elif (
+        kind in ("minProperties", "maxProperties")
+        and error.schema is scenario_schema()["$defs"]["base"]
+    ):
         return InvalidInput(field_path(path), "needs exactly one of round, oval, rect, hull")
     elif kind == "maxProperties":
         message = f"may hold at most {value} entries (a documented limit)"
@@ -192,10 +205,21 @@ def profile_as_scenario(profile) -> dict:
     """A catalogue profile (UnitProfile or its JSON) as a one-unit scenario, so the catalogue is
     checked by the same validator as scenarios: keywords, move, base and abilities."""
     get = profile.get if isinstance(profile, dict) else lambda k, d=None: getattr(profile, k, d)
-    unit = {"id": "U", "army": "A", "name": get("name") or "unit", "keywords": get("keywords") or [],
-            "abilities": get("abilities") or [],
-            "models": [{"id": "U1", "base": get("base"), "x": 500, "y": 500}]}
+    unit = {
+        "id": "U",
+        "army": "A",
+        "name": get("name") or "unit",
+        "keywords": get("keywords") or [],
+        "abilities": get("abilities") or [],
+        "models": [{"id": "U1", "base": get("base"), "x": 500, "y": 500}],
+    }
     if get("move") is not None:
         unit["move"] = get("move")
-    return {"format": "arbiter.scenario/1", "system": get("system"), "name": "profile",
-            "table": {"width": 1000, "height": 1000}, "armies": [{"id": "A"}], "units": [unit]}
+    return {
+        "format": "arbiter.scenario/1",
+        "system": get("system"),
+        "name": "profile",
+        "table": {"width": 1000, "height": 1000},
+        "armies": [{"id": "A"}],
+        "units": [unit],
+    }

@@ -20,15 +20,21 @@ from django.template.response import TemplateResponse
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.views.decorators.csrf import csrf_exempt
-from django_htmx.http import HttpResponseClientRedirect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from rules import InvalidInput, adjudicate
 from rules.situation import LIMITS
 
 from .forms import ImportForm, NewScenarioForm, RenameForm
 from .models import Lesson, Scenario, blank_document
-from .validation import API_BODY_BYTES, TooLarge, adjudication_request, parse_json, validate_scenario
+from .validation import (
+    API_BODY_BYTES,
+    TooLarge,
+    adjudication_request,
+    parse_json,
+    validate_scenario,
+)
 
 SESSION_KEY = "own_scenarios"
 
@@ -102,8 +108,13 @@ def home(request):
 def scenario_new(request):
     form = NewScenarioForm(request.POST)
     if not form.is_valid():
-        return page(request, "battlefield/home.html", home_context(request, new_form=form),
-                    partial="new-form", status=422)
+        return page(
+            request,
+            "battlefield/home.html",
+            home_context(request, new_form=form),
+            partial="new-form",
+            status=422,
+        )
     document = blank_document(form.system, form.cleaned_data["name"], *form.table_size())
     validate_scenario(document)
     scenario = Scenario.objects.create(document=document, owner=owner_of(request))
@@ -121,8 +132,11 @@ def scenario_import(request):
         upload = form.cleaned_data["file"]
         try:
             if upload.size > LIMITS["document_bytes"]:
-                raise TooLarge("", f"the file is {upload.size:,} bytes; the limit is "
-                                   f"{LIMITS['document_bytes']:,} bytes")
+                raise TooLarge(
+                    "",
+                    f"the file is {upload.size:,} bytes; the limit is "
+                    f"{LIMITS['document_bytes']:,} bytes",
+                )
             document = parse_json(upload.read())
             validate_scenario(document)
         except InvalidInput as exc:
@@ -133,8 +147,13 @@ def scenario_import(request):
             remember(request, scenario)
             messages.success(request, f"Imported “{scenario.name or 'scenario'}”.")
             return go(request, scenario)
-    return page(request, "battlefield/home.html", home_context(request, import_form=form),
-                partial="import-form", status=status)
+    return page(
+        request,
+        "battlefield/home.html",
+        home_context(request, import_form=form),
+        partial="import-form",
+        status=status,
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -160,8 +179,9 @@ def scenario_detail(request, pk: int):
 def share(request, token: str):
     """The read-only share page: anyone with the link, no account, no edit controls."""
     scenario = get_object_or_404(Scenario, share_token=token)
-    return page(request, "battlefield/scenario.html",
-                scenario_context(request, scenario, editable=False))
+    return page(
+        request, "battlefield/scenario.html", scenario_context(request, scenario, editable=False)
+    )
 
 
 def scenario_context(request, scenario: Scenario, *, editable: bool, **extra) -> dict:
@@ -197,10 +217,26 @@ def legend(situation) -> dict:
     palette = army_colours(situation)
     armies = []
     for army in situation.armies:
-        units = [{"id": u.id, "name": u.name, "models": len(u.models), "move": u.move,
-                  "keywords": sorted(u.keywords)} for u in situation.units if u.army == army.id]
-        armies.append({"id": army.id, "name": army.name, "colour": palette.get(army.id),
-                       "units": units, "models": sum(u["models"] for u in units)})
+        units = [
+            {
+                "id": u.id,
+                "name": u.name,
+                "models": len(u.models),
+                "move": u.move,
+                "keywords": sorted(u.keywords),
+            }
+            for u in situation.units
+            if u.army == army.id
+        ]
+        armies.append(
+            {
+                "id": army.id,
+                "name": army.name,
+                "colour": palette.get(army.id),
+                "units": units,
+                "models": sum(u["models"] for u in units),
+            }
+        )
     terrain = [row for row in legend_entries(situation) if row.kind == "terrain"]
     return {"armies": armies, "terrain": terrain, "terrain_count": len(situation.terrain)}
 
@@ -270,8 +306,11 @@ def api_adjudicate(request):
     400 {"error", "field"} for invalid input, 413 when too large. Nothing is stored."""
     length = request.headers.get("Content-Length", "")
     if length.isdigit() and int(length) > API_BODY_BYTES:
-        return api_error(TooLarge("", f"the request is {int(length):,} bytes; the limit is "
-                                      f"{API_BODY_BYTES:,} bytes"))
+        return api_error(
+            TooLarge(
+                "", f"the request is {int(length):,} bytes; the limit is {API_BODY_BYTES:,} bytes"
+            )
+        )
     try:
         body = request.body
     except RequestDataTooBig:

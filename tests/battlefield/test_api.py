@@ -26,7 +26,9 @@ def test_a_move_is_answered_with_a_verdict_without_a_csrf_token():
     verdict = response.json()
     assert verdict["format"] == "arbiter.verdict/1" and isinstance(verdict["legal"], bool)
     assert verdict["move"]["unit"] == "B" and verdict["move"]["type"] == "normal"
-    assert verdict["findings"] and {"rule", "stage", "passed", "subject", "text"} <= set(verdict["findings"][0])
+    assert verdict["findings"] and {"rule", "stage", "passed", "subject", "text"} <= set(
+        verdict["findings"][0]
+    )
     assert Scenario.objects.count() == 0
 
 
@@ -34,7 +36,12 @@ def test_a_legal_verdict_carries_the_scenario_after_the_move(judge_normal_moves_
     judge_normal_moves_as(legal=True)
     verdict = post({"scenario": scenario(), "move": move()}).json()
     assert verdict["legal"] is True
-    assert verdict["scenario"]["units"][0]["models"][0] == {"id": "B1", "base": {"round": 32}, "x": 30.0, "y": 22.0}
+    assert verdict["scenario"]["units"][0]["models"][0] == {
+        "id": "B1",
+        "base": {"round": 32},
+        "x": 30.0,
+        "y": 22.0,
+    }
 
 
 def test_an_illegal_move_is_still_200_with_its_failed_findings(judge_normal_moves_as):
@@ -45,15 +52,22 @@ def test_an_illegal_move_is_still_200_with_its_failed_findings(judge_normal_move
     assert [f["passed"] for f in verdict["findings"]] == [False]
 
 
-@pytest.mark.parametrize("payload, field, words", [
-    ({"scenario": scenario(colour="red"), "move": move()}, "colour", "unknown field"),
-    ({"scenario": scenario(), "move": move(unit="Z")}, "unit", "no unit"),
-    ({"scenario": scenario(), "move": move(type="order-move")}, "type", "must be one of normal"),
-    ({"scenario": scenario(), "move": move(end={"B1": {"x": "far"}})}, "end.B1.x", "number"),
-    ({"scenario": scenario()}, "move", "required"),
-    ([1, 2], "", "JSON object"),
-    (b'{"scenario": ', "", "not valid JSON"),
-])
+@pytest.mark.parametrize(
+    "payload, field, words",
+    [
+        ({"scenario": scenario(colour="red"), "move": move()}, "colour", "unknown field"),
+        ({"scenario": scenario(), "move": move(unit="Z")}, "unit", "no unit"),
+        (
+            {"scenario": scenario(), "move": move(type="order-move")},
+            "type",
+            "must be one of normal",
+        ),
+        ({"scenario": scenario(), "move": move(end={"B1": {"x": "far"}})}, "end.B1.x", "number"),
+        ({"scenario": scenario()}, "move", "required"),
+        ([1, 2], "", "JSON object"),
+        (b'{"scenario": ', "", "not valid JSON"),
+    ],
+)
 def test_invalid_input_is_400_with_the_error_and_the_field(payload, field, words):
     response = post(payload)
     body = response.json()

@@ -48,17 +48,26 @@ def test_a_move_the_engine_does_not_cover_is_refused_not_passed(tmp_path, monkey
     monkeypatch.delitem(SYSTEMS["wh40k-11e"].move_rules, "normal", raising=False)
     code, out, _ = run_adjudicate(tmp_path, scenario(), move())
     verdict = json.loads(out)
-    assert code == 1 and verdict["legal"] is False and "does not judge" in verdict["findings"][0]["text"]
+    assert (
+        code == 1
+        and verdict["legal"] is False
+        and "does not judge" in verdict["findings"][0]["text"]
+    )
 
 
-@pytest.mark.parametrize("scenario_doc, move_doc, message", [
-    (scenario(colour="red"), move(), "invalid input: colour: unknown field 'colour'"),
-    (scenario(), move(dice=[9]), "invalid input: dice: must be a list of die values"),
-    (scenario(), move(unit="Z"), "invalid input: unit: no unit with id 'Z'"),
-    (b"{", move(), "is not valid JSON"),
-    (b" " * (LIMITS["document_bytes"] + 1), move(), "the limit is 1,000,000 bytes"),
-])
-def test_invalid_input_exits_2_naming_the_field_on_stderr(tmp_path, scenario_doc, move_doc, message):
+@pytest.mark.parametrize(
+    "scenario_doc, move_doc, message",
+    [
+        (scenario(colour="red"), move(), "invalid input: colour: unknown field 'colour'"),
+        (scenario(), move(dice=[9]), "invalid input: dice: must be a list of die values"),
+        (scenario(), move(unit="Z"), "invalid input: unit: no unit with id 'Z'"),
+        (b"{", move(), "is not valid JSON"),
+        (b" " * (LIMITS["document_bytes"] + 1), move(), "the limit is 1,000,000 bytes"),
+    ],
+)
+def test_invalid_input_exits_2_naming_the_field_on_stderr(
+    tmp_path, scenario_doc, move_doc, message
+):
     code, out, err = run_adjudicate(tmp_path, scenario_doc, move_doc)
     assert code == 2 and out == "" and message in err
 
@@ -66,21 +75,47 @@ def test_invalid_input_exits_2_naming_the_field_on_stderr(tmp_path, scenario_doc
 def test_a_missing_file_exits_2(tmp_path):
     err = StringIO()
     with pytest.raises(SystemExit) as exit_:
-        call_command("adjudicate", str(tmp_path / "none.json"), str(tmp_path / "none.json"), stderr=err)
+        call_command(
+            "adjudicate", str(tmp_path / "none.json"), str(tmp_path / "none.json"), stderr=err
+        )
     assert exit_.value.code == 2 and "cannot read" in err.getvalue()
 
 
 def write_demo(folder: Path, name="one"):
     (folder / "scenarios").mkdir(parents=True, exist_ok=True)
     (folder / "scenarios" / f"{name}.json").write_text(json.dumps(scenario(name=f"Demo {name}")))
-    (folder / "unit_profiles.json").write_text(json.dumps([
-        {"system": "wh40k-11e", "name": "Khorne Berzerkers", "keywords": ["INFANTRY"], "move": 6,
-         "base": {"round": 32}, "models": 10,
-         "abilities": [{"id": "blood-surge", "kind": "surge", "trigger": "models-destroyed-by-shooting",
-                        "distance": "D6", "limit": None}]},
-        {"system": "warmaster-revolution", "name": "Giant Eagles", "keywords": ["MONSTER", "FLYING"],
-         "move": 100, "base": {"rect": [40, 20]}, "models": 3, "abilities": []},
-    ]))
+    (folder / "unit_profiles.json").write_text(
+        json.dumps(
+            [
+                {
+                    "system": "wh40k-11e",
+                    "name": "Khorne Berzerkers",
+                    "keywords": ["INFANTRY"],
+                    "move": 6,
+                    "base": {"round": 32},
+                    "models": 10,
+                    "abilities": [
+                        {
+                            "id": "blood-surge",
+                            "kind": "surge",
+                            "trigger": "models-destroyed-by-shooting",
+                            "distance": "D6",
+                            "limit": None,
+                        }
+                    ],
+                },
+                {
+                    "system": "warmaster-revolution",
+                    "name": "Giant Eagles",
+                    "keywords": ["MONSTER", "FLYING"],
+                    "move": 100,
+                    "base": {"rect": [40, 20]},
+                    "models": 3,
+                    "abilities": [],
+                },
+            ]
+        )
+    )
 
 
 @pytest.mark.django_db

@@ -4,7 +4,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from battlefield.models import Picture, Scenario, Step, StaleScenario, UnitProfile, ordered
+from battlefield.models import Picture, Scenario, StaleScenario, Step, UnitProfile, ordered
 
 from .documents import scenario
 
@@ -72,8 +72,15 @@ def test_export_orders_keys_like_format_md_and_equals_the_stored_document():
 
 def test_steps_are_numbered_in_order_and_never_changed():
     s = make()
-    verdict = {"legal": False, "move": {"unit": "B", "type": "normal",
-                                        "dice": [{"value": 4, "source": "server"}], "seed": 7}}
+    verdict = {
+        "legal": False,
+        "move": {
+            "unit": "B",
+            "type": "normal",
+            "dice": [{"value": 4, "source": "server"}],
+            "seed": 7,
+        },
+    }
     first = Step.append(s, {"unit": "B", "type": "normal"}, verdict)
     second = Step.append(s, {"unit": "B", "type": "normal"}, verdict)
     assert (first.index, second.index) == (0, 1)
@@ -91,11 +98,17 @@ def test_two_steps_cannot_share_an_index():
 
 
 def test_a_unit_profile_is_checked_like_a_unit():
-    good = UnitProfile(system="wh40k-11e", name="Intercessors", keywords=["INFANTRY"], move=6,
-                       base={"round": 32})
+    good = UnitProfile(
+        system="wh40k-11e", name="Intercessors", keywords=["INFANTRY"], move=6, base={"round": 32}
+    )
     good.full_clean()
-    bad = UnitProfile(system="wh40k-11e", name="Bad", keywords=["INFANTRY"], move=6,
-                      base={"round": 32, "oval": [60, 35]})
+    bad = UnitProfile(
+        system="wh40k-11e",
+        name="Bad",
+        keywords=["INFANTRY"],
+        move=6,
+        base={"round": 32, "oval": [60, 35]},
+    )
     with pytest.raises(ValidationError) as err:
         bad.full_clean()
     assert "base: needs exactly one of" in str(err.value)

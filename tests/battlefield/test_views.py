@@ -2,7 +2,6 @@
 
 import base64
 import hashlib
-import io
 import json
 import re
 from pathlib import Path
@@ -24,7 +23,9 @@ FULL = {"HX-Request": "true", "HX-Request-Type": "full"}
 
 def upload(client, doc, name="scenario.json", **headers):
     data = doc if isinstance(doc, bytes) else json.dumps(doc).encode()
-    return client.post("/scenarios/import", {"file": SimpleUploadedFile(name, data)}, headers=headers)
+    return client.post(
+        "/scenarios/import", {"file": SimpleUploadedFile(name, data)}, headers=headers
+    )
 
 
 def imported(client, doc=None) -> Scenario:
@@ -54,7 +55,9 @@ def test_the_home_page_lists_demo_scenarios_lessons_and_both_forms(client):
 
 def test_every_page_carries_the_csrf_header_for_htmx_on_the_body(client):
     html = client.get("/").content.decode()
-    match = re.search(r"<body hx-headers:inherited='\{\"X-CSRFToken\": \"([A-Za-z0-9]{32,})\"\}'>", html)
+    match = re.search(
+        r"<body hx-headers:inherited='\{\"X-CSRFToken\": \"([A-Za-z0-9]{32,})\"\}'>", html
+    )
     assert match is not None
 
 
@@ -68,7 +71,9 @@ def test_an_htmx_partial_request_gets_only_the_partial(client):
 
 def test_the_vendored_htmx_is_4_0_1_and_matches_its_noted_hash(client):
     folder = ROOT / "static" / "vendor" / "htmx"
-    digest = base64.b64encode(hashlib.sha384((folder / "htmx.min.js").read_bytes()).digest()).decode()
+    digest = base64.b64encode(
+        hashlib.sha384((folder / "htmx.min.js").read_bytes()).digest()
+    ).decode()
     note = (folder / "VERSION").read_text()
     assert "4.0.1" in note and f"sha384-{digest}" in note
     html = client.get("/").content.decode()
@@ -87,17 +92,26 @@ def test_pages_have_no_inline_scripts(client):
 
 
 def test_a_new_scenario_is_an_empty_table_of_the_chosen_size(client):
-    response = client.post("/scenarios/new", {"name": "Skirmish", "table": "warmaster-revolution:180x120"})
+    response = client.post(
+        "/scenarios/new", {"name": "Skirmish", "table": "warmaster-revolution:180x120"}
+    )
     s = Scenario.objects.get()
     assert response.status_code == 302 and response["Location"] == s.get_absolute_url()
-    assert s.system == "warmaster-revolution" and s.document["table"] == {"width": 180, "height": 120}
+    assert s.system == "warmaster-revolution" and s.document["table"] == {
+        "width": 180,
+        "height": 120,
+    }
     assert client.get(s.get_absolute_url()).status_code == 200
 
 
 def test_a_new_scenario_with_htmx_redirects_the_browser(client):
-    response = client.post("/scenarios/new", {"name": "Skirmish", "table": "wh40k-11e:60x44"},
-                           headers=PARTIAL)
-    assert response.status_code == 200 and response["HX-Redirect"] == Scenario.objects.get().get_absolute_url()
+    response = client.post(
+        "/scenarios/new", {"name": "Skirmish", "table": "wh40k-11e:60x44"}, headers=PARTIAL
+    )
+    assert (
+        response.status_code == 200
+        and response["HX-Redirect"] == Scenario.objects.get().get_absolute_url()
+    )
 
 
 def test_a_new_scenario_form_with_errors_answers_its_partial_with_422(client):
@@ -116,13 +130,18 @@ def test_an_imported_scenario_opens_on_its_own_page(client):
     assert "Khorne Berzerkers" in html and "World Eaters" in html  # the legend
 
 
-@pytest.mark.parametrize("data, message", [
-    (json.dumps(scenario(colour="red")).encode(), "colour: unknown field"),
-    (json.dumps(scenario(units=[dict(scenario()["units"][0], army="green")])).encode(),
-     "units[0].army: no army with id"),
-    (b'{"format": "arbiter', "not valid JSON"),
-    (b"\xff\xfe", "not UTF-8"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (json.dumps(scenario(colour="red")).encode(), "colour: unknown field"),
+        (
+            json.dumps(scenario(units=[dict(scenario()["units"][0], army="green")])).encode(),
+            "units[0].army: no army with id",
+        ),
+        (b'{"format": "arbiter', "not valid JSON"),
+        (b"\xff\xfe", "not UTF-8"),
+    ],
+)
 def test_a_wrong_import_names_the_field_and_stores_nothing(client, data, message):
     response = upload(client, data)
     assert response.status_code == 422
@@ -242,7 +261,9 @@ def test_copy_to_edit_gives_this_visitor_an_editable_copy(client):
     page = client.get(copy.get_absolute_url())
     assert page.status_code == 200 and 'class="rename"' in page.content.decode()
     assert copy.document == original.document and copy.forked_from == original
-    assert client.get(original.get_absolute_url()).status_code == 404  # the original stays read-only
+    assert (
+        client.get(original.get_absolute_url()).status_code == 404
+    )  # the original stays read-only
 
 
 def test_copy_to_edit_needs_a_post(client):
@@ -257,11 +278,26 @@ def test_the_share_page_partial_is_the_content_only(client):
 
 
 def test_a_warmaster_table_is_drawn_with_its_grid_note_in_cm(client):
-    s = Scenario.objects.create(document={
-        "format": "arbiter.scenario/1", "system": "warmaster-revolution", "name": "Flyers",
-        "table": {"width": 180, "height": 120}, "terrain": [], "armies": [{"id": "a"}],
-        "units": [{"id": "E", "army": "a", "name": "Giant Eagles", "keywords": ["FLYING"], "move": 100,
-                   "models": [{"id": "E1", "base": {"rect": [40, 20]}, "x": 50, "y": 50}]}]})
+    s = Scenario.objects.create(
+        document={
+            "format": "arbiter.scenario/1",
+            "system": "warmaster-revolution",
+            "name": "Flyers",
+            "table": {"width": 180, "height": 120},
+            "terrain": [],
+            "armies": [{"id": "a"}],
+            "units": [
+                {
+                    "id": "E",
+                    "army": "a",
+                    "name": "Giant Eagles",
+                    "keywords": ["FLYING"],
+                    "move": 100,
+                    "models": [{"id": "E1", "base": {"rect": [40, 20]}, "x": 50, "y": 50}],
+                }
+            ],
+        }
+    )
     html = client.get(s.share_url()).content.decode()
     assert "10 cm" in html and "180 × 120 cm" in html and "Giant Eagles" in html
 

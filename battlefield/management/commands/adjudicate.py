@@ -31,11 +31,16 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         try:
-            scenario = parse_json(self.read(options["scenario"], LIMITS["document_bytes"]),
-                                  what=f"scenario file {options['scenario']}")
+            scenario = parse_json(
+                self.read(options["scenario"], LIMITS["document_bytes"]),
+                what=f"scenario file {options['scenario']}",
+            )
             situation = validate_scenario(scenario)
-            move_doc = parse_json(self.read(options["move"], MOVE_BYTES), limit=MOVE_BYTES,
-                                  what=f"move file {options['move']}")
+            move_doc = parse_json(
+                self.read(options["move"], MOVE_BYTES),
+                limit=MOVE_BYTES,
+                what=f"move file {options['move']}",
+            )
             move = validate_move(move_doc, situation.system)
             verdict = adjudicate(situation, move)
         except InvalidInput as exc:

@@ -31,8 +31,10 @@ class Command(BaseCommand):
         with transaction.atomic():
             created, changed = self.load_scenarios(folder / "scenarios")
             p_created, p_changed = self.load_profiles(folder / "unit_profiles.json")
-        self.stdout.write(f"demo scenarios: {created} added, {changed} updated; "
-                          f"unit profiles: {p_created} added, {p_changed} updated")
+        self.stdout.write(
+            f"demo scenarios: {created} added, {changed} updated; "
+            f"unit profiles: {p_created} added, {p_changed} updated"
+        )
 
     def load_scenarios(self, folder: Path) -> tuple[int, int]:
         created = changed = 0
@@ -44,8 +46,9 @@ class Command(BaseCommand):
                 raise CommandError(f"{path.name}: {exc.field}: {exc.message}") from None
             scenario = Scenario.objects.filter(demo_key=path.stem).first()
             if scenario is None:
-                Scenario.objects.create(document=document, demo_key=path.stem,
-                                        visibility=Scenario.Visibility.PUBLIC)
+                Scenario.objects.create(
+                    document=document, demo_key=path.stem, visibility=Scenario.Visibility.PUBLIC
+                )
                 created += 1
             elif scenario.document != document or scenario.visibility != Scenario.Visibility.PUBLIC:
                 scenario.document = document
@@ -65,14 +68,16 @@ class Command(BaseCommand):
             try:
                 validate_scenario(profile_as_scenario(entry))
             except InvalidInput as exc:
-                raise CommandError(f"{path.name}[{i}] ({entry.get('name')}): {exc.field}: "
-                                   f"{exc.message}") from None
+                raise CommandError(
+                    f"{path.name}[{i}] ({entry.get('name')}): {exc.field}: {exc.message}"
+                ) from None
             values = {k: entry.get(k) for k in PROFILE_FIELDS}
             values["keywords"] = values["keywords"] or []
             values["abilities"] = values["abilities"] or []
             values["model_count"] = int(entry.get("models", 1) or 1)
             profile, was_created = UnitProfile.objects.get_or_create(
-                system=entry["system"], name=entry["name"], defaults=values)
+                system=entry["system"], name=entry["name"], defaults=values
+            )
             if was_created:
                 created += 1
             elif any(getattr(profile, k) != v for k, v in values.items()):
