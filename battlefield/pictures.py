@@ -6,16 +6,22 @@ unit names, a grid (1 in / 6 in for 40K, 10 cm / 50 cm for Warmaster), axis numb
 strip under the table.
 
 Public API (the web app codes against these names):
-- `table_svg(situation, *, highlight=(), overlays=(), dom_id="table") -> str`: a whole `<svg>`
-  element (safe markup) rendered by templates/battlefield/table.svg. Its viewBox is in table units
-  with the origin at the table's top-left corner, so a click maps to table coordinates directly.
-  Models are `<g class="model" data-model data-unit data-army id="{dom_id}-model-{id}"
-  transform="translate(x y) rotate(facing)">`, inside `<g class="unit" data-unit data-army>`.
+- `table_svg(situation, *, highlight=(), overlays=(), dom_id="table", interactive=False)`: a
+  whole `<svg>` element (safe markup) rendered by templates/battlefield/table.svg. Its viewBox
+  is in table units with the origin at the table's top-left corner, so a click maps to table
+  coordinates directly (the viewBox also holds a margin and the legend strip below the table;
+  `data-width` / `data-height` give the table). Models are `<g class="model" data-model
+  data-unit data-army id="{dom_id}-model-{id}" transform="translate(x y) rotate(facing)">`
+  inside `<g class="unit" data-unit data-army>`; highlighted models get class `highlighted` and
+  child rings of class `highlight`. No <style> element and no inline style: looks are
+  presentation attributes (so a downloaded file is self-contained and CSP has nothing to allow),
+  and the page's CSS may override them through the classes.
 - `table_png(situation, *, width_px=1200, highlight=(), overlays=()) -> bytes`: the same picture
   drawn with Pillow (antialiased: drawn at 2x, then `Image.reduce(2)`; saved as a palette PNG).
 - `Overlay(geometry, css_class, label="")`: something extra to draw on the table (a reachable
   region, an engagement or coherency ring, a ruler line). Any object with `geometry` (shapely),
-  `css_class` and optionally `label` will do. Known classes, which pick the look: reachable,
+  `css_class` and optionally `label` will do, and so will a tuple (geometry, css_class[, label]).
+  Known classes, which pick the look: reachable,
   engagement, coherency, blocked, path, ruler; anything else is drawn in neutral grey.
 - `legend_entries(situation)`: the legend as (kind, text, fill, stroke) rows, for a page that
   wants to render the legend itself (the pictures already carry it under the table).
@@ -60,10 +66,15 @@ class LegendRow:
 
 
 def table_svg(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequence = (),
-              dom_id: str = "table") -> SafeString:
-    """The table as a whole `<svg>` element: safe markup to put straight into a page."""
+              dom_id: str = "table", interactive: bool = False) -> SafeString:
+    """The table as a whole `<svg>` element: safe markup to put straight into a page.
+
+    `dom_id` prefixes every id (two pictures on one page need different ones). With
+    `interactive`, the svg is a group rather than an image and each model is focusable
+    (tabindex 0, role button, its description as aria-label) for pages that let users pick and
+    move models with a keyboard."""
     drawing = scene(situation, highlight=highlight, overlays=overlays)
-    context = {"scene": drawing, "dom_id": dom_id}
+    context = {"scene": drawing, "dom_id": dom_id, "interactive": interactive}
     return SafeString(render_to_string("battlefield/table.svg", context))
 
 

@@ -30,6 +30,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from types import SimpleNamespace
 
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
@@ -532,7 +533,11 @@ def _points(geometry: BaseGeometry) -> list[Point]:
 
 
 def _overlay_mark(overlay, index: int, px: float, label_size: float) -> OverlayMark:
-    """An overlay: any object with `geometry` (shapely), `css_class` and optional `label`."""
+    """An overlay: any object with `geometry` (shapely), `css_class` and optional `label`, or a
+    tuple (geometry, css_class[, label])."""
+    if isinstance(overlay, tuple):
+        overlay = SimpleNamespace(geometry=overlay[0], css_class=(overlay[1:2] or ("",))[0],
+                                  label=(overlay[2:3] or ("",))[0])
     css = str(getattr(overlay, "css_class", "") or "overlay")
     key = next((c for c in css.split() if c in OVERLAY_STYLES), "overlay")
     fill, opacity, stroke, width, dash = OVERLAY_STYLES[key]
@@ -555,8 +560,7 @@ def _overlay_mark(overlay, index: int, px: float, label_size: float) -> OverlayM
             for p in _points(part):
                 discs.append(Disc(p.x, p.y, 3 * px, Paint(stroke, HALO, 1 * px)))
         else:  # a nested collection
-            inner = _overlay_mark(type("Part", (), {"geometry": part, "css_class": css})(),
-                                  index, px, label_size)
+            inner = _overlay_mark((part, css), index, px, label_size)
             areas += inner.areas
             paths += inner.paths
             discs += inner.discs
@@ -627,7 +631,8 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (),
         colour = colours.get(u.army, ARMY_COLOURS[-1])
         army_name = army_names.get(u.army, u.army)
         marks = tuple(
-            _model_mark(m, u.army, colour, f"{m.id}: {u.name} ({army_name})", px, m.id in highlight)
+            _model_mark(m, u.army, colour, _model_title(m, u.name, army_name, unit), px,
+                        m.id in highlight)
             for m in u.models)
         units.append(UnitGroup(u.id, u.army, u.name, colour, marks,
                                _unit_label(u.name, u.models, width, label_size, px)))
@@ -657,6 +662,12 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (),
         terrain=tuple(terrain), units=tuple(units), overlays=overlay_marks,
         axis=tuple(axis), legend=legend,
     )
+
+
+def _model_title(model: Model, unit_name: str, army_name: str, unit: str) -> str:
+    """What a tooltip or screen reader says about a model, its elevation included."""
+    up = f", {model.z:g} {unit} up" if model.z > 0 else ""
+    return f"{model.id}: {unit_name} ({army_name}){up}"
 
 
 def _unit_label(name: str, models, table_width: float, size: float, px: float) -> Label | None:

@@ -322,3 +322,27 @@ def test_two_pictures_on_one_page_can_have_distinct_ids():
     ids_b = {e.get("id") for e in b.iter() if e.get("id")}
     assert ids_a and not ids_a & ids_b
     assert "before-model-B1" in ids_a
+
+
+def test_the_svg_starts_with_the_svg_element_so_htmx_can_swap_it_whole():
+    assert table_svg(forty_k()).startswith("<svg ")
+
+
+def test_an_interactive_picture_lets_a_keyboard_reach_every_model():
+    root = parse(table_svg(forty_k(), interactive=True))
+    assert root.get("role") == "group"
+    models = [e for e in root.iter() if e.get("data-model")]
+    assert all(m.get("tabindex") == "0" and m.get("aria-label") for m in models)
+    assert not [e for e in parse(table_svg(forty_k())).iter() if e.get("tabindex")]
+
+
+def test_overlays_may_be_plain_tuples_and_an_elevated_model_says_how_high_it_is():
+    situation = forty_k(units=[{"id": "J", "army": "red", "name": "Jump Pack",
+                                "keywords": ["INFANTRY", "FLY"],
+                                "models": [{"id": "J1", "base": {"round": 40}, "x": 23, "y": 13,
+                                            "z": 3}]}])
+    root = parse(table_svg(situation, overlays=[(Point(23, 13), "blocked", "here")]))
+    j1 = next(e for e in root.iter() if e.get("data-model") == "J1")
+    assert j1.find(f"{SVG}title").text == "J1: Jump Pack (World Eaters), 3 in up"
+    blocked = next(e for e in root.iter(f"{SVG}g") if e.get("class") == "overlay blocked")
+    assert blocked.find(f"{SVG}circle") is not None and blocked.find(f"{SVG}text").text == "here"

@@ -14,7 +14,7 @@ import pytest
 from shapely.geometry import LineString
 from shapely.ops import unary_union
 
-from rules import Move, Situation
+from rules import SYSTEMS, Move, Situation, adjudicate
 from rules.geometry import Base, footprint_distance, within
 from rules.situation import SYSTEM_UNITS, overlap
 
@@ -177,6 +177,17 @@ def test_every_move_parses_and_moves_only_its_own_unit(path):
     assert move.to_document() == doc
     unit_models = {m.id for m in s.unit(move.unit).models}
     assert set(move.end) <= unit_models
+
+
+@pytest.mark.parametrize("path", MOVES, ids=lambda p: p.stem)
+def test_the_engine_finds_every_demo_move_legal(path):
+    """End to end: once a move type's rule is registered, the worked example must pass it."""
+    s = Situation.from_document(json.loads((DEMO / "scenarios" / path.name).read_text()))
+    move = Move.from_document(json.loads(path.read_text()), s.system)
+    if move.type not in SYSTEMS[s.system].move_rules:
+        pytest.skip(f"the engine does not judge {move.type} moves for {s.system} yet")
+    verdict = adjudicate(s, move)
+    assert verdict.legal, [f.as_dict() for f in verdict.failures]
 
 
 # -- the unit catalogue -------------------------------------------------------------------------
