@@ -57,9 +57,15 @@ def main() -> None:
     ):
         data = json.dumps(doc).encode()
         validate_scenario(doc)
-        report(f"{label}: parse JSON ({len(data) // 1000} kB)", median_ms(lambda: parse_json(data)))
-        report(f"{label}: JSON Schema", median_ms(lambda: check_schema(doc)))
-        report(f"{label}: whole validator", median_ms(lambda: validate_scenario(doc), repeat=10))
+        report(
+            f"{label}: parse JSON ({len(data) // 1000} kB)",
+            median_ms(lambda data=data: parse_json(data)),
+        )
+        report(f"{label}: JSON Schema", median_ms(lambda doc=doc: check_schema(doc)))
+        report(
+            f"{label}: whole validator",
+            median_ms(lambda doc=doc: validate_scenario(doc), repeat=10),
+        )
 
 
 if __name__ == "__main__":
