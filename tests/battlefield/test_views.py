@@ -305,3 +305,11 @@ def test_a_warmaster_table_is_drawn_with_its_grid_note_in_cm(client):
 def test_an_unknown_url_is_not_found(client):
     assert client.get("/scenarios/999999/").status_code == 404
     assert client.get("/scenarios/999999/scenario.json").status_code == 404
+
+
+def test_only_public_scenarios_may_be_indexed_by_search_engines(client):
+    public, private = public_scenario(), Scenario.objects.create(document=scenario())
+    assert 'name="robots"' not in client.get(public.share_url()).content.decode()
+    assert (
+        '<meta name="robots" content="noindex">' in client.get(private.share_url()).content.decode()
+    )
