@@ -14,7 +14,7 @@ import json
 from django.contrib import messages
 from django.core.exceptions import RequestDataTooBig
 from django.db.models import Q
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.utils.http import content_disposition_header
@@ -28,6 +28,7 @@ from rules.situation import LIMITS
 
 from .forms import ImportForm, NewScenarioForm, RenameForm
 from .models import Lesson, Scenario, blank_document
+from .permissions import SESSION_KEY, editable_scenario, remember
 from .validation import (
     API_BODY_BYTES,
     TooLarge,
@@ -35,9 +36,6 @@ from .validation import (
     parse_json,
     validate_scenario,
 )
-
-SESSION_KEY = "own_scenarios"
-
 
 # -- helpers ---------------------------------------------------------------------------------
 
@@ -47,27 +45,6 @@ def page(request, template: str, context: dict, *, partial: str = "content", sta
     if request.htmx and request.htmx.request_type == "partial":
         template = f"{template}#{partial}"
     return TemplateResponse(request, template, context, status=status)
-
-
-def remember(request, scenario: Scenario) -> None:
-    """Let this browser session edit `scenario` (it created or copied it)."""
-    own = request.session.get(SESSION_KEY, [])
-    if scenario.pk not in own:
-        request.session[SESSION_KEY] = [*own, scenario.pk][-200:]
-
-
-def can_edit(request, scenario: Scenario) -> bool:
-    if request.user.is_authenticated and scenario.owner_id == request.user.pk:
-        return True
-    return scenario.owner_id is None and scenario.pk in request.session.get(SESSION_KEY, [])
-
-
-def editable_scenario(request, pk: int) -> Scenario:
-    """The scenario if this visitor may edit it; otherwise 404 (never reveal that it exists)."""
-    scenario = get_object_or_404(Scenario, pk=pk)
-    if not can_edit(request, scenario):
-        raise Http404("No such scenario")
-    return scenario
 
 
 def go(request, target):
