@@ -427,7 +427,9 @@ def place_context(situation, stage: Stage, *, verdict=None, preview: bool = True
         "share_placement": link(urls_here, stage.query()) if urls_here else "",
         "models": models,
         "facts": move_facts,
-        "dice": move_facts.get("dice", []),
+        # the engine's record of the dice; before it has one, the dice as entered
+        "dice": move_facts.get("dice") or [{"value": d, "source": "user"}
+                                           for d in stage.dice or ()],
         "max_distance": move_facts.get("max_distance"),
         "target": move_facts.get("target"),
         "svg": table_svg(shown, highlight=highlight, overlays=overlays, dom_id="table",
@@ -565,7 +567,8 @@ def move_suggest(request, pk: int):
                             base_context(request, scenario))
 
 
-def suggest_response(request, situation, urls: Urls, context: dict, *, locked=False):
+def suggest_response(request, situation, urls: Urls, context: dict, *, locked=False,
+                     full_page=None):
     """Fill the pose fields with the engine's placement (rules.suggest); nothing is judged
     until the player presses Check."""
     try:
@@ -580,6 +583,8 @@ def suggest_response(request, situation, urls: Urls, context: dict, *, locked=Fa
     context = {**context, **stepper_context(situation, stage, urls, locked=locked)}
     if request.htmx:
         return TemplateResponse(request, f"{PLACE}#suggested", {**context, "oob": True})
+    if full_page is not None:
+        return full_page(stage)
     return TemplateResponse(request, TEMPLATE, context)
 
 
