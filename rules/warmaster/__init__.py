@@ -3,18 +3,30 @@
 Modules, in the rulebook's words: `stands` (stands, units, formations, distance moved),
 `terrain` (terrain types and sight), `flying` (hops and where a flyer may end), `command`
 (initiative and orders), `home_back`, `drive_back`, `combat` (retreat, pursuit, advance, fall
-back) and `characters` (flying characters).
+back) and `characters` (flying characters). The engine suggests the moves the player only rolls
+for (home back, drive back, retreat, pursuit, a character's escape); moves the player steers
+(initiative and order moves, combat advances and fall backs, character moves) need end poses.
 """
 
 from ..systems import SYSTEMS, MoveRule
-from . import command, home_back
+from . import characters, combat, command, drive_back, home_back
 
 _SYSTEM = SYSTEMS["warmaster-revolution"]
 
-_SYSTEM.register("initiative-charge", MoveRule("flying-units/initiative", command.adjudicate_initiative_charge,
-                                               command.needs_end))
-_SYSTEM.register("order-move", MoveRule("flying-units/orders", command.adjudicate_order_move, command.needs_end))
-_SYSTEM.register("order-charge", MoveRule("flying-units/orders", command.adjudicate_order_charge,
-                                          command.needs_end))
-_SYSTEM.register("home-back", MoveRule(home_back.RULE, home_back.adjudicate_home_back,
-                                       home_back.suggest_home_back, home_back.home_back_eligibility))
+for _type, _rule in {
+    "initiative-charge": MoveRule(command.RULE_INITIATIVE, command.adjudicate_initiative_charge,
+                                  command.needs_end),
+    "order-move": MoveRule(command.RULE_ORDERS, command.adjudicate_order_move, command.needs_end),
+    "order-charge": MoveRule(command.RULE_ORDERS, command.adjudicate_order_charge, command.needs_end),
+    "home-back": MoveRule(home_back.RULE, home_back.adjudicate_home_back, home_back.suggest_home_back,
+                          home_back.home_back_eligibility),
+    "drive-back": MoveRule(drive_back.RULE, drive_back.adjudicate_drive_back, drive_back.suggest_drive_back),
+    "retreat": MoveRule(combat.RULE, combat.adjudicate_retreat, combat.suggest_retreat),
+    "pursuit": MoveRule(combat.RULE, combat.adjudicate_pursuit, combat.suggest_pursuit),
+    "combat-advance": MoveRule(combat.RULE, combat.adjudicate_combat_advance, command.needs_end),
+    "combat-fall-back": MoveRule(combat.RULE, combat.adjudicate_combat_fall_back, command.needs_end),
+    "character-move": MoveRule(characters.RULE, characters.adjudicate_character_move, command.needs_end),
+    "character-escape": MoveRule(characters.RULE, characters.adjudicate_character_escape,
+                                 characters.suggest_character_escape),
+}.items():
+    _SYSTEM.register(_type, _rule)

@@ -260,3 +260,18 @@ def board(situation: Situation) -> Board:
                    box(0, 0, situation.table.width, situation.table.height))
     _BOARDS[key] = (weakref.ref(situation, lambda _ref, k=key: _BOARDS.pop(k, None)), result)
     return result
+
+
+def block_intervals(stands: Iterable[Model], ux: float, uy: float, t_max: float,
+                    obstacles: Iterable[Polygon]) -> list[tuple[float, float]]:
+    """sweep_intervals for a unit moving as a block: where any of its stands meets an obstacle."""
+    obstacles = list(obstacles)
+    out: list[tuple[float, float]] = []
+    for m in stands:
+        out.extend(sweep_intervals(m.footprint, ux, uy, t_max, obstacles))
+    return merge_intervals(out)
+
+
+def centroid(stands: Iterable[Model]) -> tuple[float, float]:
+    stands = list(stands)
+    return (sum(m.x for m in stands) / len(stands), sum(m.y for m in stands) / len(stands))
