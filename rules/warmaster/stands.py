@@ -230,7 +230,6 @@ def translated(model: Model, dx: float, dy: float) -> Model:
 class Board:
     """Stands and terrain of one situation, indexed for the repeated questions moves ask."""
 
-    situation: Situation
     stands: list[Model]
     footprints: list[Polygon]
     tree: STRtree
@@ -255,10 +254,13 @@ def board(situation: Situation) -> Board:
     footprints = [m.footprint for m in stands]
     for f in footprints:
         shapely.prepare(f)
-    result = Board(situation, stands, footprints, STRtree(footprints),
+    result = Board(stands, footprints, STRtree(footprints),
                    {u.id: u.army for u in situation.units},
                    box(0, 0, situation.table.width, situation.table.height))
-    _BOARDS[key] = (weakref.ref(situation, lambda _ref, k=key: _BOARDS.pop(k, None)), result)
+    # The cache holds the situation weakly (a Board never refers back to it); drop dead entries.
+    for dead in [k for k, (ref, _) in _BOARDS.items() if ref() is None]:
+        del _BOARDS[dead]
+    _BOARDS[key] = (weakref.ref(situation), result)
     return result
 
 

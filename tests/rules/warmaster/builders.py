@@ -20,11 +20,13 @@ def line_of_flyers(unit_id, x, y, army="red", state=None, facing=0):
                   army, state)
 
 
-def character(unit_id, x, y, army="red", command=9, round_mm=20, flying=False, state=None):
+def character(unit_id, x, y, army="red", command=9, round_mm=20, flying=False, state=None, rect=False):
+    """A character stand: round (20 mm) by default, or a 4 x 2 cm rectangle facing +x."""
     keywords = ["CHARACTER", "GENERAL"] + (["FLYING"] if flying else [])
+    base = {"rect": list(INFANTRY)} if rect else {"round": round_mm}
     return {"id": unit_id, "army": army, "name": unit_id, "keywords": keywords,
             "state": {"command": command, **(state or {})},
-            "models": [{"id": f"{unit_id}1", "base": {"round": round_mm}, "x": x, "y": y}]}
+            "models": [{"id": f"{unit_id}1", "base": base, "x": x, "y": y}]}
 
 
 def enemy(unit_id, x, y, facing=180, count=1, state=None):
