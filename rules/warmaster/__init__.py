@@ -14,19 +14,33 @@ from . import characters, combat, command, drive_back, home_back
 _SYSTEM = SYSTEMS["warmaster-revolution"]
 
 for _type, _rule in {
-    "initiative-charge": MoveRule(command.RULE_INITIATIVE, command.adjudicate_initiative_charge,
-                                  command.needs_end),
+    "initiative-charge": MoveRule(
+        command.RULE_INITIATIVE, command.adjudicate_initiative_charge, command.needs_end
+    ),
     "order-move": MoveRule(command.RULE_ORDERS, command.adjudicate_order_move, command.needs_end),
-    "order-charge": MoveRule(command.RULE_ORDERS, command.adjudicate_order_charge, command.needs_end),
-    "home-back": MoveRule(home_back.RULE, home_back.adjudicate_home_back, home_back.suggest_home_back,
-                          home_back.home_back_eligibility),
-    "drive-back": MoveRule(drive_back.RULE, drive_back.adjudicate_drive_back, drive_back.suggest_drive_back),
+    "order-charge": MoveRule(
+        command.RULE_ORDERS, command.adjudicate_order_charge, command.needs_end
+    ),
+    "home-back": MoveRule(
+        home_back.RULE,
+        home_back.adjudicate_home_back,
+        home_back.suggest_home_back,
+        home_back.home_back_eligibility,
+    ),
+    "drive-back": MoveRule(
+        drive_back.RULE, drive_back.adjudicate_drive_back, drive_back.suggest_drive_back
+    ),
     "retreat": MoveRule(combat.RULE, combat.adjudicate_retreat, combat.suggest_retreat),
     "pursuit": MoveRule(combat.RULE, combat.adjudicate_pursuit, combat.suggest_pursuit),
     "combat-advance": MoveRule(combat.RULE, combat.adjudicate_combat_advance, command.needs_end),
-    "combat-fall-back": MoveRule(combat.RULE, combat.adjudicate_combat_fall_back, command.needs_end),
-    "character-move": MoveRule(characters.RULE, characters.adjudicate_character_move, command.needs_end),
-    "character-escape": MoveRule(characters.RULE, characters.adjudicate_character_escape,
-                                 characters.suggest_character_escape),
+    "combat-fall-back": MoveRule(
+        combat.RULE, combat.adjudicate_combat_fall_back, command.needs_end
+    ),
+    "character-move": MoveRule(
+        characters.RULE, characters.adjudicate_character_move, command.needs_end
+    ),
+    "character-escape": MoveRule(
+        characters.RULE, characters.adjudicate_character_escape, characters.suggest_character_escape
+    ),
 }.items():
     _SYSTEM.register(_type, _rule)

@@ -23,7 +23,14 @@ from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
 from .flying import (
-    FLYER_PACE, check_distances, check_flown_end, end_models, engaged, finish, fmt, new_verdict,
+    FLYER_PACE,
+    check_distances,
+    check_flown_end,
+    end_models,
+    engaged,
+    finish,
+    fmt,
+    new_verdict,
     phase_check,
 )
 from .home_back import slots
@@ -36,10 +43,16 @@ ESCAPE_DISTANCE = 30.0
 
 def _refuse_unless_flying_character(verdict: Verdict, unit: Unit) -> bool:
     ok = is_character(unit) and unit.has("FLYING")
-    verdict.check(RULE if ok else "engine", "eligible-if", ok, unit.id,
-                  f"{unit.id} is a character on a flying mount." if ok else
-                  f"Arbiter judges this move for characters on flying mounts only, and {unit.id} is not one, "
-                  "so it cannot say whether the move is legal.")
+    verdict.check(
+        RULE if ok else "engine",
+        "eligible-if",
+        ok,
+        unit.id,
+        f"{unit.id} is a character on a flying mount."
+        if ok
+        else f"Arbiter judges this move for characters on flying mounts only, and {unit.id} is not one, "
+        "so it cannot say whether the move is legal.",
+    )
     return ok
 
 
@@ -63,7 +76,9 @@ def escape_reason(situation: Situation, unit: Unit) -> str | None:
     joined = unit.state.get("joined")
     if joined and situation.has_unit(joined):
         host = situation.unit(joined)
-        bad = sorted({f.id for m in host.models for f, _ in forbidden_terrain_under(situation, m.footprint)})
+        bad = sorted(
+            {f.id for m in host.models for f, _ in forbidden_terrain_under(situation, m.footprint)}
+        )
         if bad:
             return f"the unit it joined, {joined}, is in {', '.join(bad)}, where it cannot be"
         return None
@@ -105,8 +120,12 @@ def plan_escape(situation: Situation, unit: Unit) -> Model | None:
             for x, y in candidates:
                 cand = stand.placed(x, y)
                 cost = distance_moved(stand, x, y, stand.facing)
-                if cost < best_cost and within(cost, ESCAPE_DISTANCE) and \
-                        cand.footprint.distance(anchor.footprint) <= EPSILON and _allowed(situation, unit, cand):
+                if (
+                    cost < best_cost
+                    and within(cost, ESCAPE_DISTANCE)
+                    and cand.footprint.distance(anchor.footprint) <= EPSILON
+                    and _allowed(situation, unit, cand)
+                ):
                     best, best_cost = cand, cost
     return best
 
@@ -125,29 +144,59 @@ def adjudicate_character_escape(situation: Situation, move: Move) -> Verdict:
     if not _refuse_unless_flying_character(verdict, unit):
         return verdict
     reason = escape_reason(situation, unit)
-    verdict.check(RULE, "eligible-if", reason is not None, unit.id,
-                  f"{unit.id} must leave: {reason}." if reason else
-                  f"{unit.id} is neither a lone character touched by the enemy nor with a unit in terrain it "
-                  "cannot enter, so it has no escape move to make.")
+    verdict.check(
+        RULE,
+        "eligible-if",
+        reason is not None,
+        unit.id,
+        f"{unit.id} must leave: {reason}."
+        if reason
+        else f"{unit.id} is neither a lone character touched by the enemy nor with a unit in terrain it "
+        "cannot enter, so it has no escape move to make.",
+    )
     if reason is None:
         return verdict
     if plan_escape(situation, unit) is None:
-        verdict.check(RULE, "after-moving", True, unit.id,
-                      f"No friendly unit can be reached within {fmt(ESCAPE_DISTANCE)} cm, so {unit.id} is slain.")
+        verdict.check(
+            RULE,
+            "after-moving",
+            True,
+            unit.id,
+            f"No friendly unit can be reached within {fmt(ESCAPE_DISTANCE)} cm, so {unit.id} is slain.",
+        )
         verdict.events.append({"event": "slain", "unit": unit.id})
         return finish(verdict, situation, [], {}, [m.id for m in unit.models])
     if not move.end:
         raise InvalidInput("end", "a character-escape to judge needs the character's end position")
     ends = end_models(unit, move)
-    check_distances(verdict, unit, ends, ESCAPE_DISTANCE, RULE,
-                    "a flying character escaping to a unit (30 cm, not 100)")
+    check_distances(
+        verdict,
+        unit,
+        ends,
+        ESCAPE_DISTANCE,
+        RULE,
+        "a flying character escaping to a unit (30 cm, not 100)",
+    )
     check_flown_end(verdict, situation, unit, ends)
     b = board(situation)
     joined = unit.state.get("joined")
-    hosts = sorted({o.unit for m in ends for o in b.stands_near(m.footprint, 2 * EPSILON)
-                    if o.unit not in (unit.id, joined) and b.army_of[o.unit] == unit.army
-                    and m.footprint.distance(o.footprint) <= EPSILON})
-    verdict.check(RULE, "after-moving", bool(hosts), unit.id,
-                  f"{unit.id} ends touching {', '.join(hosts)} and joins it." if hosts else
-                  f"{unit.id} must end touching another friendly unit.")
+    hosts = sorted(
+        {
+            o.unit
+            for m in ends
+            for o in b.stands_near(m.footprint, 2 * EPSILON)
+            if o.unit not in (unit.id, joined)
+            and b.army_of[o.unit] == unit.army
+            and m.footprint.distance(o.footprint) <= EPSILON
+        }
+    )
+    verdict.check(
+        RULE,
+        "after-moving",
+        bool(hosts),
+        unit.id,
+        f"{unit.id} ends touching {', '.join(hosts)} and joins it."
+        if hosts
+        else f"{unit.id} must end touching another friendly unit.",
+    )
     return finish(verdict, situation, ends, {unit.id: {"joined": hosts[0]}} if hosts else {})

@@ -37,8 +37,17 @@ from ..situation import Model, Situation, Unit
 from ..systems import SYSTEMS
 from ..verdict import Verdict
 from .flying import (
-    FLYER_PACE, check_distances, check_flown_end, end_models, finish, fmt, new_verdict, phase_check,
-    pose_dict, refuse_ground_unit, touching_enemy_units,
+    FLYER_PACE,
+    check_distances,
+    check_flown_end,
+    end_models,
+    finish,
+    fmt,
+    new_verdict,
+    phase_check,
+    pose_dict,
+    refuse_ground_unit,
+    touching_enemy_units,
 )
 from .stands import block_intervals, board, centroid, overlaps, swept_hull
 from .terrain import forbidden_terrain_under, no_flyer_end_terrain
@@ -48,8 +57,9 @@ RULE_CHARACTERS = "flying-units/characters"
 PLACEMENT_TOLERANCE = SYSTEMS["warmaster-revolution"].placement_tolerance
 
 
-def _first_contacts(situation: Situation, unit: Unit, ux: float, uy: float, distance: float,
-                    skip_units=()) -> list[tuple[float, str, str]]:
+def _first_contacts(
+    situation: Situation, unit: Unit, ux: float, uy: float, distance: float, skip_units=()
+) -> list[tuple[float, str, str]]:
     """Along a ground move of the block: (t, kind, id) where it first meets each obstacle it enters.
 
     Obstacles already touching at the start that the block moves away from are not met."""
@@ -86,18 +96,28 @@ def _moved(unit: Unit, ux: float, uy: float, t: float) -> list[Model]:
 def plan_retreat(situation: Situation, unit: Unit, move: Move) -> dict:
     hits = move.declared("hits")
     if hits is None or hits < 0:
-        raise InvalidInput("declarations.hits", "a retreat needs the number of hits the combat was lost by")
+        raise InvalidInput(
+            "declarations.hits", "a retreat needs the number of hits the combat was lost by"
+        )
     b = board(situation)
     enemies = [o for o in b.stands if b.army_of[o.unit] != unit.army]
     if not enemies:
         raise InvalidInput("unit", f"{unit.id} has no enemy to retreat from")
-    nearest = min(enemies, key=lambda o: min(o.footprint.distance(m.footprint) for m in unit.models))
+    nearest = min(
+        enemies, key=lambda o: min(o.footprint.distance(m.footprint) for m in unit.models)
+    )
     cx, cy = centroid(unit.models)
     length = math.hypot(cx - nearest.x, cy - nearest.y)
     ux, uy = (cx - nearest.x) / length, (cy - nearest.y) / length
     distance = float(hits)
-    plan = {"distance": distance, "from": nearest.id, "direction": (ux, uy), "destroyed": None,
-            "halted": None, "make_way": []}
+    plan = {
+        "distance": distance,
+        "from": nearest.id,
+        "direction": (ux, uy),
+        "destroyed": None,
+        "halted": None,
+        "make_way": [],
+    }
     t = distance
     for a, kind, ident in _first_contacts(situation, unit, ux, uy, distance):
         if a >= t:
@@ -113,9 +133,16 @@ def plan_retreat(situation: Situation, unit: Unit, move: Move) -> dict:
     plan["travelled"] = t
     plan["ends"] = _moved(unit, ux, uy, t)
     if move.declared("friends_make_way"):
-        plan["make_way"] = sorted({o.unit for m in plan["ends"] for o in b.stands_near(m.footprint)
-                                   if o.unit != unit.id and b.army_of[o.unit] == unit.army
-                                   and overlaps(m.footprint, o.footprint)})
+        plan["make_way"] = sorted(
+            {
+                o.unit
+                for m in plan["ends"]
+                for o in b.stands_near(m.footprint)
+                if o.unit != unit.id
+                and b.army_of[o.unit] == unit.army
+                and overlaps(m.footprint, o.footprint)
+            }
+        )
     return plan
 
 
@@ -125,7 +152,9 @@ def plan_pursuit(situation: Situation, unit: Unit, move: Move) -> dict:
         raise InvalidInput("declarations.charge_targets", "name the one enemy unit being pursued")
     target = situation.unit(targets[0])
     if target.army == unit.army:
-        raise InvalidInput("declarations.charge_targets", f"{target.id} is not an enemy of {unit.id}")
+        raise InvalidInput(
+            "declarations.charge_targets", f"{target.id} is not an enemy of {unit.id}"
+        )
     pairs = [(m, o) for m in unit.models for o in target.models]
     m, o = min(pairs, key=lambda p: p[0].footprint.distance(p[1].footprint))
     p, q = nearest_points(m.footprint, o.footprint)
@@ -149,6 +178,7 @@ def _suggest(planner):
         plan = planner(situation, unit, move)
         poses = {m.id: Pose(m.x, m.y, None, m.facing) for m in plan["ends"]}
         return replace(move, end=MappingProxyType(poses))
+
     return suggest
 
 
@@ -156,38 +186,65 @@ def _match(verdict: Verdict, unit: Unit, move: Move, engine_ends: list[Model]) -
     ends = end_models(unit, move) if move.end is not None else engine_ends
     for engine, hand in zip(engine_ends, ends, strict=True):
         off = math.hypot(engine.x - hand.x, engine.y - hand.y)
-        ok = off <= PLACEMENT_TOLERANCE and abs((engine.facing - hand.facing + 180) % 360 - 180) <= 1e-3
+        ok = (
+            off <= PLACEMENT_TOLERANCE
+            and abs((engine.facing - hand.facing + 180) % 360 - 180) <= 1e-3
+        )
         start = unit.model(hand.id)
-        verdict.models[hand.id] = {"distance_moved": round(math.hypot(hand.x - start.x, hand.y - start.y), 4),
-                                   "end": pose_dict(hand)}
-        verdict.check(RULE, "after-moving", ok, hand.id,
-                      f"{hand.id} is where the move along the ground puts it." if ok else
-                      f"{hand.id} should end at ({fmt(engine.x)}, {fmt(engine.y)}); it is {fmt(off)} cm away.",
-                      off, PLACEMENT_TOLERANCE)
+        verdict.models[hand.id] = {
+            "distance_moved": round(math.hypot(hand.x - start.x, hand.y - start.y), 4),
+            "end": pose_dict(hand),
+        }
+        verdict.check(
+            RULE,
+            "after-moving",
+            ok,
+            hand.id,
+            f"{hand.id} is where the move along the ground puts it."
+            if ok
+            else f"{hand.id} should end at ({fmt(engine.x)}, {fmt(engine.y)}); it is {fmt(off)} cm away.",
+            off,
+            PLACEMENT_TOLERANCE,
+        )
     return ends
 
 
 def _off_table(verdict: Verdict, situation: Situation, unit: Unit, ends: list[Model]) -> bool:
     table = board(situation).table.buffer(EPSILON)
     off = not all(table.contains(m.footprint) for m in ends)
-    verdict.check(RULE, "while-moving", not off, unit.id,
-                  f"{unit.id} stays on the table." if not off else
-                  f"This move takes {unit.id} off the table edge; Arbiter does not judge that case, so settle "
-                  "it by the rulebook.")
+    verdict.check(
+        RULE,
+        "while-moving",
+        not off,
+        unit.id,
+        f"{unit.id} stays on the table."
+        if not off
+        else f"This move takes {unit.id} off the table edge; Arbiter does not judge that case, so settle "
+        "it by the rulebook.",
+    )
     return off
 
 
-def characters_must_leave(verdict: Verdict, situation: Situation, unit: Unit, ends: list[Model]) -> None:
+def characters_must_leave(
+    verdict: Verdict, situation: Situation, unit: Unit, ends: list[Model]
+) -> None:
     """2.8: a flying character with this unit leaves it if the unit ends where it cannot be."""
     for other in situation.friends_of(unit):
         if other.state.get("joined") != unit.id or not other.has("FLYING"):
             continue
         bad = [f.id for m in ends for f, _ in forbidden_terrain_under(situation, m.footprint)]
         if bad:
-            verdict.check(RULE_CHARACTERS, "after-moving", True, other.id,
-                          f"{unit.id} ends in {', '.join(sorted(set(bad)))}, where {other.id} cannot be: the "
-                          "character must fly up to 30 cm to another friendly unit or be slain.")
-            verdict.events.append({"event": "character-must-leave", "unit": other.id, "from": unit.id})
+            verdict.check(
+                RULE_CHARACTERS,
+                "after-moving",
+                True,
+                other.id,
+                f"{unit.id} ends in {', '.join(sorted(set(bad)))}, where {other.id} cannot be: the "
+                "character must fly up to 30 cm to another friendly unit or be slain.",
+            )
+            verdict.events.append(
+                {"event": "character-must-leave", "unit": other.id, "from": unit.id}
+            )
 
 
 def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
@@ -198,24 +255,45 @@ def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
     phase_check(verdict, situation, unit, "combat", RULE)
     plan = plan_retreat(situation, unit, move)
     verdict.move["max_distance"] = plan["distance"]
-    verdict.check(RULE, "before-moving", True, unit.id,
-                  f"{unit.id} retreats {fmt(plan['distance'])} cm along the ground, straight away from "
-                  f"{plan['from']}.", plan["distance"], None)
+    verdict.check(
+        RULE,
+        "before-moving",
+        True,
+        unit.id,
+        f"{unit.id} retreats {fmt(plan['distance'])} cm along the ground, straight away from "
+        f"{plan['from']}.",
+        plan["distance"],
+        None,
+    )
     if plan["destroyed"]:
         kind, ident = plan["destroyed"]
-        verdict.check(RULE, "while-moving", True, unit.id,
-                      f"Retreating on the ground, {unit.id} runs into "
-                      f"{'enemy ' + ident if kind == 'enemy' else ident + ', which it cannot cross on foot'} "
-                      "and is destroyed.")
+        verdict.check(
+            RULE,
+            "while-moving",
+            True,
+            unit.id,
+            f"Retreating on the ground, {unit.id} runs into "
+            f"{'enemy ' + ident if kind == 'enemy' else ident + ', which it cannot cross on foot'} "
+            "and is destroyed.",
+        )
         verdict.events.append({"event": "destroyed", "unit": unit.id})
         return finish(verdict, situation, [], {}, [m.id for m in unit.models])
     if plan["halted"]:
-        verdict.check(RULE, "while-moving", True, unit.id,
-                      f"{unit.id} halts after {fmt(plan['travelled'])} cm where it touches friends "
-                      f"({plan['halted']}) who do not make way.", plan["travelled"], plan["distance"])
+        verdict.check(
+            RULE,
+            "while-moving",
+            True,
+            unit.id,
+            f"{unit.id} halts after {fmt(plan['travelled'])} cm where it touches friends "
+            f"({plan['halted']}) who do not make way.",
+            plan["travelled"],
+            plan["distance"],
+        )
     ends = _match(verdict, unit, move, plan["ends"])
     if not _off_table(verdict, situation, unit, plan["ends"]):
-        check_flown_end(verdict, situation, unit, ends, may_touch_enemy=True, ignore=plan["make_way"])
+        check_flown_end(
+            verdict, situation, unit, ends, may_touch_enemy=True, ignore=plan["make_way"]
+        )
     if plan["make_way"]:
         verdict.events.append({"event": "make-way", "unit": unit.id, "friends": plan["make_way"]})
     characters_must_leave(verdict, situation, unit, ends)
@@ -232,13 +310,27 @@ def adjudicate_pursuit(situation: Situation, move: Move) -> Verdict:
     verdict.move.update(max_distance=plan["distance"], target=plan["target"])
     if plan["halted"]:
         kind, ident = plan["halted"]
-        verdict.check(RULE, "while-moving", True, unit.id,
-                      f"Pursuing on the ground, {unit.id} is stopped by {ident} after {fmt(plan['travelled'])} cm "
-                      f"and does not reach {plan['target']}.", plan["travelled"], plan["distance"])
+        verdict.check(
+            RULE,
+            "while-moving",
+            True,
+            unit.id,
+            f"Pursuing on the ground, {unit.id} is stopped by {ident} after {fmt(plan['travelled'])} cm "
+            f"and does not reach {plan['target']}.",
+            plan["travelled"],
+            plan["distance"],
+        )
     else:
-        verdict.check(RULE, "while-moving", True, unit.id,
-                      f"{unit.id} pursues {fmt(plan['distance'])} cm along the ground into contact with "
-                      f"{plan['target']}.", plan["distance"], None)
+        verdict.check(
+            RULE,
+            "while-moving",
+            True,
+            unit.id,
+            f"{unit.id} pursues {fmt(plan['distance'])} cm along the ground into contact with "
+            f"{plan['target']}.",
+            plan["distance"],
+            None,
+        )
     ends = _match(verdict, unit, move, plan["ends"])
     if not _off_table(verdict, situation, unit, plan["ends"]):
         check_flown_end(verdict, situation, unit, ends, may_touch_enemy=True)
@@ -255,18 +347,29 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
     if move.end is None:
         raise InvalidInput("end", f"a {move.type} needs the stands' end positions")
     what = "advance" if advance else "fall back"
-    verdict.check(RULE, "before-moving", True, unit.id,
-                  f"A flyer's combat {what} is flown like a Command phase move. How far it may go is set by "
-                  f"the combat rules, which Arbiter does not judge: it holds the move to the flyer's full pace "
-                  f"of {fmt(FLYER_PACE)} cm.")
+    verdict.check(
+        RULE,
+        "before-moving",
+        True,
+        unit.id,
+        f"A flyer's combat {what} is flown like a Command phase move. How far it may go is set by "
+        f"the combat rules, which Arbiter does not judge: it holds the move to the flyer's full pace "
+        f"of {fmt(FLYER_PACE)} cm.",
+    )
     ends = end_models(unit, move)
     check_distances(verdict, unit, ends, FLYER_PACE, RULE, f"a flown combat {what}")
     check_flown_end(verdict, situation, unit, ends, may_touch_enemy=advance)
     if advance:
         touched = touching_enemy_units(situation, unit, ends)
-        verdict.check(RULE, "after-moving", bool(touched), unit.id,
-                      f"{unit.id} advances into contact with {', '.join(touched)}." if touched else
-                      f"A combat advance brings {unit.id} into contact with the enemy; it ends touching none.")
+        verdict.check(
+            RULE,
+            "after-moving",
+            bool(touched),
+            unit.id,
+            f"{unit.id} advances into contact with {', '.join(touched)}."
+            if touched
+            else f"A combat advance brings {unit.id} into contact with the enemy; it ends touching none.",
+        )
     characters_must_leave(verdict, situation, unit, ends)
     return finish(verdict, situation, ends)
 

@@ -20,8 +20,19 @@ from ..move import Move
 from ..situation import Situation, Unit
 from ..verdict import Verdict
 from .flying import (
-    COMMAND_RANGE, FLYER_CHARGE, FLYER_IRREGULAR_CHARGE, FLYER_PACE, check_distances, check_flown_end,
-    end_models, engaged, finish, fmt, new_verdict, phase_check, refuse_ground_unit,
+    COMMAND_RANGE,
+    FLYER_CHARGE,
+    FLYER_IRREGULAR_CHARGE,
+    FLYER_PACE,
+    check_distances,
+    check_flown_end,
+    end_models,
+    engaged,
+    finish,
+    fmt,
+    new_verdict,
+    phase_check,
+    refuse_ground_unit,
     touching_enemy_units,
 )
 from .stands import formation, is_character, unit_distance
@@ -45,7 +56,9 @@ def character_of(situation: Situation, move: Move, declaration: str) -> Unit:
     if not char_id:
         raise InvalidInput(f"declarations.{declaration}", "name the character unit (its id)")
     if not situation.has_unit(char_id):
-        raise InvalidInput(f"declarations.{declaration}", f"no unit with id {char_id!r} in this scenario")
+        raise InvalidInput(
+            f"declarations.{declaration}", f"no unit with id {char_id!r} in this scenario"
+        )
     return situation.unit(char_id)
 
 
@@ -72,44 +85,87 @@ def order_penalties(situation: Situation, unit: Unit, character: Unit) -> list[t
 def check_order(verdict: Verdict, situation: Situation, unit: Unit, move: Move, dice: Dice) -> bool:
     """2.3: may this flyer be ordered by the declared character, and does the 2D6 roll pass?"""
     character = character_of(situation, move, "ordered_by")
-    ok = verdict.check(RULE_COMMAND, "eligible-if", is_character(character) and character.army == unit.army,
-                       character.id, f"{character.id} is a friendly character who can give orders."
-                       if is_character(character) and character.army == unit.army else
-                       f"{character.id} is not a friendly character, so it cannot give orders.")
-    ok &= verdict.check(RULE_COMMAND, "eligible-if", not unit.flag("confused"), unit.id,
-                        f"{unit.id} is not confused." if not unit.flag("confused") else
-                        f"{unit.id} is confused and cannot be given orders this phase.")
-    ok &= verdict.check(RULE_COMMAND, "eligible-if", not unit.flag("spell_prevents_movement"), unit.id,
-                        "No spell stops this unit moving." if not unit.flag("spell_prevents_movement") else
-                        f"A spell prevents {unit.id} from moving.")
+    ok = verdict.check(
+        RULE_COMMAND,
+        "eligible-if",
+        is_character(character) and character.army == unit.army,
+        character.id,
+        f"{character.id} is a friendly character who can give orders."
+        if is_character(character) and character.army == unit.army
+        else f"{character.id} is not a friendly character, so it cannot give orders.",
+    )
+    ok &= verdict.check(
+        RULE_COMMAND,
+        "eligible-if",
+        not unit.flag("confused"),
+        unit.id,
+        f"{unit.id} is not confused."
+        if not unit.flag("confused")
+        else f"{unit.id} is confused and cannot be given orders this phase.",
+    )
+    ok &= verdict.check(
+        RULE_COMMAND,
+        "eligible-if",
+        not unit.flag("spell_prevents_movement"),
+        unit.id,
+        "No spell stops this unit moving."
+        if not unit.flag("spell_prevents_movement")
+        else f"A spell prevents {unit.id} from moving.",
+    )
     earlier = int(unit.state.get("orders_this_phase", 0) or 0)
-    ok &= verdict.check(RULE_COMMAND, "eligible-if", earlier < MAX_ORDERS, unit.id,
-                        f"{unit.id} has had {earlier} order(s) this phase; a unit takes at most {MAX_ORDERS}.",
-                        earlier, MAX_ORDERS - 1)
+    ok &= verdict.check(
+        RULE_COMMAND,
+        "eligible-if",
+        earlier < MAX_ORDERS,
+        unit.id,
+        f"{unit.id} has had {earlier} order(s) this phase; a unit takes at most {MAX_ORDERS}.",
+        earlier,
+        MAX_ORDERS - 1,
+    )
     previous = unit.state.get("ordered_by")
     if earlier and previous:
-        ok &= verdict.check(RULE_COMMAND, "eligible-if", previous == character.id, unit.id,
-                            f"All of a unit's orders in a phase come from one character ({previous}).")
+        ok &= verdict.check(
+            RULE_COMMAND,
+            "eligible-if",
+            previous == character.id,
+            unit.id,
+            f"All of a unit's orders in a phase come from one character ({previous}).",
+        )
     gap = unit_distance(character.models, unit.models)
-    ok &= verdict.check(RULE_ORDERS, "eligible-if", within(gap, COMMAND_RANGE), unit.id,
-                        f"{character.id} is {fmt(gap)} cm from {unit.id}; a flying unit takes orders only "
-                        f"from a character within {fmt(COMMAND_RANGE)} cm.", gap, COMMAND_RANGE)
+    ok &= verdict.check(
+        RULE_ORDERS,
+        "eligible-if",
+        within(gap, COMMAND_RANGE),
+        unit.id,
+        f"{character.id} is {fmt(gap)} cm from {unit.id}; a flying unit takes orders only "
+        f"from a character within {fmt(COMMAND_RANGE)} cm.",
+        gap,
+        COMMAND_RANGE,
+    )
     if not ok:
         return False
     command = character.state.get("command")
     if isinstance(command, bool) or not isinstance(command, int):
-        raise InvalidInput(f"units[{unit_index(situation, character)}].state.command",
-                           "the character giving the order needs its Command value (an integer)")
+        raise InvalidInput(
+            f"units[{unit_index(situation, character)}].state.command",
+            "the character giving the order needs its Command value (an integer)",
+        )
     penalties = order_penalties(situation, unit, character)
     needed = command + sum(v for _, v in penalties)
     rolled = dice.roll(2)
     total = sum(rolled)
     why = ", ".join(f"{v} for {r}" for r, v in penalties) or "no modifiers"
-    return verdict.check(RULE_COMMAND, "before-moving", total <= needed, unit.id,
-                         f"The order roll {rolled[0]} + {rolled[1]} = {total} must be at most Command "
-                         f"{command} with {why}: {needed}." + ("" if total <= needed else
-                                                                " The order fails and the unit stays put."),
-                         total, needed)
+    return verdict.check(
+        RULE_COMMAND,
+        "before-moving",
+        total <= needed,
+        unit.id,
+        f"The order roll {rolled[0]} + {rolled[1]} = {total} must be at most Command "
+        f"{command} with {why}: {needed}."
+        + ("" if total <= needed else " The order fails and the unit stays put."),
+        total,
+        needed,
+    )
 
 
 def charge_limit(unit: Unit, move: Move) -> tuple[float, str]:
@@ -120,19 +176,31 @@ def charge_limit(unit: Unit, move: Move) -> tuple[float, str]:
     return FLYER_CHARGE, "a flyer's charge"
 
 
-def check_charge_contact(verdict: Verdict, situation: Situation, unit: Unit, ends, targets: list[str],
-                         rule: str) -> list[str]:
+def check_charge_contact(
+    verdict: Verdict, situation: Situation, unit: Unit, ends, targets: list[str], rule: str
+) -> list[str]:
     touched = touching_enemy_units(situation, unit, ends)
     wanted = [t for t in targets if t in touched] if targets else touched
-    verdict.check(rule, "after-moving", bool(wanted), unit.id,
-                  f"{unit.id} ends in contact with {', '.join(wanted)}." if wanted else
-                  f"A charge must end touching {' or '.join(targets) if targets else 'an enemy unit'}.")
+    verdict.check(
+        rule,
+        "after-moving",
+        bool(wanted),
+        unit.id,
+        f"{unit.id} ends in contact with {', '.join(wanted)}."
+        if wanted
+        else f"A charge must end touching {' or '.join(targets) if targets else 'an enemy unit'}.",
+    )
     for enemy_id in touched:
         enemy = situation.unit(enemy_id)
         if enemy.flag("fortified") or move_declares_fortified(verdict):
-            verdict.check(RULE_FORTIFIED, "after-moving", True, enemy_id,
-                          f"Flyers may attack {enemy_id} even though it is fortified, but it still "
-                          "counts as fortified against them.")
+            verdict.check(
+                RULE_FORTIFIED,
+                "after-moving",
+                True,
+                enemy_id,
+                f"Flyers may attack {enemy_id} even though it is fortified, but it still "
+                "counts as fortified against them.",
+            )
     return touched
 
 
@@ -142,7 +210,9 @@ def move_declares_fortified(verdict: Verdict) -> bool:
 
 def closest_visible_enemy(situation: Situation, unit: Unit) -> tuple[Unit | None, float]:
     """2.3: the closest enemy unit the flyer can see, and its distance."""
-    for enemy in sorted(situation.enemies_of(unit), key=lambda e: unit_distance(unit.models, e.models)):
+    for enemy in sorted(
+        situation.enemies_of(unit), key=lambda e: unit_distance(unit.models, e.models)
+    ):
         if unit_sees(situation, unit, enemy):
             return enemy, unit_distance(unit.models, enemy.models)
     return None, math.inf
@@ -151,9 +221,15 @@ def closest_visible_enemy(situation: Situation, unit: Unit) -> tuple[Unit | None
 def _common_eligibility(verdict: Verdict, situation: Situation, unit: Unit, rule: str) -> None:
     phase_check(verdict, situation, unit, "command", rule)
     busy = engaged(situation, unit)
-    verdict.check(rule, "eligible-if", not busy, unit.id,
-                  f"{unit.id} is not in combat." if not busy else
-                  f"{unit.id} is touching enemy {', '.join(busy)} and cannot move in the Command phase.")
+    verdict.check(
+        rule,
+        "eligible-if",
+        not busy,
+        unit.id,
+        f"{unit.id} is not in combat."
+        if not busy
+        else f"{unit.id} is touching enemy {', '.join(busy)} and cannot move in the Command phase.",
+    )
 
 
 def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
@@ -166,21 +242,42 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
     if not refuse_ground_unit(verdict, unit):
         return verdict
     _common_eligibility(verdict, situation, unit, RULE_INITIATIVE)
-    for flag, text in (("confused", "is confused"), ("spell_prevents_movement", "is held by a spell")):
-        verdict.check(RULE_INITIATIVE, "eligible-if", not unit.flag(flag), unit.id,
-                      f"{unit.id} {text} and cannot use initiative." if unit.flag(flag) else
-                      f"{unit.id} is free to use initiative.")
+    for flag, text in (
+        ("confused", "is confused"),
+        ("spell_prevents_movement", "is held by a spell"),
+    ):
+        verdict.check(
+            RULE_INITIATIVE,
+            "eligible-if",
+            not unit.flag(flag),
+            unit.id,
+            f"{unit.id} {text} and cannot use initiative."
+            if unit.flag(flag)
+            else f"{unit.id} is free to use initiative.",
+        )
     target, gap = closest_visible_enemy(situation, unit)
     found = target is not None and within(gap, INITIATIVE_RANGE)
-    verdict.check(RULE_INITIATIVE, "eligible-if", found, unit.id,
-                  f"The closest enemy {unit.id} can see is {target.id}, {fmt(gap)} cm away (initiative "
-                  f"reaches {fmt(INITIATIVE_RANGE)} cm)." if target else
-                  f"{unit.id} can see no enemy unit, so it cannot charge on initiative.",
-                  None if target is None else gap, INITIATIVE_RANGE)
+    verdict.check(
+        RULE_INITIATIVE,
+        "eligible-if",
+        found,
+        unit.id,
+        f"The closest enemy {unit.id} can see is {target.id}, {fmt(gap)} cm away (initiative "
+        f"reaches {fmt(INITIATIVE_RANGE)} cm)."
+        if target
+        else f"{unit.id} can see no enemy unit, so it cannot charge on initiative.",
+        None if target is None else gap,
+        INITIATIVE_RANGE,
+    )
     declared = move.declared("charge_targets")
     if target is not None and declared:
-        verdict.check(RULE_INITIATIVE, "before-moving", list(declared) == [target.id], unit.id,
-                      f"An initiative charge goes against the closest visible enemy, {target.id}.")
+        verdict.check(
+            RULE_INITIATIVE,
+            "before-moving",
+            list(declared) == [target.id],
+            unit.id,
+            f"An initiative charge goes against the closest visible enemy, {target.id}.",
+        )
     if target is not None:
         verdict.move["target"] = target.id
     if not verdict.legal:
@@ -211,7 +308,10 @@ def _adjudicate_order(situation: Situation, move: Move, charge: bool) -> Verdict
         return verdict
     dice.finish()
     if move.end is None:
-        raise InvalidInput("end", f"an {move.type} needs the stands' end positions; the engine does not choose them")
+        raise InvalidInput(
+            "end",
+            f"an {move.type} needs the stands' end positions; the engine does not choose them",
+        )
     ends = end_models(unit, move)
     check_distances(verdict, unit, ends, limit, RULE_CHARGE, why)
     check_flown_end(verdict, situation, unit, ends, may_touch_enemy=charge)
@@ -220,8 +320,12 @@ def _adjudicate_order(situation: Situation, move: Move, charge: bool) -> Verdict
         check_charge_contact(verdict, situation, unit, ends, targets, RULE_CHARGE)
     earlier = int(unit.state.get("orders_this_phase", 0) or 0)
     character = move.declared("ordered_by")
-    return finish(verdict, situation, ends,
-                  {unit.id: {"orders_this_phase": earlier + 1, "ordered_by": character}})
+    return finish(
+        verdict,
+        situation,
+        ends,
+        {unit.id: {"orders_this_phase": earlier + 1, "ordered_by": character}},
+    )
 
 
 def adjudicate_order_move(situation: Situation, move: Move) -> Verdict:
@@ -235,5 +339,8 @@ def adjudicate_order_charge(situation: Situation, move: Move) -> Verdict:
 
 
 def needs_end(situation: Situation, move: Move) -> Move:
-    raise InvalidInput("end", f"a {move.type} needs the player's end positions for the stands; the engine "
-                              "does not choose where a unit is ordered")
+    raise InvalidInput(
+        "end",
+        f"a {move.type} needs the player's end positions for the stands; the engine "
+        "does not choose where a unit is ordered",
+    )

@@ -34,8 +34,17 @@ from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
 from ..systems import SYSTEMS
 from ..verdict import Verdict
-from .flying import FLYER_PACE, check_flown_end, end_models, finish, fmt, new_verdict, phase_check, pose_dict, \
-    refuse_ground_unit
+from .flying import (
+    FLYER_PACE,
+    check_flown_end,
+    end_models,
+    finish,
+    fmt,
+    new_verdict,
+    phase_check,
+    pose_dict,
+    refuse_ground_unit,
+)
 from .stands import block_intervals, board, centroid, interval_containing, overlaps
 from .terrain import no_flyer_end_terrain
 
@@ -53,7 +62,7 @@ class Outcome:
     distance: float
     direction: tuple[float, float]
     travelled: float = 0.0
-    stops: list[tuple[str, list[str]]] = field(default_factory=list)   # (what, ids)
+    stops: list[tuple[str, list[str]]] = field(default_factory=list)  # (what, ids)
     confused_by: list[str] = field(default_factory=list)
     destroyed_by: str | None = None
     make_way: list[str] = field(default_factory=list)
@@ -71,25 +80,43 @@ def direction_away(shooter: Model, unit: Unit) -> tuple[float, float]:
     dx, dy = cx - shooter.x, cy - shooter.y
     length = math.hypot(dx, dy)
     if length <= EPSILON:
-        raise InvalidInput("declarations.shooter", "the shooting stand sits on the driven unit's centre")
+        raise InvalidInput(
+            "declarations.shooter", "the shooting stand sits on the driven unit's centre"
+        )
     return dx / length, dy / length
 
 
-def settle(situation: Situation, unit: Unit, ux: float, uy: float, distance: float, *,
-           friends_make_way: bool, outcome: Outcome) -> None:
+def settle(
+    situation: Situation,
+    unit: Unit,
+    ux: float,
+    uy: float,
+    distance: float,
+    *,
+    friends_make_way: bool,
+    outcome: Outcome,
+) -> None:
     """Move the block `distance` along (ux, uy) and apply 2.6's stops until the end is clear."""
     b = board(situation)
     terrain = no_flyer_end_terrain(situation)
     reach = distance + 1.0
-    start_near_enemy = {o.id for m in unit.models for o in b.stands_near(m.footprint, ENEMY_GAP)
-                        if b.army_of[o.unit] != unit.army and m.footprint.distance(o.footprint) < ENEMY_GAP}
+    start_near_enemy = {
+        o.id
+        for m in unit.models
+        for o in b.stands_near(m.footprint, ENEMY_GAP)
+        if b.army_of[o.unit] != unit.army and m.footprint.distance(o.footprint) < ENEMY_GAP
+    }
     t = distance
     for _ in range(50):
         block = [m.placed(m.x + ux * t, m.y + uy * t) for m in unit.models]
         stops = []
-        over_terrain = [f for f, _ in terrain if any(overlaps(m.footprint, f.footprint) for m in block)]
+        over_terrain = [
+            f for f, _ in terrain if any(overlaps(m.footprint, f.footprint) for m in block)
+        ]
         if over_terrain:
-            stops.append(("terrain", [f.id for f in over_terrain], [f.footprint for f in over_terrain]))
+            stops.append(
+                ("terrain", [f.id for f in over_terrain], [f.footprint for f in over_terrain])
+            )
         friends, enemies = {}, {}
         for m in block:
             for o in b.stands_near(m.footprint, ENEMY_GAP):
@@ -98,7 +125,10 @@ def settle(situation: Situation, unit: Unit, ux: float, uy: float, distance: flo
                 if b.army_of[o.unit] == unit.army:
                     if overlaps(m.footprint, o.footprint):
                         friends[o.id] = o
-                elif o.id not in start_near_enemy and m.footprint.distance(o.footprint) < ENEMY_GAP - 1e-3:
+                elif (
+                    o.id not in start_near_enemy
+                    and m.footprint.distance(o.footprint) < ENEMY_GAP - 1e-3
+                ):
                     enemies[o.id] = o
         if friends:
             units = sorted({o.unit for o in friends.values()})
@@ -107,8 +137,13 @@ def settle(situation: Situation, unit: Unit, ux: float, uy: float, distance: flo
             else:
                 stops.append(("friends", units, [o.footprint for o in friends.values()]))
         if enemies:
-            stops.append(("enemy", sorted({o.unit for o in enemies.values()}),
-                          [o.footprint.buffer(ENEMY_GAP, quad_segs=32) for o in enemies.values()]))
+            stops.append(
+                (
+                    "enemy",
+                    sorted({o.unit for o in enemies.values()}),
+                    [o.footprint.buffer(ENEMY_GAP, quad_segs=32) for o in enemies.values()],
+                )
+            )
         if not stops:
             break
         new_t = t
@@ -119,7 +154,7 @@ def settle(situation: Situation, unit: Unit, ux: float, uy: float, distance: flo
             if what in ("friends", "enemy"):
                 outcome.confused_by.append(what)
             new_t = min(new_t, stop_at)
-        if new_t >= t - 1e-9:   # cannot move back any further
+        if new_t >= t - 1e-9:  # cannot move back any further
             break
         t = max(0.0, new_t - 1e-7)
     outcome.travelled = t
@@ -134,9 +169,13 @@ def plan_drive_back(situation: Situation, unit: Unit, move: Move, dice: Dice) ->
     try:
         shooter = situation.model(shooter_id)
     except InvalidInput:
-        raise InvalidInput("declarations.shooter", f"no stand with id {shooter_id!r} in this scenario") from None
+        raise InvalidInput(
+            "declarations.shooter", f"no stand with id {shooter_id!r} in this scenario"
+        ) from None
     if situation.unit(shooter.unit).army == unit.army:
-        raise InvalidInput("declarations.shooter", f"{shooter_id} is not an enemy stand of {unit.id}")
+        raise InvalidInput(
+            "declarations.shooter", f"{shooter_id} is not an enemy stand of {unit.id}"
+        )
     hits = move.declared("hits")
     if hits is None or hits < 1:
         raise InvalidInput("declarations.hits", "a drive back needs the number of hits (1 or more)")
@@ -150,8 +189,15 @@ def plan_drive_back(situation: Situation, unit: Unit, move: Move, dice: Dice) ->
         outcome.destroyed_by = "pace"
         outcome.ends = list(unit.models)
         return outcome
-    settle(situation, unit, ux, uy, outcome.distance,
-           friends_make_way=bool(move.declared("friends_make_way")), outcome=outcome)
+    settle(
+        situation,
+        unit,
+        ux,
+        uy,
+        outcome.distance,
+        friends_make_way=bool(move.declared("friends_make_way")),
+        outcome=outcome,
+    )
     return outcome
 
 
@@ -166,9 +212,9 @@ def suggest_drive_back(situation: Situation, move: Move) -> Move:
 STOP_TEXT = {
     "terrain": "it would have ended over {ids}, so it stops in front of it",
     "friends": "it would have ended on friends ({ids}) who do not make way, so it halts where it "
-               "touches them and is confused",
+    "touches them and is confused",
     "enemy": "it would have ended over or next to enemy {ids}, so it stops 1 cm in front of them and "
-             "is confused",
+    "is confused",
 }
 
 
@@ -185,46 +231,92 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
     verdict.move.update(max_distance=outcome.distance, **dice.summary())
     shooter = move.declared("shooter")
     rolled = " + ".join(map(str, outcome.dice)) or "no dice"
-    verdict.check(RULE, "before-moving", True, unit.id,
-                  f"{len(outcome.dice)} dice for {move.declared('hits')} hit(s)"
-                  f"{' (fortified: two fewer)' if move.declared('fortified') else ' (defended: one fewer)' if move.declared('defended') else ''}"
-                  f": {rolled} = {fmt(outcome.distance)} cm, straight away from {shooter}.",
-                  outcome.distance, FLYER_PACE)
+    verdict.check(
+        RULE,
+        "before-moving",
+        True,
+        unit.id,
+        f"{len(outcome.dice)} dice for {move.declared('hits')} hit(s)"
+        f"{' (fortified: two fewer)' if move.declared('fortified') else ' (defended: one fewer)' if move.declared('defended') else ''}"
+        f": {rolled} = {fmt(outcome.distance)} cm, straight away from {shooter}.",
+        outcome.distance,
+        FLYER_PACE,
+    )
     if outcome.destroyed_by:
-        verdict.check(RULE, "after-moving", True, unit.id,
-                      f"Driven back {fmt(outcome.distance)} cm, more than its full pace of {fmt(FLYER_PACE)} cm: "
-                      f"{unit.id} is destroyed.", outcome.distance, FLYER_PACE)
+        verdict.check(
+            RULE,
+            "after-moving",
+            True,
+            unit.id,
+            f"Driven back {fmt(outcome.distance)} cm, more than its full pace of {fmt(FLYER_PACE)} cm: "
+            f"{unit.id} is destroyed.",
+            outcome.distance,
+            FLYER_PACE,
+        )
         verdict.events.append({"event": "destroyed", "unit": unit.id})
         return finish(verdict, situation, [], {}, [m.id for m in unit.models])
     for what, ids in outcome.stops:
-        verdict.check(RULE, "while-moving", True, unit.id,
-                      f"{unit.id} flies over what lies in its way, but " +
-                      STOP_TEXT[what].format(ids=", ".join(ids)) + ".")
-    verdict.check(RULE, "while-moving", not outcome.off_table, unit.id,
-                  f"{unit.id} is driven back {fmt(outcome.travelled)} cm and stays on the table." if not outcome.off_table
-                  else f"This drive back takes {unit.id} off the table edge; Arbiter does not judge that case, "
-                       "so settle it by the rulebook.", outcome.travelled, outcome.distance)
+        verdict.check(
+            RULE,
+            "while-moving",
+            True,
+            unit.id,
+            f"{unit.id} flies over what lies in its way, but "
+            + STOP_TEXT[what].format(ids=", ".join(ids))
+            + ".",
+        )
+    verdict.check(
+        RULE,
+        "while-moving",
+        not outcome.off_table,
+        unit.id,
+        f"{unit.id} is driven back {fmt(outcome.travelled)} cm and stays on the table."
+        if not outcome.off_table
+        else f"This drive back takes {unit.id} off the table edge; Arbiter does not judge that case, "
+        "so settle it by the rulebook.",
+        outcome.travelled,
+        outcome.distance,
+    )
     ends = end_models(unit, move) if move.end is not None else outcome.ends
     for engine, hand in zip(outcome.ends, ends, strict=True):
         off = math.hypot(engine.x - hand.x, engine.y - hand.y)
         turned = abs((engine.facing - hand.facing + 180) % 360 - 180) > 1e-3
         ok = off <= PLACEMENT_TOLERANCE and not turned
-        verdict.models[hand.id] = {"distance_moved": round(math.hypot(hand.x - unit.model(hand.id).x,
-                                                                      hand.y - unit.model(hand.id).y), 4),
-                                   "end": pose_dict(hand)}
-        verdict.check(RULE, "after-moving", ok, hand.id,
-                      f"{hand.id} is where the drive back puts it." if ok else
-                      f"{hand.id} should end at ({fmt(engine.x)}, {fmt(engine.y)}) facing {fmt(engine.facing)}; "
-                      f"it is {fmt(off)} cm away from there.", off, PLACEMENT_TOLERANCE)
+        verdict.models[hand.id] = {
+            "distance_moved": round(
+                math.hypot(hand.x - unit.model(hand.id).x, hand.y - unit.model(hand.id).y), 4
+            ),
+            "end": pose_dict(hand),
+        }
+        verdict.check(
+            RULE,
+            "after-moving",
+            ok,
+            hand.id,
+            f"{hand.id} is where the drive back puts it."
+            if ok
+            else f"{hand.id} should end at ({fmt(engine.x)}, {fmt(engine.y)}) facing {fmt(engine.facing)}; "
+            f"it is {fmt(off)} cm away from there.",
+            off,
+            PLACEMENT_TOLERANCE,
+        )
     if not outcome.off_table:
-        check_flown_end(verdict, situation, unit, ends, ignore=outcome.make_way, stage="end-of-move")
+        check_flown_end(
+            verdict, situation, unit, ends, ignore=outcome.make_way, stage="end-of-move"
+        )
     if outcome.make_way:
         verdict.events.append({"event": "make-way", "unit": unit.id, "friends": outcome.make_way})
     state = {}
     if outcome.confused_by:
-        verdict.events.append({"event": "confused", "unit": unit.id,
-                               "because": sorted(set(outcome.confused_by))})
-        verdict.check(RULE, "after-moving", True, unit.id,
-                      f"{unit.id} is confused ({', '.join(sorted(set(outcome.confused_by)))}).")
+        verdict.events.append(
+            {"event": "confused", "unit": unit.id, "because": sorted(set(outcome.confused_by))}
+        )
+        verdict.check(
+            RULE,
+            "after-moving",
+            True,
+            unit.id,
+            f"{unit.id} is confused ({', '.join(sorted(set(outcome.confused_by)))}).",
+        )
         state = {unit.id: {"confused": True}}
     return finish(verdict, situation, ends, state)

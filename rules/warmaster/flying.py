@@ -41,9 +41,14 @@ def refuse_ground_unit(verdict: Verdict, unit: Unit, what: str = "flying units")
     """The Warmaster half judges flyers only: anything else is refused, never passed."""
     if unit.has("FLYING"):
         return True
-    verdict.check("engine", "eligible-if", False, unit.id,
-                  f"Arbiter judges Warmaster {what} only, and {unit.id} has no FLYING keyword, so "
-                  "it cannot say whether this move is legal.")
+    verdict.check(
+        "engine",
+        "eligible-if",
+        False,
+        unit.id,
+        f"Arbiter judges Warmaster {what} only, and {unit.id} has no FLYING keyword, so "
+        "it cannot say whether this move is legal.",
+    )
     return False
 
 
@@ -61,24 +66,39 @@ def end_models(unit: Unit, move: Move) -> list[Model]:
     return out
 
 
-def check_distances(verdict: Verdict, unit: Unit, ends: list[Model], limit: float, rule: str,
-                    why: str) -> None:
+def check_distances(
+    verdict: Verdict, unit: Unit, ends: list[Model], limit: float, rule: str, why: str
+) -> None:
     """2.1 / 2.5 while moving: each stand's distance moved (its furthest-moving point) <= limit."""
     for start, end in zip(unit.models, ends, strict=True):
         moved = distance_moved(start, end.x, end.y, end.facing)
         verdict.models[start.id] = {"distance_moved": round(moved, 4), "end": pose_dict(end)}
-        verdict.check(rule, "while-moving", within(moved, limit), start.id,
-                      f"{start.id} moved {fmt(moved)} cm, measured at its furthest-moving point; "
-                      f"{why} allows {fmt(limit)} cm.", moved, limit)
+        verdict.check(
+            rule,
+            "while-moving",
+            within(moved, limit),
+            start.id,
+            f"{start.id} moved {fmt(moved)} cm, measured at its furthest-moving point; "
+            f"{why} allows {fmt(limit)} cm.",
+            moved,
+            limit,
+        )
 
 
 def pose_dict(m: Model) -> dict:
     return {"x": round(m.x, 6), "y": round(m.y, 6), "facing": round(m.facing, 6)}
 
 
-def check_flown_end(verdict: Verdict, situation: Situation, unit: Unit, ends: list[Model], *,
-                    may_touch_enemy: bool = False, ignore: Iterable[str] = (),
-                    stage: str = "end-of-move") -> None:
+def check_flown_end(
+    verdict: Verdict,
+    situation: Situation,
+    unit: Unit,
+    ends: list[Model],
+    *,
+    may_touch_enemy: bool = False,
+    ignore: Iterable[str] = (),
+    stage: str = "end-of-move",
+) -> None:
     """2.2 / 2.5 end of move for flyers: table, terrain, friends, enemies, stands in touch.
 
     `ignore` lists unit ids whose stands do not count (e.g. friends making way)."""
@@ -87,32 +107,73 @@ def check_flown_end(verdict: Verdict, situation: Situation, unit: Unit, ends: li
     for i, m in enumerate(ends):
         fp = m.footprint
         on_table = b.table.buffer(EPSILON).contains(fp)
-        verdict.check(RULE_MOVING, stage, on_table, m.id,
-                      f"{m.id} ends on the table." if on_table else f"{m.id} would end off the table.")
+        verdict.check(
+            RULE_MOVING,
+            stage,
+            on_table,
+            m.id,
+            f"{m.id} ends on the table." if on_table else f"{m.id} would end off the table.",
+        )
         bad = forbidden_terrain_under(situation, fp)
-        verdict.check(RULE_TERRAIN, stage, not bad, m.id,
-                      f"{m.id} ends clear of woods and of terrain infantry cannot enter." if not bad else
-                      f"{m.id} would end over {', '.join(f.id + ' (' + k + ')' for f, k in bad)}; a flyer "
-                      "may never end a move over woods or in terrain infantry cannot enter.")
-        friends_under = sorted({o.unit for o in b.stands_near(fp) if o.unit not in ignore
-                                and b.army_of[o.unit] == unit.army and overlaps(fp, o.footprint)})
+        verdict.check(
+            RULE_TERRAIN,
+            stage,
+            not bad,
+            m.id,
+            f"{m.id} ends clear of woods and of terrain infantry cannot enter."
+            if not bad
+            else f"{m.id} would end over {', '.join(f.id + ' (' + k + ')' for f, k in bad)}; a flyer "
+            "may never end a move over woods or in terrain infantry cannot enter.",
+        )
+        friends_under = sorted(
+            {
+                o.unit
+                for o in b.stands_near(fp)
+                if o.unit not in ignore
+                and b.army_of[o.unit] == unit.army
+                and overlaps(fp, o.footprint)
+            }
+        )
         own_under = [o.id for o in ends[:i] if overlaps(fp, o.footprint)]
         clear = not friends_under and not own_under
-        verdict.check(RULE_MOVING, stage, clear, m.id,
-                      f"{m.id} has room of its own and is not on top of other stands." if clear else
-                      f"{m.id} would end on top of {', '.join(friends_under + own_under)}; stands need "
-                      "room on the table, as on the ground.")
-        enemies = sorted({o.unit for o in b.stands_near(fp, 2 * EPSILON) if b.army_of[o.unit] != unit.army
-                          and fp.distance(o.footprint) <= EPSILON})
+        verdict.check(
+            RULE_MOVING,
+            stage,
+            clear,
+            m.id,
+            f"{m.id} has room of its own and is not on top of other stands."
+            if clear
+            else f"{m.id} would end on top of {', '.join(friends_under + own_under)}; stands need "
+            "room on the table, as on the ground.",
+        )
+        enemies = sorted(
+            {
+                o.unit
+                for o in b.stands_near(fp, 2 * EPSILON)
+                if b.army_of[o.unit] != unit.army and fp.distance(o.footprint) <= EPSILON
+            }
+        )
         if may_touch_enemy:
             continue
-        verdict.check(RULE_MOVING, stage, not enemies, m.id,
-                      f"{m.id} ends out of contact with the enemy." if not enemies else
-                      f"{m.id} would end touching enemy {', '.join(enemies)}, which only a charge may do.")
+        verdict.check(
+            RULE_MOVING,
+            stage,
+            not enemies,
+            m.id,
+            f"{m.id} ends out of contact with the enemy."
+            if not enemies
+            else f"{m.id} would end touching enemy {', '.join(enemies)}, which only a charge may do.",
+        )
     together = stands_together(ends)
-    verdict.check("units/formation", stage, together, unit.id,
-                  f"Every stand of {unit.id} touches another stand of the unit." if together else
-                  f"The stands of {unit.id} must each touch another stand of the unit, edge or corner.")
+    verdict.check(
+        "units/formation",
+        stage,
+        together,
+        unit.id,
+        f"Every stand of {unit.id} touches another stand of the unit."
+        if together
+        else f"The stands of {unit.id} must each touch another stand of the unit, edge or corner.",
+    )
 
 
 def touching_enemy_units(situation: Situation, unit: Unit, stands: Iterable[Model]) -> list[str]:
@@ -131,8 +192,13 @@ def engaged(situation: Situation, unit: Unit) -> list[str]:
     return touching_enemy_units(situation, unit, unit.models)
 
 
-def finish(verdict: Verdict, situation: Situation, ends: Mapping[str, Model] | list[Model],
-           state: Mapping[str, Mapping] | None = None, removed: Iterable[str] = ()) -> Verdict:
+def finish(
+    verdict: Verdict,
+    situation: Situation,
+    ends: Mapping[str, Model] | list[Model],
+    state: Mapping[str, Mapping] | None = None,
+    removed: Iterable[str] = (),
+) -> Verdict:
     """Record the situation after the move when every check passed."""
     if verdict.legal:
         models = ends.values() if isinstance(ends, Mapping) else ends
@@ -146,6 +212,11 @@ def phase_check(verdict: Verdict, situation: Situation, unit: Unit, phase: str, 
     current = situation.turn.phase
     if current is None:
         return
-    verdict.check(rule, "eligible-if", current == phase, unit.id,
-                  f"This move is made in the {phase} phase" +
-                  ("." if current == phase else f", and the scenario is in the {current} phase."))
+    verdict.check(
+        rule,
+        "eligible-if",
+        current == phase,
+        unit.id,
+        f"This move is made in the {phase} phase"
+        + ("." if current == phase else f", and the scenario is in the {current} phase."),
+    )

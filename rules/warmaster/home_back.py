@@ -39,12 +39,27 @@ from ..systems import SYSTEMS
 from ..verdict import Verdict
 from .command import character_of
 from .flying import (
-    COMMAND_RANGE, check_flown_end, end_models, engaged, finish, fmt, new_verdict, phase_check, pose_dict,
+    COMMAND_RANGE,
+    check_flown_end,
+    end_models,
+    engaged,
+    finish,
+    fmt,
+    new_verdict,
+    phase_check,
+    pose_dict,
     refuse_ground_unit,
 )
 from .stands import (
-    ENEMY_CLEARANCE, board, is_character, overlaps, same_facing, stands_together,
-    sweep_intervals, swept_hull, unit_distance,
+    ENEMY_CLEARANCE,
+    board,
+    is_character,
+    overlaps,
+    same_facing,
+    stands_together,
+    sweep_intervals,
+    swept_hull,
+    unit_distance,
 )
 from .terrain import no_flyer_end_terrain
 
@@ -65,32 +80,68 @@ def eligibility(verdict: Verdict, situation: Situation, unit: Unit) -> bool:
     if not refuse_ground_unit(verdict, unit):
         return False
     phase_check(verdict, situation, unit, "command", RULE)
-    verdict.check(RULE, "eligible-if", not is_character(unit), unit.id,
-                  "Home back is for flying units." if not is_character(unit) else
-                  f"{unit.id} is a character; characters do not home back.")
+    verdict.check(
+        RULE,
+        "eligible-if",
+        not is_character(unit),
+        unit.id,
+        "Home back is for flying units."
+        if not is_character(unit)
+        else f"{unit.id} is a character; characters do not home back.",
+    )
     busy = engaged(situation, unit)
-    verdict.check(RULE, "eligible-if", not busy, unit.id,
-                  f"{unit.id} is not in combat." if not busy else
-                  f"{unit.id} is touching enemy {', '.join(busy)}; a unit in combat cannot home back.")
+    verdict.check(
+        RULE,
+        "eligible-if",
+        not busy,
+        unit.id,
+        f"{unit.id} is not in combat."
+        if not busy
+        else f"{unit.id} is touching enemy {', '.join(busy)}; a unit in combat cannot home back.",
+    )
     spell = unit.flag("spell_prevents_movement")
-    verdict.check(RULE, "eligible-if", not spell, unit.id,
-                  "No spell stops this unit moving." if not spell else
-                  f"A spell prevents {unit.id} from moving, so it cannot home back.")
+    verdict.check(
+        RULE,
+        "eligible-if",
+        not spell,
+        unit.id,
+        "No spell stops this unit moving."
+        if not spell
+        else f"A spell prevents {unit.id} from moving, so it cannot home back.",
+    )
     chars = friendly_characters(situation, unit)
     if not chars:
-        verdict.check(RULE, "eligible-if", False, unit.id,
-                      f"{unit.id} has no friendly character to home back to.")
+        verdict.check(
+            RULE,
+            "eligible-if",
+            False,
+            unit.id,
+            f"{unit.id} has no friendly character to home back to.",
+        )
     else:
         nearest = min(unit_distance(c.models, unit.models) for c in chars)
         far = nearest > COMMAND_RANGE + EPSILON
-        verdict.check(RULE, "eligible-if", far, unit.id,
-                      f"{unit.id} is {fmt(nearest)} cm from its nearest character, more than "
-                      f"{fmt(COMMAND_RANGE)} cm, so it may home back." if far else
-                      f"{unit.id} is {fmt(nearest)} cm from a character, within {fmt(COMMAND_RANGE)} cm, "
-                      "so it cannot home back.", nearest, COMMAND_RANGE)
+        verdict.check(
+            RULE,
+            "eligible-if",
+            far,
+            unit.id,
+            f"{unit.id} is {fmt(nearest)} cm from its nearest character, more than "
+            f"{fmt(COMMAND_RANGE)} cm, so it may home back."
+            if far
+            else f"{unit.id} is {fmt(nearest)} cm from a character, within {fmt(COMMAND_RANGE)} cm, "
+            "so it cannot home back.",
+            nearest,
+            COMMAND_RANGE,
+        )
     if unit.flag("confused"):
-        verdict.check(RULE, "eligible-if", True, unit.id,
-                      f"{unit.id} is confused; a confused flyer may still home back.")
+        verdict.check(
+            RULE,
+            "eligible-if",
+            True,
+            unit.id,
+            f"{unit.id} is confused; a confused flyer may still home back.",
+        )
     return verdict.legal
 
 
@@ -100,12 +151,12 @@ class Plan:
 
     character: Unit
     char_stand: Model
-    distance: float             # roll x 10 cm
-    gap: float                  # unit to character at the start
-    first: Model                # the stand nearest the character at the start
+    distance: float  # roll x 10 cm
+    gap: float  # unit to character at the start
+    first: Model  # the stand nearest the character at the start
     direction: tuple[float, float]
-    wanted: float               # how far the first stand should fly (to touch, or the full roll)
-    travelled: float            # how far it could fly
+    wanted: float  # how far the first stand should fly (to touch, or the full roll)
+    travelled: float  # how far it could fly
     ends: tuple[Model, ...] | None  # the placement, or None if none was found
 
 
@@ -137,8 +188,17 @@ def plan_home_back(situation: Situation, unit: Unit, character: Unit, roll: int)
         if ends is not None or t == 0.0:
             break
         t = _step_out(blocked, t - STEP_BACK)
-    return Plan(character, char_stand, distance, gap, first, (ux, uy), wanted,
-                t if ends is not None else 0.0, tuple(ends) if ends else None)
+    return Plan(
+        character,
+        char_stand,
+        distance,
+        gap,
+        first,
+        (ux, uy),
+        wanted,
+        t if ends is not None else 0.0,
+        tuple(ends) if ends else None,
+    )
 
 
 def _step_out(blocked: list[tuple[float, float]], t: float) -> float:
@@ -215,8 +275,10 @@ class _Context:
             return None
         min_gap = fp.distance(self.char_fp)
         placed = {first.id: first_end}
-        others = sorted((m for m in self.unit.models if m.id != first.id),
-                        key=lambda m: m.footprint.distance(first.footprint))
+        others = sorted(
+            (m for m in self.unit.models if m.id != first.id),
+            key=lambda m: m.footprint.distance(first.footprint),
+        )
         # Keep the formation when every stand can simply move with the first.
         kept = {m.id: m.placed(m.x + dx, m.y + dy) for m in others}
         fps = [fp]
@@ -227,8 +289,9 @@ class _Context:
         for m in others:
             ideal = kept[m.id]
             best = None
-            if self.allowed(ideal.footprint, [p.footprint for p in placed.values()], min_gap) and \
-                    any(ideal.footprint.distance(p.footprint) <= EPSILON for p in placed.values()):
+            if self.allowed(
+                ideal.footprint, [p.footprint for p in placed.values()], min_gap
+            ) and any(ideal.footprint.distance(p.footprint) <= EPSILON for p in placed.values()):
                 best = ideal
             else:
                 best_cost = math.inf
@@ -237,7 +300,8 @@ class _Context:
                         cand = m.placed(x, y)
                         cost = math.hypot(x - ideal.x, y - ideal.y)
                         if cost < best_cost and self.allowed(
-                                cand.footprint, [p.footprint for p in placed.values()], min_gap):
+                            cand.footprint, [p.footprint for p in placed.values()], min_gap
+                        ):
                             best, best_cost = cand, cost
             if best is None:
                 return None
@@ -255,15 +319,27 @@ class _Context:
 def slots(anchor: Model, stand: Model) -> list[tuple[float, float]]:
     """Centres where `stand` (keeping its facing) touches `anchor`: beside, behind, in front and
     corner to corner when both are rectangles facing the same way; otherwise in 16 directions."""
-    if anchor.base.kind == "rect" and stand.base.kind == "rect" and same_facing(anchor.facing, stand.facing, 1e-6):
+    if (
+        anchor.base.kind == "rect"
+        and stand.base.kind == "rect"
+        and same_facing(anchor.facing, stand.facing, 1e-6)
+    ):
         wa, da = anchor.base.size
         wb, db = stand.base.size
         a = math.radians(anchor.facing)
         fx, fy, rx, ry = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
         f_off, r_off = (da + db) / 2, (wa + wb) / 2
         out = []
-        for f, r in ((0, r_off), (0, -r_off), (-f_off, 0), (f_off, 0),
-                     (-f_off, r_off), (-f_off, -r_off), (f_off, r_off), (f_off, -r_off)):
+        for f, r in (
+            (0, r_off),
+            (0, -r_off),
+            (-f_off, 0),
+            (f_off, 0),
+            (-f_off, r_off),
+            (-f_off, -r_off),
+            (f_off, r_off),
+            (f_off, -r_off),
+        ):
             out.append((anchor.x + f * fx + r * rx, anchor.y + f * fy + r * ry))
         return out
     out = []
@@ -280,16 +356,24 @@ def slots(anchor: Model, stand: Model) -> list[tuple[float, float]]:
 
 # -- the move rule -----------------------------------------------------------------------------
 
+
 def _roll_and_character(verdict: Verdict, situation: Situation, unit: Unit, move: Move, dice: Dice):
     (roll,) = dice.roll(1)
     verdict.move.update(dice.summary())
     character = character_of(situation, move, "home_back_to")
     ok = is_character(character) and character.army == unit.army
-    verdict.check(RULE, "before-moving", ok, character.id,
-                  f"{unit.id} rolled {roll}: it may home back up to {fmt(roll * HOME_BACK_CM_PER_PIP)} cm "
-                  f"toward {character.id}." if ok else
-                  f"{character.id} is not a friendly character, so {unit.id} cannot home back to it.",
-                  roll * HOME_BACK_CM_PER_PIP, None)
+    verdict.check(
+        RULE,
+        "before-moving",
+        ok,
+        character.id,
+        f"{unit.id} rolled {roll}: it may home back up to {fmt(roll * HOME_BACK_CM_PER_PIP)} cm "
+        f"toward {character.id}."
+        if ok
+        else f"{character.id} is not a friendly character, so {unit.id} cannot home back to it.",
+        roll * HOME_BACK_CM_PER_PIP,
+        None,
+    )
     verdict.move["max_distance"] = roll * HOME_BACK_CM_PER_PIP
     verdict.move["target"] = character.id
     return roll, character, ok
@@ -328,13 +412,21 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
     tol = PLACEMENT_TOLERANCE
     char_fp = plan.char_stand.footprint
     for start, end in zip(unit.models, ends, strict=True):
-        verdict.models[start.id] = {"distance_moved": round(math.hypot(end.x - start.x, end.y - start.y), 4),
-                                    "end": pose_dict(end)}
+        verdict.models[start.id] = {
+            "distance_moved": round(math.hypot(end.x - start.x, end.y - start.y), 4),
+            "end": pose_dict(end),
+        }
         turned = not same_facing(start.facing, end.facing, 1e-3)
-        verdict.check(RULE, "while-moving", not turned, start.id,
-                      f"{start.id} keeps its facing." if not turned else
-                      f"{start.id} turned from {fmt(start.facing)} to {fmt(end.facing)} degrees; no stand may "
-                      "change its orientation when homing back.")
+        verdict.check(
+            RULE,
+            "while-moving",
+            not turned,
+            start.id,
+            f"{start.id} keeps its facing."
+            if not turned
+            else f"{start.id} turned from {fmt(start.facing)} to {fmt(end.facing)} degrees; no stand may "
+            "change its orientation when homing back.",
+        )
     # The first stand flies straight toward the character.
     first_end = next(e for e in ends if e.id == plan.first.id)
     dx, dy = first_end.x - plan.first.x, first_end.y - plan.first.y
@@ -342,36 +434,72 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
     along = dx * ux + dy * uy
     aside = abs(dx * uy - dy * ux) if (ux, uy) != (0.0, 0.0) else math.hypot(dx, dy)
     straight = aside <= tol and along >= -tol
-    verdict.check(RULE, "while-moving", straight, plan.first.id,
-                  f"{plan.first.id}, the stand nearest {character.id}, flies straight toward it." if straight else
-                  f"{plan.first.id}, the stand nearest {character.id}, must fly straight toward it; it ends "
-                  f"{fmt(aside)} cm off that line.", aside, tol)
-    verdict.check(RULE, "while-moving", along <= plan.wanted + tol, plan.first.id,
-                  f"{plan.first.id} flew {fmt(max(along, 0))} cm toward {character.id}; it may fly "
-                  f"{fmt(plan.wanted)} cm ({'into touch' if plan.distance > plan.gap else 'the full roll'}).",
-                  along, plan.wanted)
+    verdict.check(
+        RULE,
+        "while-moving",
+        straight,
+        plan.first.id,
+        f"{plan.first.id}, the stand nearest {character.id}, flies straight toward it."
+        if straight
+        else f"{plan.first.id}, the stand nearest {character.id}, must fly straight toward it; it ends "
+        f"{fmt(aside)} cm off that line.",
+        aside,
+        tol,
+    )
+    verdict.check(
+        RULE,
+        "while-moving",
+        along <= plan.wanted + tol,
+        plan.first.id,
+        f"{plan.first.id} flew {fmt(max(along, 0))} cm toward {character.id}; it may fly "
+        f"{fmt(plan.wanted)} cm ({'into touch' if plan.distance > plan.gap else 'the full roll'}).",
+        along,
+        plan.wanted,
+    )
     check_flown_end(verdict, situation, unit, ends)
     first_gap = first_end.footprint.distance(char_fp)
     for end in ends:
         if end.id == plan.first.id:
             continue
         gap = end.footprint.distance(char_fp)
-        verdict.check(RULE, "after-moving", gap >= first_gap - tol, end.id,
-                      f"{end.id} is no nearer {character.id} than {plan.first.id}." if gap >= first_gap - tol else
-                      f"{end.id} ends {fmt(gap)} cm from {character.id}, nearer than the first stand "
-                      f"({fmt(first_gap)} cm); no stand may end nearer than the first.", gap, first_gap)
-    best = plan.ends[[m.id for m in plan.ends].index(plan.first.id)].footprint.distance(char_fp) \
-        if plan.ends else plan.gap - plan.wanted
+        verdict.check(
+            RULE,
+            "after-moving",
+            gap >= first_gap - tol,
+            end.id,
+            f"{end.id} is no nearer {character.id} than {plan.first.id}."
+            if gap >= first_gap - tol
+            else f"{end.id} ends {fmt(gap)} cm from {character.id}, nearer than the first stand "
+            f"({fmt(first_gap)} cm); no stand may end nearer than the first.",
+            gap,
+            first_gap,
+        )
+    best = (
+        plan.ends[[m.id for m in plan.ends].index(plan.first.id)].footprint.distance(char_fp)
+        if plan.ends
+        else plan.gap - plan.wanted
+    )
     close = first_gap <= best + tol
     if plan.distance > plan.gap:
-        goal = "The roll is more than the gap, so the unit flies into touch with the character"
+        goal = f"The roll ({fmt(plan.distance)} cm) is more than the gap ({fmt(plan.gap)} cm), so the unit flies into touch with {character.id}"
     else:
-        goal = "The roll is not more than the gap, so the unit flies the full distance rolled"
+        goal = f"The roll ({fmt(plan.distance)} cm) is not more than the gap ({fmt(plan.gap)} cm), so the unit flies the full distance rolled"
     blocked = plan.ends is not None and plan.travelled < plan.wanted - tol
-    verdict.check(RULE, "after-moving", close, unit.id,
-                  f"{goal}{' as far as stands and terrain let it' if blocked else ''}: it ends "
-                  f"{fmt(first_gap)} cm from {character.id}" +
-                  ("." if close else f", but it could end {fmt(best)} cm away."), first_gap, best + tol)
+    if blocked:
+        goal += (
+            f", but stands or terrain where it would land stop it: it goes as far as it can, "
+            f"{fmt(plan.travelled)} cm"
+        )
+    verdict.check(
+        RULE,
+        "after-moving",
+        close,
+        unit.id,
+        f"{goal}. It ends {fmt(first_gap)} cm from {character.id}"
+        + ("." if close else f", but it could end {fmt(best)} cm away."),
+        first_gap,
+        best + tol,
+    )
     _after(verdict, situation, unit, ends)
     return finish(verdict, situation, ends, {unit.id: {"homed_back": True}})
 
@@ -381,23 +509,40 @@ def _after(verdict: Verdict, situation: Situation, unit: Unit, ends: list[Model]
     chars = friendly_characters(situation, unit)
     near = min((unit_distance(c.models, ends) for c in chars), default=math.inf)
     if unit.flag("confused"):
-        verdict.check(RULE, "after-moving", True, unit.id,
-                      f"{unit.id} homed back while confused, so it cannot be given orders this phase.")
+        verdict.check(
+            RULE,
+            "after-moving",
+            True,
+            unit.id,
+            f"{unit.id} homed back while confused, so it cannot be given orders this phase.",
+        )
         return
     if near <= COMMAND_RANGE + EPSILON:
-        verdict.check(RULE, "after-moving", True, unit.id,
-                      f"{unit.id} ends {fmt(near)} cm from a character, within {fmt(COMMAND_RANGE)} cm, so "
-                      "it may be given orders this phase.", near, COMMAND_RANGE)
+        verdict.check(
+            RULE,
+            "after-moving",
+            True,
+            unit.id,
+            f"{unit.id} ends {fmt(near)} cm from a character, within {fmt(COMMAND_RANGE)} cm, so "
+            "it may be given orders this phase.",
+            near,
+            COMMAND_RANGE,
+        )
         verdict.events.append({"event": "may-be-ordered", "unit": unit.id})
     else:
-        verdict.check(RULE, "after-moving", True, unit.id,
-                      f"{unit.id} ends {fmt(near)} cm from its nearest character, beyond "
-                      f"{fmt(COMMAND_RANGE)} cm, so it cannot be given orders this phase.", near, COMMAND_RANGE)
+        verdict.check(
+            RULE,
+            "after-moving",
+            True,
+            unit.id,
+            f"{unit.id} ends {fmt(near)} cm from its nearest character, beyond "
+            f"{fmt(COMMAND_RANGE)} cm, so it cannot be given orders this phase.",
+            near,
+            COMMAND_RANGE,
+        )
 
 
 def home_back_eligibility(situation: Situation, unit_id: str, declarations: dict) -> list:
     verdict = Verdict(move={})
     eligibility(verdict, situation, situation.unit(unit_id))
     return verdict.findings
-
-

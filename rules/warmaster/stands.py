@@ -49,14 +49,19 @@ def is_flyer(unit: Unit) -> bool:
 
 # -- moving a stand ---------------------------------------------------------------------------
 
+
 def corners(base: Base, x: float, y: float, facing: float) -> list[tuple[float, float]]:
     """The four corners of a rect stand at a pose (table coordinates)."""
     frontage, depth = base.size
     a = math.radians(facing)
     c, s = math.cos(a), math.sin(a)
     out = []
-    for fx, fy in ((depth / 2, -frontage / 2), (depth / 2, frontage / 2),
-                   (-depth / 2, frontage / 2), (-depth / 2, -frontage / 2)):
+    for fx, fy in (
+        (depth / 2, -frontage / 2),
+        (depth / 2, frontage / 2),
+        (-depth / 2, frontage / 2),
+        (-depth / 2, -frontage / 2),
+    ):
         out.append((x + fx * c - fy * s, y + fx * s + fy * c))
     return out
 
@@ -71,7 +76,9 @@ def distance_moved(model: Model, x: float, y: float, facing: float | None = None
     if model.base.kind == "rect":
         before = corners(model.base, model.x, model.y, model.facing)
         after = corners(model.base, x, y, facing)
-        return max(math.hypot(bx - ax, by - ay) for (ax, ay), (bx, by) in zip(before, after, strict=True))
+        return max(
+            math.hypot(bx - ax, by - ay) for (ax, ay), (bx, by) in zip(before, after, strict=True)
+        )
     centre = math.hypot(x - model.x, y - model.y)
     if model.base.kind == "round":
         return centre
@@ -85,6 +92,7 @@ def same_facing(a: float, b: float, slack: float = 1e-6) -> bool:
 
 
 # -- distances between stands and units ---------------------------------------------------------
+
 
 def stand_distance(a: Model, b: Model) -> float:
     """Closest-points distance between two stands (0 if they overlap)."""
@@ -108,6 +116,7 @@ def overlaps(a: Polygon, b: Polygon) -> bool:
 
 
 # -- formations ----------------------------------------------------------------------------------
+
 
 def stands_together(stands: Sequence[Model], tolerance: float = EPSILON) -> bool:
     """2.1: every stand touches another stand of the unit (edge or corner), in one group."""
@@ -135,19 +144,25 @@ def formation(stands: Sequence[Model]) -> str:
     if len(stands) <= 1:
         return "line"
     first = stands[0]
-    if any(m.base.kind != "rect" or m.base.size != first.base.size or
-           not same_facing(m.facing, first.facing, 0.5) for m in stands):
+    if any(
+        m.base.kind != "rect"
+        or m.base.size != first.base.size
+        or not same_facing(m.facing, first.facing, 0.5)
+        for m in stands
+    ):
         return "irregular"
     frontage, depth = first.base.size
     a = math.radians(first.facing)
-    fx, fy = math.cos(a), math.sin(a)          # forward
-    rx, ry = -fy, fx                           # to the stand's right
+    fx, fy = math.cos(a), math.sin(a)  # forward
+    rx, ry = -fy, fx  # to the stand's right
     forward = [(m.x - first.x) * fx + (m.y - first.y) * fy for m in stands]
     across = [(m.x - first.x) * rx + (m.y - first.y) * ry for m in stands]
 
     def evenly(values: list[float], spacing: float) -> bool:
         ordered = sorted(values)
-        return all(abs((b - a_) - spacing) <= FORMATION_SLACK for a_, b in zip(ordered, ordered[1:]))
+        return all(
+            abs((b - a_) - spacing) <= FORMATION_SLACK for a_, b in zip(ordered, ordered[1:])
+        )
 
     if all(abs(f) <= FORMATION_SLACK for f in forward) and evenly(across, frontage):
         return "line"
@@ -158,6 +173,7 @@ def formation(stands: Sequence[Model]) -> str:
 
 # -- sweeping a shape along a straight line --------------------------------------------------------
 
+
 def _pieces(obstacle: Polygon) -> list[Polygon]:
     """Convex pieces of an obstacle (a convex polygon is its own piece)."""
     if obstacle.convex_hull.area - obstacle.area <= EPSILON:
@@ -166,8 +182,9 @@ def _pieces(obstacle: Polygon) -> list[Polygon]:
     return [g for g in triangles.geoms if g.area > 0]
 
 
-def sweep_intervals(shape: Polygon, ux: float, uy: float, t_max: float,
-                    obstacles: Iterable[Polygon]) -> list[tuple[float, float]]:
+def sweep_intervals(
+    shape: Polygon, ux: float, uy: float, t_max: float, obstacles: Iterable[Polygon]
+) -> list[tuple[float, float]]:
     """The parameter ranges t in [0, t_max] where `shape` moved by t*(ux, uy) meets an obstacle.
 
     `shape` must be convex (a stand). Exact: the moved shape meets obstacle O exactly when t*u lies
@@ -207,7 +224,9 @@ def merge_intervals(intervals: Iterable[tuple[float, float]]) -> list[tuple[floa
     return [(a, b) for a, b in out]
 
 
-def interval_containing(intervals: list[tuple[float, float]], t: float) -> tuple[float, float] | None:
+def interval_containing(
+    intervals: list[tuple[float, float]], t: float
+) -> tuple[float, float] | None:
     for a, b in intervals:
         if a - 1e-9 <= t <= b + 1e-9:
             return (a, b)
@@ -225,6 +244,7 @@ def translated(model: Model, dx: float, dy: float) -> Model:
 
 
 # -- an index of the table, built once per situation -----------------------------------------------
+
 
 @dataclass
 class Board:
@@ -254,9 +274,13 @@ def board(situation: Situation) -> Board:
     footprints = [m.footprint for m in stands]
     for f in footprints:
         shapely.prepare(f)
-    result = Board(stands, footprints, STRtree(footprints),
-                   {u.id: u.army for u in situation.units},
-                   box(0, 0, situation.table.width, situation.table.height))
+    result = Board(
+        stands,
+        footprints,
+        STRtree(footprints),
+        {u.id: u.army for u in situation.units},
+        box(0, 0, situation.table.width, situation.table.height),
+    )
     # The cache holds the situation weakly (a Board never refers back to it); drop dead entries.
     for dead in [k for k, (ref, _) in _BOARDS.items() if ref() is None]:
         del _BOARDS[dead]
@@ -264,8 +288,9 @@ def board(situation: Situation) -> Board:
     return result
 
 
-def block_intervals(stands: Iterable[Model], ux: float, uy: float, t_max: float,
-                    obstacles: Iterable[Polygon]) -> list[tuple[float, float]]:
+def block_intervals(
+    stands: Iterable[Model], ux: float, uy: float, t_max: float, obstacles: Iterable[Polygon]
+) -> list[tuple[float, float]]:
     """sweep_intervals for a unit moving as a block: where any of its stands meets an obstacle."""
     obstacles = list(obstacles)
     out: list[tuple[float, float]] = []

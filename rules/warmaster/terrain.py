@@ -27,14 +27,30 @@ from ..situation import Model, Situation, TerrainFeature
 from .stands import overlaps
 
 TERRAIN_KINDS = {
-    "open": "open", "hill": "open", "bridge": "open", "road": "open",
-    "woods": "woods", "wood": "woods", "scrub": "woods", "tall-scrub": "woods",
+    "open": "open",
+    "hill": "open",
+    "bridge": "open",
+    "road": "open",
+    "woods": "woods",
+    "wood": "woods",
+    "scrub": "woods",
+    "tall-scrub": "woods",
     "village": "village",
-    "river": "water", "shallow-river": "water", "ford": "water", "low-obstacle": "water",
-    "impassable": "impassable", "building": "impassable", "buildings": "impassable",
-    "boulders": "impassable", "deep-water": "impassable", "ravine": "impassable",
-    "ravines": "impassable", "cliff": "impassable", "cliffs": "impassable",
-    "mountain": "impassable", "mountains": "impassable",
+    "river": "water",
+    "shallow-river": "water",
+    "ford": "water",
+    "low-obstacle": "water",
+    "impassable": "impassable",
+    "building": "impassable",
+    "buildings": "impassable",
+    "boulders": "impassable",
+    "deep-water": "impassable",
+    "ravine": "impassable",
+    "ravines": "impassable",
+    "cliff": "impassable",
+    "cliffs": "impassable",
+    "mountain": "impassable",
+    "mountains": "impassable",
 }
 
 #: Kinds a flyer may not end a move in or over (2.2, 2.5), and that block its ground moves (2.7).
@@ -49,9 +65,11 @@ def kind_of(situation: Situation, feature: TerrainFeature) -> str:
     kind = TERRAIN_KINDS.get(feature.type.strip().lower().replace(" ", "-").replace("_", "-"))
     if kind is None:
         index = situation.terrain.index(feature)
-        raise InvalidInput(f"terrain[{index}].type",
-                           f"unknown Warmaster terrain type {feature.type!r}; use one of "
-                           f"{', '.join(sorted(set(TERRAIN_KINDS)))}")
+        raise InvalidInput(
+            f"terrain[{index}].type",
+            f"unknown Warmaster terrain type {feature.type!r}; use one of "
+            f"{', '.join(sorted(set(TERRAIN_KINDS)))}",
+        )
     return kind
 
 
@@ -72,6 +90,7 @@ def forbidden_terrain_under(situation: Situation, footprint) -> list[tuple[Terra
 
 # -- sight ---------------------------------------------------------------------------------------
 
+
 def sight_lines(a: Model, b: Model) -> list[LineString]:
     """A few sight lines from stand a to stand b: closest points, centres, centre to b's corners."""
     pa, pb = nearest_points(a.footprint, b.footprint)
@@ -89,7 +108,9 @@ def line_blocked(situation: Situation, line: LineString, a: Model, b: Model) -> 
     for feature in situation.terrain:
         kind = kind_of(situation, feature)
         if kind == "open" and feature.type.strip().lower() == "hill":
-            on_it = feature.footprint.intersects(Point(a.x, a.y)) or feature.footprint.intersects(Point(b.x, b.y))
+            on_it = feature.footprint.intersects(Point(a.x, a.y)) or feature.footprint.intersects(
+                Point(b.x, b.y)
+            )
             if not on_it and line.intersection(feature.footprint).length > 1e-6:
                 return True
         elif kind == "impassable":
@@ -119,5 +140,12 @@ def unit_sees(situation: Situation, viewer, target) -> bool:
     return any(can_see(situation, a, b) for a in viewer.models for b in target.models)
 
 
-__all__ = ["TERRAIN_KINDS", "NO_FLYER_END", "kind_of", "no_flyer_end_terrain",
-           "forbidden_terrain_under", "can_see", "unit_sees"]
+__all__ = [
+    "TERRAIN_KINDS",
+    "NO_FLYER_END",
+    "kind_of",
+    "no_flyer_end_terrain",
+    "forbidden_terrain_under",
+    "can_see",
+    "unit_sees",
+]

@@ -9,12 +9,26 @@ import pytest
 
 from rules import InvalidInput
 
-from .builders import enemy, failed_rules, flyers, judge, line_of_flyers, scenario, stand, suggested, terrain
+from .builders import (
+    enemy,
+    failed_rules,
+    flyers,
+    judge,
+    line_of_flyers,
+    scenario,
+    stand,
+    suggested,
+    terrain,
+)
 
 
 def drive(dice, hits=None, **declarations):
-    return {"unit": "F", "type": "drive-back", "dice": list(dice),
-            "declarations": {"shooter": "S1", "hits": hits or len(dice), **declarations}}
+    return {
+        "unit": "F",
+        "type": "drive-back",
+        "dice": list(dice),
+        "declarations": {"shooter": "S1", "hits": hits or len(dice), **declarations},
+    }
 
 
 def units(*extra):
@@ -67,7 +81,9 @@ def test_flyers_end_short_of_impassable_terrain():
 
 def test_flyers_halt_on_touching_friends_who_do_not_make_way_and_are_confused():
     # friend G1 at x 92..94: 7 cm would land on it; they halt touching it at x = 94, centres 95.
-    doc = scenario(units(flyers("G", [stand("G1", 93, 54)], keywords=("INFANTRY",))), phase="shooting")
+    doc = scenario(
+        units(flyers("G", [stand("G1", 93, 54)], keywords=("INFANTRY",))), phase="shooting"
+    )
     verdict = judge(doc, drive([3, 4]))
     assert verdict.legal, failed_rules(verdict)
     assert xs(verdict) == [95.0]
@@ -76,7 +92,9 @@ def test_flyers_halt_on_touching_friends_who_do_not_make_way_and_are_confused():
 
 
 def test_friends_who_make_way_let_the_flyers_end_where_the_dice_say():
-    doc = scenario(units(flyers("G", [stand("G1", 93, 54)], keywords=("INFANTRY",))), phase="shooting")
+    doc = scenario(
+        units(flyers("G", [stand("G1", 93, 54)], keywords=("INFANTRY",))), phase="shooting"
+    )
     verdict = judge(doc, drive([3, 4], friends_make_way=True))
     assert verdict.legal, failed_rules(verdict)
     assert xs(verdict) == [93.0]
@@ -90,7 +108,9 @@ def test_flyers_stop_1_cm_in_front_of_an_enemy_and_are_confused():
     assert verdict.legal, failed_rules(verdict)
     assert xs(verdict) == [96.0]
     after = verdict.after
-    assert after.model("F2").footprint.distance(after.model("E1").footprint) == pytest.approx(1.0, abs=1e-3)
+    assert after.model("F2").footprint.distance(after.model("E1").footprint) == pytest.approx(
+        1.0, abs=1e-3
+    )
     assert {"event": "confused", "unit": "F", "because": ["enemy"]} in verdict.events
 
 
@@ -121,15 +141,24 @@ def test_a_hand_placement_that_is_not_where_the_drive_back_ends_is_refused():
 
 def test_suggest_fills_in_the_end_and_keeps_the_server_roll():
     doc = scenario(units(), phase="shooting")
-    move = suggested(doc, {"unit": "F", "type": "drive-back", "seed": 5,
-                           "declarations": {"shooter": "S1", "hits": 2}})
+    move = suggested(
+        doc,
+        {
+            "unit": "F",
+            "type": "drive-back",
+            "seed": 5,
+            "declarations": {"shooter": "S1", "hits": 2},
+        },
+    )
     assert set(move.end) == {"F1", "F2", "F3"} and move.seed == 5
     again = judge(doc, move.to_document())
     assert again.legal and again.move["dice"][0]["source"] == "server"
 
 
 def test_the_shooter_must_be_an_enemy_stand():
-    doc = scenario(units(flyers("G", [stand("G1", 60, 54)], keywords=("INFANTRY",))), phase="shooting")
+    doc = scenario(
+        units(flyers("G", [stand("G1", 60, 54)], keywords=("INFANTRY",))), phase="shooting"
+    )
     with pytest.raises(InvalidInput) as err:
         judge(doc, {**drive([3]), "declarations": {"shooter": "G1", "hits": 1}})
     assert err.value.field == "declarations.shooter"
