@@ -11,15 +11,28 @@ for (home back, drive back, retreat, pursuit, a character's escape); moves the p
 from ..systems import SYSTEMS, MoveRule
 from . import characters, combat, command, drive_back, home_back
 
-_SYSTEM = SYSTEMS["warmaster-revolution"]
 
-for _type, _rule in {
+_SYSTEM = SYSTEMS["warmaster-revolution"]
+_steered = command.eligibility_of  # eligible-if findings of a trial move that stays put
+
+_RULES = {
     "initiative-charge": MoveRule(
-        command.RULE_INITIATIVE, command.adjudicate_initiative_charge, command.needs_end
+        command.RULE_INITIATIVE,
+        command.adjudicate_initiative_charge,
+        command.needs_end,
+        _steered(command.adjudicate_initiative_charge, "initiative-charge"),
     ),
-    "order-move": MoveRule(command.RULE_ORDERS, command.adjudicate_order_move, command.needs_end),
+    "order-move": MoveRule(
+        command.RULE_ORDERS,
+        command.adjudicate_order_move,
+        command.needs_end,
+        _steered(command.adjudicate_order_move, "order-move", (1, 1)),
+    ),
     "order-charge": MoveRule(
-        command.RULE_ORDERS, command.adjudicate_order_charge, command.needs_end
+        command.RULE_ORDERS,
+        command.adjudicate_order_charge,
+        command.needs_end,
+        _steered(command.adjudicate_order_charge, "order-charge", (1, 1)),
     ),
     "home-back": MoveRule(
         home_back.RULE,
@@ -32,15 +45,30 @@ for _type, _rule in {
     ),
     "retreat": MoveRule(combat.RULE, combat.adjudicate_retreat, combat.suggest_retreat),
     "pursuit": MoveRule(combat.RULE, combat.adjudicate_pursuit, combat.suggest_pursuit),
-    "combat-advance": MoveRule(combat.RULE, combat.adjudicate_combat_advance, command.needs_end),
+    "combat-advance": MoveRule(
+        combat.RULE,
+        combat.adjudicate_combat_advance,
+        command.needs_end,
+        _steered(combat.adjudicate_combat_advance, "combat-advance"),
+    ),
     "combat-fall-back": MoveRule(
-        combat.RULE, combat.adjudicate_combat_fall_back, command.needs_end
+        combat.RULE,
+        combat.adjudicate_combat_fall_back,
+        command.needs_end,
+        _steered(combat.adjudicate_combat_fall_back, "combat-fall-back"),
     ),
     "character-move": MoveRule(
-        characters.RULE, characters.adjudicate_character_move, command.needs_end
+        characters.RULE,
+        characters.adjudicate_character_move,
+        command.needs_end,
+        _steered(characters.adjudicate_character_move, "character-move"),
     ),
     "character-escape": MoveRule(
-        characters.RULE, characters.adjudicate_character_escape, characters.suggest_character_escape
+        characters.RULE,
+        characters.adjudicate_character_escape,
+        characters.suggest_character_escape,
+        _steered(characters.adjudicate_character_escape, "character-escape"),
     ),
-}.items():
+}
+for _type, _rule in _RULES.items():
     _SYSTEM.register(_type, _rule)

@@ -25,6 +25,7 @@ PLACEMENT_TOLERANCE.
 from __future__ import annotations
 
 import math
+from typing import Any
 from dataclasses import replace
 from types import MappingProxyType
 
@@ -64,7 +65,7 @@ def _first_contacts(
 
     Obstacles already touching at the start that the block moves away from are not met."""
     b = board(situation)
-    out = []
+    out: list[tuple[float, str, str]] = []
     region = None
     for m in unit.models:
         hull = swept_hull(m.footprint, ux * distance, uy * distance)
@@ -108,9 +109,11 @@ def plan_retreat(situation: Situation, unit: Unit, move: Move) -> dict:
     )
     cx, cy = centroid(unit.models)
     length = math.hypot(cx - nearest.x, cy - nearest.y)
+    if length <= EPSILON:
+        raise InvalidInput("unit", f"{unit.id} has no direction to retreat in: an enemy sits on its centre")
     ux, uy = (cx - nearest.x) / length, (cy - nearest.y) / length
     distance = float(hits)
-    plan = {
+    plan: dict[str, Any] = {
         "distance": distance,
         "from": nearest.id,
         "direction": (ux, uy),
@@ -130,13 +133,14 @@ def plan_retreat(situation: Situation, unit: Unit, move: Move) -> dict:
         plan["halted"] = ident
         t = a
         break
+    ends = _moved(unit, ux, uy, t)
     plan["travelled"] = t
-    plan["ends"] = _moved(unit, ux, uy, t)
+    plan["ends"] = ends
     if move.declared("friends_make_way"):
         plan["make_way"] = sorted(
             {
                 o.unit
-                for m in plan["ends"]
+                for m in ends
                 for o in b.stands_near(m.footprint)
                 if o.unit != unit.id
                 and b.army_of[o.unit] == unit.army

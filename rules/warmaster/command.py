@@ -12,13 +12,14 @@ A successful order updates `orders_this_phase` and `ordered_by`; an initiative m
 from __future__ import annotations
 
 import math
+from types import MappingProxyType
 
 from ..dice import Dice
 from ..errors import InvalidInput
 from ..geometry import EPSILON, within
-from ..move import Move
+from ..move import Move, Pose
 from ..situation import Situation, Unit
-from ..verdict import Verdict
+from ..verdict import Finding, Verdict
 from .flying import (
     COMMAND_RANGE,
     FLYER_CHARGE,
@@ -280,7 +281,7 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
         )
     if target is not None:
         verdict.move["target"] = target.id
-    if not verdict.legal:
+    if not verdict.legal or target is None:
         return verdict
     ends = end_models(unit, move)
     check_distances(verdict, unit, ends, limit, RULE_CHARGE, why)
@@ -344,3 +345,29 @@ def needs_end(situation: Situation, move: Move) -> Move:
         f"a {move.type} needs the player's end positions for the stands; the engine "
         "does not choose where a unit is ordered",
     )
+
+
+def eligibility_of(adjudicator, move_type: str, dice: tuple[int, ...] | None = None):
+    """An `eligibility` for move_options: the eligible-if findings of a trial move that leaves the
+    unit where it is. Order moves without `ordered_by` try the nearest friendly character."""
+
+    def eligibility(situation: Situation, unit_id: str, declarations: dict) -> list[Finding]:
+        unit = situation.unit(unit_id)
+        declarations = dict(declarations)
+        if move_type.startswith("order-") and "ordered_by" not in declarations:
+            chars = [u for u in situation.friends_of(unit) if is_character(u)]
+            if chars:
+                nearest = min(chars, key=lambda c: unit_distance(c.models, unit.models))
+                declarations["ordered_by"] = nearest.id
+            else:
+                return [Finding(RULE_COMMAND, "eligible-if", False, unit_id,
+                                f"{unit_id} has no friendly character to give it orders.")]
+        end = {m.id: Pose(m.x, m.y, None, m.facing) for m in unit.models}
+        trial = Move(unit_id, move_type, MappingProxyType(declarations), dice, MappingProxyType(end))
+        try:
+            verdict = adjudicator(situation, trial)
+        except InvalidInput as err:
+            return [Finding("engine", "eligible-if", False, unit_id, err.message)]
+        return [f for f in verdict.findings if f.stage == "eligible-if"]
+
+    return eligibility
