@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 import shapely
 from shapely import STRtree
-from shapely.geometry import LineString, MultiPoint, Polygon, box
+from shapely.geometry import LineString, MultiPoint, Point, Polygon, box
 
-from ..geometry import EPSILON, Base
+from ..geometry import EPSILON, Base, footprint_distance
 from ..situation import Model, Situation, Unit
 
 #: Keywords that make a unit a character (a General, Hero or Wizard stand), FORMAT.md.
@@ -95,7 +95,16 @@ def same_facing(a: float, b: float, slack: float = 1e-6) -> bool:
 
 
 def stand_distance(a: Model, b: Model) -> float:
-    """Closest-points distance between two stands (0 if they overlap)."""
+    """Closest-points distance between two stands (0 if they overlap).
+
+    A round base is measured from its true circle (centre distance minus radius), not from the
+    slightly larger polygon that stands for it, so "within 20 cm" is exact for round characters."""
+    if a.base.kind == "round" and b.base.kind == "round":
+        return footprint_distance(a.base, a.pos, b.base, b.pos)
+    if b.base.kind == "round":
+        a, b = b, a
+    if a.base.kind == "round":
+        return max(0.0, b.footprint.distance(Point(a.x, a.y)) - a.base.radius)
     return a.footprint.distance(b.footprint)
 
 

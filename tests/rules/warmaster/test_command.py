@@ -294,3 +294,10 @@ def test_move_options_list_what_a_flyer_may_do_now():
     assert all(f.passed for f in options["home-back"])          # 47 cm from C: may home back
     assert not all(f.passed for f in options["order-move"])     # too far from C for orders
     assert not all(f.passed for f in options["initiative-charge"])  # E is beyond 20 cm
+
+
+@pytest.mark.parametrize("cx, legal", [(32.0, True), (32.01, False)])
+def test_a_round_character_is_measured_from_its_true_circle(cx, legal):
+    # round 20 mm character: edge at cx - 1, so the gap is cx - 12 cm: 20 passes, 20.01 fails
+    doc = scenario([line_of_flyers("F", 10, 54), character("C", cx, 54)])
+    assert judge(doc, order(60)).legal is legal

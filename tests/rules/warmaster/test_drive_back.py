@@ -162,3 +162,50 @@ def test_the_shooter_must_be_an_enemy_stand():
     with pytest.raises(InvalidInput) as err:
         judge(doc, {**drive([3]), "declarations": {"shooter": "G1", "hits": 1}})
     assert err.value.field == "declarations.shooter"
+
+
+# -- property: the engine's drive back always ends where a flyer may end ---------------------------
+
+from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from rules import Move, Situation, adjudicate, suggest  # noqa: E402
+
+
+@st.composite
+def drive_back_cases(draw):
+    x, y = draw(st.floats(30, 150)), draw(st.floats(25, 95))
+    units = [line_of_flyers("F", x, y), enemy("S", x + draw(st.floats(8, 30)), y + draw(st.floats(-10, 10)))]
+    pieces = []
+    for i in range(draw(st.integers(0, 4))):
+        px, py = x - draw(st.floats(0, 25)), y + draw(st.floats(-12, 12))
+        if draw(st.booleans()):
+            army = draw(st.sampled_from(["red", "blue"]))
+            units.append(flyers(f"O{i}", [stand(f"O{i}s", px, py, draw(st.sampled_from([0, 30, 90])))],
+                                army=army, keywords=("INFANTRY",)))
+        else:
+            kind = draw(st.sampled_from(["woods", "impassable", "hill"]))
+            pieces.append(terrain(f"t{i}", kind, px, py, px + draw(st.floats(1, 12)), py + draw(st.floats(1, 12))))
+    dice = draw(st.lists(st.integers(1, 6), min_size=1, max_size=6))
+    return scenario(units, pieces, phase="shooting"), dice
+
+
+@settings(max_examples=int(__import__("os").environ.get("WM_EXAMPLES", 40)), deadline=None,
+          suppress_health_check=[HealthCheck.filter_too_much])
+@given(drive_back_cases())
+def test_the_engines_drive_back_is_legal_unless_it_leaves_the_table(case):
+    doc, dice = case
+    try:
+        situation = Situation.from_document(doc)
+    except Exception:
+        assume(False)
+    unit = situation.unit("F")
+    for m in unit.models:
+        for f in situation.terrain:
+            assume(not (f.type != "hill" and m.footprint.intersection(f.footprint).area > 1e-6))
+        for e in situation.enemies_of(unit):
+            assume(all(m.footprint.distance(o.footprint) > 1.0 for o in e.models))
+    move = Move.from_document(drive(dice), "warmaster-revolution")
+    verdict = adjudicate(situation, suggest(situation, move))
+    off_table = any("off the table edge" in f.text for f in verdict.failures)
+    assert verdict.legal or off_table, failed_rules(verdict)
