@@ -11,7 +11,6 @@ for (home back, drive back, retreat, pursuit, a character's escape); moves the p
 from ..systems import SYSTEMS, MoveRule
 from . import characters, combat, command, drive_back, home_back
 
-
 _SYSTEM = SYSTEMS["warmaster-revolution"]
 _steered = command.eligibility_of  # eligible-if findings of a trial move that stays put
 

@@ -50,7 +50,8 @@ def _refuse_unless_flying_character(verdict: Verdict, unit: Unit) -> bool:
         unit.id,
         f"{unit.id} is a character on a flying mount."
         if ok
-        else f"Arbiter judges this move for characters on flying mounts only, and {unit.id} is not one, "
+        else f"Arbiter judges this move for characters on flying mounts only, and {unit.id} "
+        "is not one, "
         "so it cannot say whether the move is legal.",
     )
     return ok
@@ -151,7 +152,8 @@ def adjudicate_character_escape(situation: Situation, move: Move) -> Verdict:
         unit.id,
         f"{unit.id} must leave: {reason}."
         if reason
-        else f"{unit.id} is neither a lone character touched by the enemy nor with a unit in terrain it "
+        else f"{unit.id} is neither a lone character touched by the enemy nor with a unit in "
+        "terrain it "
         "cannot enter, so it has no escape move to make.",
     )
     if reason is None:
@@ -162,7 +164,8 @@ def adjudicate_character_escape(situation: Situation, move: Move) -> Verdict:
             "after-moving",
             True,
             unit.id,
-            f"No friendly unit can be reached within {fmt(ESCAPE_DISTANCE)} cm, so {unit.id} is slain.",
+            f"No friendly unit can be reached within {fmt(ESCAPE_DISTANCE)} cm, "
+            f"so {unit.id} is slain.",
         )
         verdict.events.append({"event": "slain", "unit": unit.id})
         return finish(verdict, situation, [], {}, [m.id for m in unit.models])

@@ -25,9 +25,9 @@ PLACEMENT_TOLERANCE.
 from __future__ import annotations
 
 import math
-from typing import Any
 from dataclasses import replace
 from types import MappingProxyType
+from typing import Any
 
 from shapely.ops import nearest_points
 
@@ -110,7 +110,9 @@ def plan_retreat(situation: Situation, unit: Unit, move: Move) -> dict:
     cx, cy = centroid(unit.models)
     length = math.hypot(cx - nearest.x, cy - nearest.y)
     if length <= EPSILON:
-        raise InvalidInput("unit", f"{unit.id} has no direction to retreat in: an enemy sits on its centre")
+        raise InvalidInput(
+            "unit", f"{unit.id} has no direction to retreat in: an enemy sits on its centre"
+        )
     ux, uy = (cx - nearest.x) / length, (cy - nearest.y) / length
     distance = float(hits)
     plan: dict[str, Any] = {
@@ -206,7 +208,8 @@ def _match(verdict: Verdict, unit: Unit, move: Move, engine_ends: list[Model]) -
             hand.id,
             f"{hand.id} is where the move along the ground puts it."
             if ok
-            else f"{hand.id} should end at ({fmt(engine.x)}, {fmt(engine.y)}); it is {fmt(off)} cm away.",
+            else f"{hand.id} should end at ({fmt(engine.x)}, {fmt(engine.y)}); "
+            f"it is {fmt(off)} cm away.",
             off,
             PLACEMENT_TOLERANCE,
         )
@@ -223,7 +226,8 @@ def _off_table(verdict: Verdict, situation: Situation, unit: Unit, ends: list[Mo
         unit.id,
         f"{unit.id} stays on the table."
         if not off
-        else f"This move takes {unit.id} off the table edge; Arbiter does not judge that case, so settle "
+        else f"This move takes {unit.id} off the table edge; Arbiter does not judge that case, "
+        "so settle "
         "it by the rulebook.",
     )
     return off
@@ -319,7 +323,8 @@ def adjudicate_pursuit(situation: Situation, move: Move) -> Verdict:
             "while-moving",
             True,
             unit.id,
-            f"Pursuing on the ground, {unit.id} is stopped by {ident} after {fmt(plan['travelled'])} cm "
+            f"Pursuing on the ground, {unit.id} is stopped by {ident} "
+            f"after {fmt(plan['travelled'])} cm "
             f"and does not reach {plan['target']}.",
             plan["travelled"],
             plan["distance"],
@@ -357,7 +362,8 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
         True,
         unit.id,
         f"A flyer's combat {what} is flown like a Command phase move. How far it may go is set by "
-        f"the combat rules, which Arbiter does not judge: it holds the move to the flyer's full pace "
+        f"the combat rules, which Arbiter does not judge: it holds the move to the flyer's "
+        "full pace "
         f"of {fmt(FLYER_PACE)} cm.",
     )
     ends = end_models(unit, move)
@@ -372,7 +378,8 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
             unit.id,
             f"{unit.id} advances into contact with {', '.join(touched)}."
             if touched
-            else f"A combat advance brings {unit.id} into contact with the enemy; it ends touching none.",
+            else f"A combat advance brings {unit.id} into contact with the enemy; "
+            "it ends touching none.",
         )
     characters_must_leave(verdict, situation, unit, ends)
     return finish(verdict, situation, ends)

@@ -360,10 +360,19 @@ def eligibility_of(adjudicator, move_type: str, dice: tuple[int, ...] | None = N
                 nearest = min(chars, key=lambda c: unit_distance(c.models, unit.models))
                 declarations["ordered_by"] = nearest.id
             else:
-                return [Finding(RULE_COMMAND, "eligible-if", False, unit_id,
-                                f"{unit_id} has no friendly character to give it orders.")]
+                return [
+                    Finding(
+                        RULE_COMMAND,
+                        "eligible-if",
+                        False,
+                        unit_id,
+                        f"{unit_id} has no friendly character to give it orders.",
+                    )
+                ]
         end = {m.id: Pose(m.x, m.y, None, m.facing) for m in unit.models}
-        trial = Move(unit_id, move_type, MappingProxyType(declarations), dice, MappingProxyType(end))
+        trial = Move(
+            unit_id, move_type, MappingProxyType(declarations), dice, MappingProxyType(end)
+        )
         try:
             verdict = adjudicator(situation, trial)
         except InvalidInput as err:

@@ -213,7 +213,8 @@ STOP_TEXT = {
     "terrain": "it would have ended over {ids}, so it stops in front of it",
     "friends": "it would have ended on friends ({ids}) who do not make way, so it halts where it "
     "touches them and is confused",
-    "enemy": "it would have ended over or next to enemy {ids}, so it stops 1 cm in front of them and "
+    "enemy": "it would have ended over or next to enemy {ids}, so it stops 1 cm in front of "
+    "them and "
     "is confused",
 }
 
@@ -231,13 +232,20 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
     verdict.move.update(max_distance=outcome.distance, **dice.summary())
     shooter = move.declared("shooter")
     rolled = " + ".join(map(str, outcome.dice)) or "no dice"
+    fewer = (
+        " (fortified: two fewer)"
+        if move.declared("fortified")
+        else " (defended: one fewer)"
+        if move.declared("defended")
+        else ""
+    )
     verdict.check(
         RULE,
         "before-moving",
         True,
         unit.id,
         f"{len(outcome.dice)} dice for {move.declared('hits')} hit(s)"
-        f"{' (fortified: two fewer)' if move.declared('fortified') else ' (defended: one fewer)' if move.declared('defended') else ''}"
+        f"{fewer}"
         f": {rolled} = {fmt(outcome.distance)} cm, straight away from {shooter}.",
         outcome.distance,
         FLYER_PACE,
@@ -248,7 +256,8 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
             "after-moving",
             True,
             unit.id,
-            f"Driven back {fmt(outcome.distance)} cm, more than its full pace of {fmt(FLYER_PACE)} cm: "
+            f"Driven back {fmt(outcome.distance)} cm, more than its full pace of "
+            f"{fmt(FLYER_PACE)} cm: "
             f"{unit.id} is destroyed.",
             outcome.distance,
             FLYER_PACE,
@@ -272,7 +281,8 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
         unit.id,
         f"{unit.id} is driven back {fmt(outcome.travelled)} cm and stays on the table."
         if not outcome.off_table
-        else f"This drive back takes {unit.id} off the table edge; Arbiter does not judge that case, "
+        else f"This drive back takes {unit.id} off the table edge; "
+        "Arbiter does not judge that case, "
         "so settle it by the rulebook.",
         outcome.travelled,
         outcome.distance,
@@ -295,7 +305,8 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
             hand.id,
             f"{hand.id} is where the drive back puts it."
             if ok
-            else f"{hand.id} should end at ({fmt(engine.x)}, {fmt(engine.y)}) facing {fmt(engine.facing)}; "
+            else f"{hand.id} should end at ({fmt(engine.x)}, {fmt(engine.y)}) "
+            f"facing {fmt(engine.facing)}; "
             f"it is {fmt(off)} cm away from there.",
             off,
             PLACEMENT_TOLERANCE,

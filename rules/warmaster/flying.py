@@ -122,7 +122,8 @@ def check_flown_end(
             m.id,
             f"{m.id} ends clear of woods and of terrain infantry cannot enter."
             if not bad
-            else f"{m.id} would end over {', '.join(f.id + ' (' + k + ')' for f, k in bad)}; a flyer "
+            else f"{m.id} would end over "
+            f"{', '.join(f.id + ' (' + k + ')' for f, k in bad)}; a flyer "
             "may never end a move over woods or in terrain infantry cannot enter.",
         )
         friends_under = sorted(
@@ -162,7 +163,8 @@ def check_flown_end(
             m.id,
             f"{m.id} ends out of contact with the enemy."
             if not enemies
-            else f"{m.id} would end touching enemy {', '.join(enemies)}, which only a charge may do.",
+            else f"{m.id} would end touching enemy {', '.join(enemies)}, "
+            "which only a charge may do.",
         )
     together = stands_together(ends)
     verdict.check(

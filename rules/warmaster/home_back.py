@@ -76,7 +76,7 @@ def friendly_characters(situation: Situation, unit: Unit) -> list[Unit]:
 
 
 def eligibility(verdict: Verdict, situation: Situation, unit: Unit) -> bool:
-    """2.4 eligible-if: flyer, not a character, unengaged, no spell, > 20 cm from every character."""
+    """2.4 eligible-if: flyer, not a character, unengaged, no spell, > 20 cm from characters."""
     if not refuse_ground_unit(verdict, unit):
         return False
     phase_check(verdict, situation, unit, "command", RULE)
@@ -129,7 +129,8 @@ def eligibility(verdict: Verdict, situation: Situation, unit: Unit) -> bool:
             f"{unit.id} is {fmt(nearest)} cm from its nearest character, more than "
             f"{fmt(COMMAND_RANGE)} cm, so it may home back."
             if far
-            else f"{unit.id} is {fmt(nearest)} cm from a character, within {fmt(COMMAND_RANGE)} cm, "
+            else f"{unit.id} is {fmt(nearest)} cm from a character, "
+            f"within {fmt(COMMAND_RANGE)} cm, "
             "so it cannot home back.",
             nearest,
             COMMAND_RANGE,
@@ -424,7 +425,8 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
             start.id,
             f"{start.id} keeps its facing."
             if not turned
-            else f"{start.id} turned from {fmt(start.facing)} to {fmt(end.facing)} degrees; no stand may "
+            else f"{start.id} turned from {fmt(start.facing)} to {fmt(end.facing)} degrees; "
+            "no stand may "
             "change its orientation when homing back.",
         )
     # The first stand flies straight toward the character.
@@ -441,7 +443,8 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
         plan.first.id,
         f"{plan.first.id}, the stand nearest {character.id}, flies straight toward it."
         if straight
-        else f"{plan.first.id}, the stand nearest {character.id}, must fly straight toward it; it ends "
+        else f"{plan.first.id}, the stand nearest {character.id}, must fly straight toward it; "
+        "it ends "
         f"{fmt(aside)} cm off that line.",
         aside,
         tol,
@@ -481,9 +484,15 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
     )
     close = first_gap <= best + tol
     if plan.distance > plan.gap:
-        goal = f"The roll ({fmt(plan.distance)} cm) is more than the gap ({fmt(plan.gap)} cm), so the unit flies into touch with {character.id}"
+        goal = (
+            f"The roll ({fmt(plan.distance)} cm) is more than the gap ({fmt(plan.gap)} cm), "
+            f"so the unit flies into touch with {character.id}"
+        )
     else:
-        goal = f"The roll ({fmt(plan.distance)} cm) is not more than the gap ({fmt(plan.gap)} cm), so the unit flies the full distance rolled"
+        goal = (
+            f"The roll ({fmt(plan.distance)} cm) is not more than the gap ({fmt(plan.gap)} cm), "
+            "so the unit flies the full distance rolled"
+        )
     blocked = plan.ends is not None and plan.travelled < plan.wanted - tol
     if blocked:
         goal += (

@@ -170,7 +170,8 @@ def formation(stands: Sequence[Model]) -> str:
     def evenly(values: list[float], spacing: float) -> bool:
         ordered = sorted(values)
         return all(
-            abs((b - a_) - spacing) <= FORMATION_SLACK for a_, b in zip(ordered, ordered[1:])
+            abs((b - a_) - spacing) <= FORMATION_SLACK
+            for a_, b in zip(ordered, ordered[1:], strict=False)
         )
 
     if all(abs(f) <= FORMATION_SLACK for f in forward) and evenly(across, frontage):

@@ -56,7 +56,7 @@ TERRAIN_KINDS = {
 #: Kinds a flyer may not end a move in or over (2.2, 2.5), and that block its ground moves (2.7).
 NO_FLYER_END = frozenset({"woods", "impassable"})
 
-#: Depth of woods (cm) a sight line may pass through before it is blocked (2.3 as the engine reads it).
+#: Depth of woods (cm) a sight line may pass through before it is blocked (2.3, as we read it).
 WOODS_SIGHT_DEPTH = 2.0
 
 

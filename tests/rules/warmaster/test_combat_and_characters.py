@@ -41,7 +41,7 @@ def test_a_retreat_moves_straight_away_along_the_ground():
 
 
 def test_a_flyer_retreating_into_a_wood_is_destroyed_on_the_ground():
-    # wood x 40..46.5: 5 cm back puts the rear edge at 44, inside it; along the ground that is the end
+    # wood x 40..46.5: 5 cm back puts the rear edge at 44, inside it: on the ground, the end
     verdict = judge(fought(pieces=[terrain("wood", "woods", 40, 40, 46.5, 70)]), retreat(5))
     assert verdict.legal and {"event": "destroyed", "unit": "F"} in verdict.events
     assert not verdict.after.has_unit("F")
@@ -164,7 +164,7 @@ def test_an_escape_may_not_be_100_cm():
 
 
 def test_a_flying_character_must_leave_a_unit_that_ends_where_it_cannot_be():
-    # G stands in a wood; C has joined it and must fly to H (gap from C's edge at 37 to H1 at 41: 4 cm)
+    # G stands in a wood; C has joined it and must fly to H (C's edge 37 to H1 at 41: 4 cm)
     doc = scenario(
         [
             flyers("G", [stand("G1", 35, 54)], keywords=("INFANTRY",)),

@@ -288,11 +288,12 @@ def test_moves_of_ground_units_are_refused_not_passed():
 def test_move_options_list_what_a_flyer_may_do_now():
     from rules import Situation, move_options
 
-    doc = scenario([line_of_flyers("F", 10, 54), character("C", 60, 54, rect=True), enemy("E", 40, 20)])
+    units = [line_of_flyers("F", 10, 54), character("C", 60, 54, rect=True), enemy("E", 40, 20)]
+    doc = scenario(units)
     options = move_options(Situation.from_document(doc), "F")
     assert set(options) >= {"home-back", "order-move", "initiative-charge"}
-    assert all(f.passed for f in options["home-back"])          # 47 cm from C: may home back
-    assert not all(f.passed for f in options["order-move"])     # too far from C for orders
+    assert all(f.passed for f in options["home-back"])  # 47 cm from C: may home back
+    assert not all(f.passed for f in options["order-move"])  # too far from C for orders
     assert not all(f.passed for f in options["initiative-charge"])  # E is beyond 20 cm
 
 

@@ -175,23 +175,34 @@ from rules import Move, Situation, adjudicate, suggest  # noqa: E402
 @st.composite
 def drive_back_cases(draw):
     x, y = draw(st.floats(30, 150)), draw(st.floats(25, 95))
-    units = [line_of_flyers("F", x, y), enemy("S", x + draw(st.floats(8, 30)), y + draw(st.floats(-10, 10)))]
+    shooter = enemy("S", x + draw(st.floats(8, 30)), y + draw(st.floats(-10, 10)))
+    units = [line_of_flyers("F", x, y), shooter]
     pieces = []
     for i in range(draw(st.integers(0, 4))):
         px, py = x - draw(st.floats(0, 25)), y + draw(st.floats(-12, 12))
         if draw(st.booleans()):
             army = draw(st.sampled_from(["red", "blue"]))
-            units.append(flyers(f"O{i}", [stand(f"O{i}s", px, py, draw(st.sampled_from([0, 30, 90])))],
-                                army=army, keywords=("INFANTRY",)))
+            units.append(
+                flyers(
+                    f"O{i}",
+                    [stand(f"O{i}s", px, py, draw(st.sampled_from([0, 30, 90])))],
+                    army=army,
+                    keywords=("INFANTRY",),
+                )
+            )
         else:
             kind = draw(st.sampled_from(["woods", "impassable", "hill"]))
-            pieces.append(terrain(f"t{i}", kind, px, py, px + draw(st.floats(1, 12)), py + draw(st.floats(1, 12))))
+            w, h = draw(st.floats(1, 12)), draw(st.floats(1, 12))
+            pieces.append(terrain(f"t{i}", kind, px, py, px + w, py + h))
     dice = draw(st.lists(st.integers(1, 6), min_size=1, max_size=6))
     return scenario(units, pieces, phase="shooting"), dice
 
 
-@settings(max_examples=int(__import__("os").environ.get("WM_EXAMPLES", 40)), deadline=None,
-          suppress_health_check=[HealthCheck.filter_too_much])
+@settings(
+    max_examples=int(__import__("os").environ.get("WM_EXAMPLES", 40)),
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much],
+)
 @given(drive_back_cases())
 def test_the_engines_drive_back_is_legal_unless_it_leaves_the_table(case):
     doc, dice = case

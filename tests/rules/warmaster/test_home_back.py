@@ -252,7 +252,7 @@ def test_a_ground_unit_is_refused_not_passed():
     assert not verdict.legal and verdict.failures[0].rule == "engine"
 
 
-# -- the property: adjudicate(suggest(home back)) is legal whenever the unit is eligible -------------
+# -- the property: adjudicate(suggest(home back)) is legal whenever the unit is eligible ------
 
 
 @st.composite
