@@ -28,13 +28,14 @@ from .flying import (
     check_flown_end,
     end_models,
     engaged,
+    engine_may_place,
     finish,
     fmt,
     new_verdict,
     phase_check,
 )
 from .home_back import slots
-from .stands import ENEMY_CLEARANCE, board, distance_moved, is_character, overlaps
+from .stands import board, distance_moved, is_character
 from .terrain import forbidden_terrain_under
 
 RULE = "flying-units/characters"
@@ -89,22 +90,6 @@ def escape_reason(situation: Situation, unit: Unit) -> str | None:
     return None
 
 
-def _allowed(situation: Situation, unit: Unit, m: Model) -> bool:
-    b = board(situation)
-    fp = m.footprint
-    if not b.table.buffer(EPSILON).contains(fp) or forbidden_terrain_under(situation, fp):
-        return False
-    for o in b.stands_near(fp, 2 * ENEMY_CLEARANCE):
-        if o.unit == unit.id:
-            continue
-        if b.army_of[o.unit] == unit.army:
-            if overlaps(fp, o.footprint):
-                return False
-        elif fp.distance(o.footprint) <= ENEMY_CLEARANCE / 2:
-            return False
-    return True
-
-
 def plan_escape(situation: Situation, unit: Unit) -> Model | None:
     """The shortest legal move (<= 30 cm) ending touching another friendly unit, or None."""
     stand = unit.models[0]
@@ -125,7 +110,7 @@ def plan_escape(situation: Situation, unit: Unit) -> Model | None:
                     cost < best_cost
                     and within(cost, ESCAPE_DISTANCE)
                     and cand.footprint.distance(anchor.footprint) <= EPSILON
-                    and _allowed(situation, unit, cand)
+                    and engine_may_place(situation, unit, cand.footprint)
                 ):
                     best, best_cost = cand, cost
     return best

@@ -35,18 +35,18 @@ from ..errors import InvalidInput
 from ..geometry import EPSILON
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
-from ..systems import SYSTEMS
 from ..verdict import Verdict
 from .flying import (
     FLYER_PACE,
     check_distances,
+    check_engine_placement,
     check_flown_end,
+    check_on_table,
     end_models,
     finish,
     fmt,
     new_verdict,
     phase_check,
-    pose_dict,
     refuse_ground_unit,
     touching_enemy_units,
 )
@@ -55,7 +55,6 @@ from .terrain import forbidden_terrain_under, no_flyer_end_terrain
 
 RULE = "flying-units/combat"
 RULE_CHARACTERS = "flying-units/characters"
-PLACEMENT_TOLERANCE = SYSTEMS["warmaster-revolution"].placement_tolerance
 
 
 def _first_contacts(
@@ -188,51 +187,6 @@ def _suggest(planner):
     return suggest
 
 
-def _match(verdict: Verdict, unit: Unit, move: Move, engine_ends: list[Model]) -> list[Model]:
-    ends = end_models(unit, move) if move.end is not None else engine_ends
-    for engine, hand in zip(engine_ends, ends, strict=True):
-        off = math.hypot(engine.x - hand.x, engine.y - hand.y)
-        ok = (
-            off <= PLACEMENT_TOLERANCE
-            and abs((engine.facing - hand.facing + 180) % 360 - 180) <= 1e-3
-        )
-        start = unit.model(hand.id)
-        verdict.models[hand.id] = {
-            "distance_moved": round(math.hypot(hand.x - start.x, hand.y - start.y), 4),
-            "end": pose_dict(hand),
-        }
-        verdict.check(
-            RULE,
-            "after-moving",
-            ok,
-            hand.id,
-            f"{hand.id} is where the move along the ground puts it."
-            if ok
-            else f"{hand.id} should end at ({fmt(engine.x)}, {fmt(engine.y)}); "
-            f"it is {fmt(off)} cm away.",
-            off,
-            PLACEMENT_TOLERANCE,
-        )
-    return ends
-
-
-def _off_table(verdict: Verdict, situation: Situation, unit: Unit, ends: list[Model]) -> bool:
-    table = board(situation).table.buffer(EPSILON)
-    off = not all(table.contains(m.footprint) for m in ends)
-    verdict.check(
-        RULE,
-        "while-moving",
-        not off,
-        unit.id,
-        f"{unit.id} stays on the table."
-        if not off
-        else f"This move takes {unit.id} off the table edge; Arbiter does not judge that case, "
-        "so settle "
-        "it by the rulebook.",
-    )
-    return off
-
-
 def characters_must_leave(
     verdict: Verdict, situation: Situation, unit: Unit, ends: list[Model]
 ) -> None:
@@ -297,8 +251,10 @@ def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
             plan["travelled"],
             plan["distance"],
         )
-    ends = _match(verdict, unit, move, plan["ends"])
-    if not _off_table(verdict, situation, unit, plan["ends"]):
+    ends = check_engine_placement(
+        verdict, RULE, unit, move, plan["ends"], "the move along the ground"
+    )
+    if check_on_table(verdict, situation, RULE, unit, plan["ends"], "This move"):
         check_flown_end(
             verdict, situation, unit, ends, may_touch_enemy=True, ignore=plan["make_way"]
         )
@@ -340,8 +296,10 @@ def adjudicate_pursuit(situation: Situation, move: Move) -> Verdict:
             plan["distance"],
             None,
         )
-    ends = _match(verdict, unit, move, plan["ends"])
-    if not _off_table(verdict, situation, unit, plan["ends"]):
+    ends = check_engine_placement(
+        verdict, RULE, unit, move, plan["ends"], "the move along the ground"
+    )
+    if check_on_table(verdict, situation, RULE, unit, plan["ends"], "This move"):
         check_flown_end(verdict, situation, unit, ends, may_touch_enemy=True)
     characters_must_leave(verdict, situation, unit, ends)
     return finish(verdict, situation, ends)

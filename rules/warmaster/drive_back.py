@@ -32,24 +32,22 @@ from ..errors import InvalidInput
 from ..geometry import EPSILON
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
-from ..systems import SYSTEMS
 from ..verdict import Verdict
 from .flying import (
     FLYER_PACE,
+    check_engine_placement,
     check_flown_end,
-    end_models,
+    check_on_table,
     finish,
     fmt,
     new_verdict,
     phase_check,
-    pose_dict,
     refuse_ground_unit,
 )
 from .stands import block_intervals, board, centroid, interval_containing, overlaps
 from .terrain import no_flyer_end_terrain
 
 RULE = "flying-units/drive-back"
-PLACEMENT_TOLERANCE = SYSTEMS["warmaster-revolution"].placement_tolerance
 #: 2.6: flyers that would end over enemies stop this far (cm) in front of them.
 ENEMY_GAP = 1.0
 
@@ -66,7 +64,6 @@ class Outcome:
     confused_by: list[str] = field(default_factory=list)
     destroyed_by: str | None = None
     make_way: list[str] = field(default_factory=list)
-    off_table: bool = False
     ends: list[Model] = field(default_factory=list)
 
 
@@ -159,7 +156,6 @@ def settle(
         t = max(0.0, new_t - 1e-7)
     outcome.travelled = t
     outcome.ends = [m.placed(m.x + ux * t, m.y + uy * t) for m in unit.models]
-    outcome.off_table = not all(b.table.buffer(EPSILON).contains(m.footprint) for m in outcome.ends)
 
 
 def plan_drive_back(situation: Situation, unit: Unit, move: Move, dice: Dice) -> Outcome:
@@ -274,44 +270,11 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
             + STOP_TEXT[what].format(ids=", ".join(ids))
             + ".",
         )
-    verdict.check(
-        RULE,
-        "while-moving",
-        not outcome.off_table,
-        unit.id,
-        f"{unit.id} is driven back {fmt(outcome.travelled)} cm and stays on the table."
-        if not outcome.off_table
-        else f"This drive back takes {unit.id} off the table edge; "
-        "Arbiter does not judge that case, "
-        "so settle it by the rulebook.",
-        outcome.travelled,
-        outcome.distance,
+    on_table = check_on_table(
+        verdict, situation, RULE, unit, outcome.ends, "This drive back", outcome.travelled
     )
-    ends = end_models(unit, move) if move.end is not None else outcome.ends
-    for engine, hand in zip(outcome.ends, ends, strict=True):
-        off = math.hypot(engine.x - hand.x, engine.y - hand.y)
-        turned = abs((engine.facing - hand.facing + 180) % 360 - 180) > 1e-3
-        ok = off <= PLACEMENT_TOLERANCE and not turned
-        verdict.models[hand.id] = {
-            "distance_moved": round(
-                math.hypot(hand.x - unit.model(hand.id).x, hand.y - unit.model(hand.id).y), 4
-            ),
-            "end": pose_dict(hand),
-        }
-        verdict.check(
-            RULE,
-            "after-moving",
-            ok,
-            hand.id,
-            f"{hand.id} is where the drive back puts it."
-            if ok
-            else f"{hand.id} should end at ({fmt(engine.x)}, {fmt(engine.y)}) "
-            f"facing {fmt(engine.facing)}; "
-            f"it is {fmt(off)} cm away from there.",
-            off,
-            PLACEMENT_TOLERANCE,
-        )
-    if not outcome.off_table:
+    ends = check_engine_placement(verdict, RULE, unit, move, outcome.ends, "the drive back")
+    if on_table:
         check_flown_end(
             verdict, situation, unit, ends, ignore=outcome.make_way, stage="end-of-move"
         )

@@ -8,18 +8,24 @@ stands, not touching an enemy unless the move is a charge, and the unit's stands
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
+
+import shapely
 
 from ..errors import InvalidInput
 from ..geometry import EPSILON, within
 from ..move import Move
 from ..situation import Model, Situation, Unit
+from ..systems import SYSTEMS
 from ..verdict import Verdict
-from .stands import board, distance_moved, overlaps, stands_together
-from .terrain import forbidden_terrain_under
+from .stands import ENEMY_CLEARANCE, board, distance_moved, overlaps, same_facing, stands_together
+from .terrain import forbidden_terrain_under, no_flyer_end_terrain
 
 RULE_MOVING = "flying-units/moving"
 RULE_TERRAIN = "flying-units/terrain"
+#: RULES.md 0: how far a hand placement may be from the engine's where the engine computes a move.
+PLACEMENT_TOLERANCE = SYSTEMS["warmaster-revolution"].placement_tolerance
 
 #: 2.1 / 2.5: a flyer's full pace, order-move limit and charge limits (cm).
 FLYER_PACE = 100.0
@@ -222,3 +228,87 @@ def phase_check(verdict: Verdict, situation: Situation, unit: Unit, phase: str, 
         f"This move is made in the {phase} phase"
         + ("." if current == phase else f", and the scenario is in the {current} phase."),
     )
+
+
+def check_engine_placement(
+    verdict: Verdict, rule: str, unit: Unit, move: Move, engine_ends: list[Model], what: str
+) -> list[Model]:
+    """For moves the engine computes (drive back, retreat, pursuit): the stands judged are the
+    player's (`move.end`) or else the engine's, and each must lie within PLACEMENT_TOLERANCE of
+    the engine's position with the same facing. Returns the stands judged."""
+    ends = end_models(unit, move) if move.end is not None else engine_ends
+    for engine, hand in zip(engine_ends, ends, strict=True):
+        off = math.hypot(engine.x - hand.x, engine.y - hand.y)
+        ok = off <= PLACEMENT_TOLERANCE and same_facing(engine.facing, hand.facing, 1e-3)
+        start = unit.model(hand.id)
+        verdict.models[hand.id] = {
+            "distance_moved": round(math.hypot(hand.x - start.x, hand.y - start.y), 4),
+            "end": pose_dict(hand),
+        }
+        verdict.check(
+            rule,
+            "after-moving",
+            ok,
+            hand.id,
+            f"{hand.id} is where {what} puts it."
+            if ok
+            else f"{hand.id} should end at ({fmt(engine.x)}, {fmt(engine.y)}) facing "
+            f"{fmt(engine.facing)}; it is {fmt(off)} cm away from there.",
+            off,
+            PLACEMENT_TOLERANCE,
+        )
+    return ends
+
+
+def check_on_table(
+    verdict: Verdict,
+    situation: Situation,
+    rule: str,
+    unit: Unit,
+    ends: list[Model],
+    what: str,
+    moved: float | None = None,
+) -> bool:
+    """A computed move that would leave the table is refused: RULES.md does not say what then."""
+    table = board(situation).table.buffer(EPSILON)
+    on = all(table.contains(m.footprint) for m in ends)
+    verdict.check(
+        rule,
+        "while-moving",
+        on,
+        unit.id,
+        f"{unit.id} stays on the table."
+        if on
+        else f"{what} takes {unit.id} off the table edge; Arbiter does not judge that case, so "
+        "settle it by the rulebook.",
+        moved,
+    )
+    return on
+
+
+def no_end_index(situation: Situation) -> tuple[list, shapely.STRtree | None]:
+    """Footprints a flyer may not end over (woods, impassable), indexed once per situation."""
+    cache = board(situation).cache
+    if "no-end" not in cache:
+        polygons = [f.footprint for f, _ in no_flyer_end_terrain(situation)]
+        cache["no-end"] = (polygons, shapely.STRtree(polygons) if polygons else None)
+    return cache["no-end"]
+
+
+def engine_may_place(situation: Situation, unit: Unit, fp) -> bool:
+    """Where the engine itself may put a stand of a flyer it places (home back, escapes): on the
+    table, clear of woods and terrain infantry cannot enter, not on another unit's stand, and
+    ENEMY_CLEARANCE away from enemy stands (so that it is never touching one)."""
+    b = board(situation)
+    if not b.table.buffer(EPSILON).contains(fp):
+        return False
+    for o in b.stands_near(fp, 2 * ENEMY_CLEARANCE):
+        if o.unit == unit.id:
+            continue
+        if b.army_of[o.unit] == unit.army:
+            if overlaps(fp, o.footprint):
+                return False
+        elif fp.distance(o.footprint) <= ENEMY_CLEARANCE / 2:
+            return False
+    polygons, tree = no_end_index(situation)
+    return tree is None or not any(overlaps(fp, polygons[int(i)]) for i in tree.query(fp))

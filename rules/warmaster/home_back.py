@@ -9,10 +9,11 @@ How the engine reads 2.4:
   along the line joining their closest points. If the roll is greater than the gap, it ends in
   touch with the character; otherwise it flies the full roll. When the end is not allowed
   (stands, units, terrain), it goes as far along that line as it can.
-- The other stands are placed around the first: the engine keeps the unit's formation when it can,
-  otherwise it puts each stand in touch with one already placed (side by side, behind, in front or
-  corner to corner) as near as it can to where the formation would have put it. No stand turns,
-  none ends nearer the character than the first, and every stand ends where a flyer may end.
+- The rest of the unit goes around that first stand: the engine keeps the unit's formation
+  when it can, otherwise it puts each stand in touch with one already placed (side by side,
+  behind, in front or corner to corner) as near as it can to where the formation would have put
+  it. No stand turns, none ends nearer the character than the first, and every stand ends where
+  a flyer may end.
 - Judging a placement made by hand: the first stand must have moved along that straight line (off
   it by at most PLACEMENT_TOLERANCE) no further than allowed, and end no further from the
   character than the engine's own placement by more than PLACEMENT_TOLERANCE; the "none nearer"
@@ -27,7 +28,6 @@ import math
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
-import shapely
 from shapely.ops import nearest_points
 
 from ..dice import Dice
@@ -43,9 +43,11 @@ from .flying import (
     check_flown_end,
     end_models,
     engaged,
+    engine_may_place,
     finish,
     fmt,
     new_verdict,
+    no_end_index,
     phase_check,
     pose_dict,
     refuse_ground_unit,
@@ -61,7 +63,6 @@ from .stands import (
     swept_hull,
     unit_distance,
 )
-from .terrain import no_flyer_end_terrain
 
 RULE = "flying-units/home-back"
 PLACEMENT_TOLERANCE = SYSTEMS["warmaster-revolution"].placement_tolerance
@@ -218,8 +219,7 @@ class _Context:
         self.unit = unit
         self.char_fp = char_stand.footprint
         self.board = board(situation)
-        self.terrain = [f.footprint for f, _ in no_flyer_end_terrain(situation)]
-        self.terrain_tree = shapely.STRtree(self.terrain) if self.terrain else None
+        self.terrain, self.terrain_tree = no_end_index(situation)
 
     def obstacles_near(self, region) -> list:
         out = []
@@ -247,26 +247,14 @@ class _Context:
         return max(0.0, limit)
 
     def allowed(self, fp, placed: list, min_gap: float) -> bool:
-        """May a stand of the homing unit end with this footprint?"""
-        if not self.board.table.buffer(EPSILON).contains(fp):
-            return False
-        if fp.distance(self.char_fp) < min_gap - EPSILON:
-            return False
-        if any(overlaps(fp, other) for other in placed):
-            return False
-        for o in self.board.stands_near(fp, 2 * ENEMY_CLEARANCE):
-            if o.unit == self.unit.id:
-                continue
-            if self.board.army_of[o.unit] == self.unit.army:
-                if overlaps(fp, o.footprint):
-                    return False
-            elif fp.distance(o.footprint) <= ENEMY_CLEARANCE / 2:
-                return False
-        if self.terrain_tree is not None:
-            for i in self.terrain_tree.query(fp):
-                if overlaps(fp, self.terrain[int(i)]):
-                    return False
-        return True
+        """May a stand of the homing unit end with this footprint? Besides where any flyer may
+        end: not on a stand of its own already placed, and no nearer the character than the
+        first stand (`min_gap`)."""
+        return (
+            fp.distance(self.char_fp) >= min_gap - EPSILON
+            and not any(overlaps(fp, other) for other in placed)
+            and engine_may_place(self.situation, self.unit, fp)
+        )
 
     def place(self, first: Model, dx: float, dy: float) -> list[Model] | None:
         """Place the first stand moved by (dx, dy) and the others around it, or None."""

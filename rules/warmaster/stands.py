@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import weakref
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import shapely
 from shapely import STRtree
@@ -265,6 +265,7 @@ class Board:
     tree: STRtree
     army_of: dict[str, str]
     table: Polygon
+    cache: dict = field(default_factory=dict)  # other per-situation indexes, by name
 
     def stands_near(self, region: Polygon, margin: float = 0.0) -> list[Model]:
         query = region if margin <= 0 else region.buffer(margin, join_style="mitre")
