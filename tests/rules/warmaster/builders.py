@@ -91,3 +91,23 @@ def suggested(doc, move_doc):
 
 def failed_rules(verdict):
     return [(f.rule, f.subject, f.text) for f in verdict.failures]
+
+
+def legal_start(doc, unit_id="F"):
+    """The situation for a generated scenario whose flyers start where flyers may stand (no stand
+    over woods or impassable terrain, none within 1 cm of an enemy), or None."""
+    from rules import InvalidInput
+    from rules.warmaster.terrain import forbidden_terrain_under
+
+    try:
+        situation = Situation.from_document(doc)
+    except InvalidInput:
+        return None
+    unit = situation.unit(unit_id)
+    for m in unit.models:
+        if forbidden_terrain_under(situation, m.footprint):
+            return None
+        for e in situation.enemies_of(unit):
+            if any(m.footprint.distance(o.footprint) <= 1.0 for o in e.models):
+                return None
+    return situation

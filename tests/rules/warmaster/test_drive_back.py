@@ -169,7 +169,9 @@ def test_the_shooter_must_be_an_enemy_stand():
 from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from rules import Move, Situation, adjudicate, suggest  # noqa: E402
+from rules import Move, adjudicate, suggest  # noqa: E402
+
+from .builders import legal_start  # noqa: E402
 
 
 @st.composite
@@ -206,16 +208,8 @@ def drive_back_cases(draw):
 @given(drive_back_cases())
 def test_the_engines_drive_back_is_legal_unless_it_leaves_the_table(case):
     doc, dice = case
-    try:
-        situation = Situation.from_document(doc)
-    except Exception:
-        assume(False)
-    unit = situation.unit("F")
-    for m in unit.models:
-        for f in situation.terrain:
-            assume(not (f.type != "hill" and m.footprint.intersection(f.footprint).area > 1e-6))
-        for e in situation.enemies_of(unit):
-            assume(all(m.footprint.distance(o.footprint) > 1.0 for o in e.models))
+    situation = legal_start(doc)
+    assume(situation is not None)
     move = Move.from_document(drive(dice), "warmaster-revolution")
     verdict = adjudicate(situation, suggest(situation, move))
     off_table = any("off the table edge" in f.text for f in verdict.failures)
