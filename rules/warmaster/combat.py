@@ -222,7 +222,8 @@ def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
         "before-moving",
         True,
         unit.id,
-        f"{unit.id} retreats {fmt(plan['distance'])} cm along the ground, straight away from "
+        f"{unit.id} lost the combat by {move.declared('hits')} hit(s), so it retreats "
+        f"{fmt(plan['distance'])} cm (1 cm a hit) along the ground, straight away from "
         f"{plan['from']}.",
         plan["distance"],
         None,
