@@ -332,3 +332,13 @@ def test_suggest_for_an_order_move_asks_for_end_positions():
 
 def test_placement_tolerance_is_the_systems_constant():
     assert PLACEMENT_TOLERANCE == 0.1
+
+
+def test_the_verdict_is_plain_json_with_the_scenario_after_the_move():
+    import json
+
+    doc = scenario([line_of_flyers("F", 10, 54), character("C", 82, 54)])
+    verdict = json.loads(json.dumps(judge(doc, home_back(2)).as_dict()))
+    assert verdict["legal"] and verdict["move"]["max_distance"] == 20
+    moved = {m["id"]: m["x"] for u in verdict["scenario"]["units"] for m in u["models"]}
+    assert moved["F2"] == 30 and verdict["scenario"]["units"][0]["state"]["homed_back"] is True
