@@ -4,4 +4,13 @@ from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("scenarios/new", views.scenario_new, name="scenario_new"),
+    path("scenarios/import", views.scenario_import, name="scenario_import"),
+    path("scenarios/<int:pk>/", views.scenario_detail, name="scenario"),
+    path("scenarios/<int:pk>/scenario.json", views.scenario_json, name="scenario_json"),
+    path("s/<slug:token>/", views.share, name="share"),
+    path("s/<slug:token>/scenario.json", views.share_json, name="share_json"),
+    path("s/<slug:token>/table.png", views.share_png, name="share_png"),
+    path("s/<slug:token>/copy", views.fork, name="fork"),
+    path("api/v1/adjudicate", views.api_adjudicate, name="api_adjudicate"),
 ]
