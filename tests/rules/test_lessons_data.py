@@ -34,6 +34,11 @@ RULE_PATTERN = {
     "wh40k-11e": re.compile(r"^\d\d\.\d\d$"),
     "warmaster-revolution": re.compile(r"^[a-z]+(-[a-z]+)*/[a-z]+(-[a-z]+)*$"),
 }
+#: How narration cites a rule in its text: "(21.02)", "(21.03 FAQ)", "(Flying units: Home back)".
+CITATION = {
+    "wh40k-11e": r"\(\d\d\.\d\d\b",
+    "warmaster-revolution": r"\(Flying units\b",
+}
 #: What issue 6 asks the lessons to teach, by slug.
 REQUIRED_LESSONS = {
     "surge-basics",
@@ -203,6 +208,8 @@ def test_every_step_is_narration_that_cites_its_rules(path):
         if "rules" in step:
             assert step["rules"] and all(pattern.match(r) for r in step["rules"]), step["title"]
             cited.update(step["rules"])
+            # The narration itself names the rule behind its claims, in brackets.
+            assert re.search(CITATION[doc["system"]], step["text"]), step["title"]
     # The lesson's list of rules is exactly what its steps cite.
     assert cited == set(doc["rules"])
     # Section numbers named in the text are ones the steps cite (a typo would mislead).
