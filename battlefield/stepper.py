@@ -339,7 +339,8 @@ def option_rows(situation, stage: Stage) -> list[dict]:
             failed = [f for f in findings if not f.passed]
             status, reasons = ("blocked", failed) if failed else ("allowed", findings)
         rows.append({"type": move_type, "name": MOVE_NAMES.get(move_type, move_type),
-                     "status": status, "findings": reasons})
+                     "status": status, "findings": reasons,
+                     "declares": bool(MOVE_DECLARATIONS.get(situation.system, {}).get(move_type))})
     return rows
 
 
@@ -423,6 +424,7 @@ def place_context(situation, stage: Stage, *, verdict=None, preview: bool = True
         for v in value if isinstance(value, list) else [value]:
             hidden.append((name, v))
     return {
+        "declared": [(name, declared_text(value)) for name, value in stage.declarations.items()],
         "hidden": hidden,
         "share_placement": link(urls_here, stage.query()) if urls_here else "",
         "models": models,
@@ -437,6 +439,17 @@ def place_context(situation, stage: Stage, *, verdict=None, preview: bool = True
         "findings": verdict.findings if verdict is not None else [],
         "explanation": explanation(verdict) if verdict is not None else "",
     }
+
+
+def declared_text(value) -> str:
+    """A declaration as a player reads it: yes / no, a list, or a trigger's parts."""
+    if value is True or value is False:
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(value)
 
 
 def explanation(verdict) -> str:

@@ -314,3 +314,46 @@ def test_dice_entered_by_hand_accept_spaces_or_commas():
     for bad in ("", "0", "7", "three", "3.5"):
         with pytest.raises(InvalidInput):
             parse_dice(bad)
+
+
+# -- with the real engine (skipped while its move type is not on main) -------------------------
+
+
+def needs(system, move_type):
+    from rules import SYSTEMS
+
+    return pytest.mark.skipif(move_type not in SYSTEMS[system].move_rules,
+                              reason=f"the engine does not judge {move_type} moves yet")
+
+
+@needs("warmaster-revolution", "home-back")
+def test_a_warmaster_home_back_with_dice_entered_by_hand_runs_through_every_step(client):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    call_command("load_demo", stdout=StringIO())
+    demo = Scenario.objects.get(demo_key="warmaster-home-back")
+    s = demo.fork()
+    session = client.session
+    session["own_scenarios"] = [s.pk]
+    session.save()
+    types = client.get(url(s, "?unit=eagles")).content.decode()
+    assert 'href="/scenarios/%d/move?unit=eagles&amp;type=home-back"' % s.pk in types
+    declare = client.get(url(s, "?unit=eagles&type=home-back")).content.decode()
+    assert 'name="home_back_to"' in declare and 'value="elf-general"' in declare
+    state = {"unit": "eagles", "type": "home-back", "home_back_to": "elf-general",
+             "roll": "hand", "dice": "5"}
+    place = client.get(url(s), state).content.decode()
+    # a 5 on the home back die: 5 x 10 cm = 50 cm
+    assert re.search(r'id="max-distance">50 cm', place)
+    assert 'title="entered by hand">5</span>' in place
+    suggested = client.post(url(s, "/suggest"), state, headers=PARTIAL).content.decode()
+    poses = dict(re.findall(r'name="(pose-[^"]+)" id="[^"]+" value="([^"]+)"', suggested))
+    assert set(poses) >= {"pose-EA1-x", "pose-EA1-y", "pose-EA2-x", "pose-EA2-y"}
+    checked = client.post(url(s, "/check"), {**state, **poses}, headers=PARTIAL).content.decode()
+    assert "Legal move." in checked and 'class="finding fail"' not in checked
+    client.post(url(s, "/commit"), {**state, **poses, "version": str(s.version)})
+    step = s.steps.get()
+    assert step.dice["dice"] == [{"value": 5, "source": "user"}]
+    assert step.verdict["legal"] is True
