@@ -30,6 +30,7 @@ from .stepper import (
     check_response,
     error_response,
     judged,
+    situation_of,
     read_poses,
     stepper_context,
     suggest_response,
@@ -152,7 +153,7 @@ def lesson_context(lesson: Lesson, number: int, params: QueryDict, *, verdict=No
     if not 1 <= number <= len(steps):
         raise Http404("No such step")
     step = steps[number - 1]
-    situation = lesson.scenario.situation
+    situation = situation_of(lesson.scenario)
     context = {
         "lesson": lesson,
         "number": number,
@@ -217,7 +218,7 @@ def locked_params(request, move: dict, situation) -> QueryDict:
 def lesson_check(request, slug: str):
     """Judge the player's placement in the lesson's "Try it" (in memory, nothing stored)."""
     lesson_obj, (number, move) = posted_lesson(request, slug)
-    situation = lesson_obj.scenario.situation
+    situation = situation_of(lesson_obj.scenario)
     context = {"lesson": lesson_obj}
     try:
         request.POST = locked_params(request, move, situation)
@@ -233,7 +234,7 @@ def lesson_check(request, slug: str):
 @require_POST
 def lesson_suggest(request, slug: str):
     lesson_obj, (number, move) = posted_lesson(request, slug)
-    situation = lesson_obj.scenario.situation
+    situation = situation_of(lesson_obj.scenario)
     try:
         request.POST = locked_params(request, move, situation)
     except InvalidInput as exc:

@@ -357,3 +357,19 @@ def test_a_warmaster_home_back_with_dice_entered_by_hand_runs_through_every_step
     step = s.steps.get()
     assert step.dice["dice"] == [{"value": 5, "source": "user"}]
     assert step.verdict["legal"] is True
+
+
+def test_a_placement_off_the_table_is_still_drawn_and_judged(client, mine, judge_normal_moves_as):
+    judge_normal_moves_as(False)
+    response = client.post(url(mine, "/check"), {**MOVED, "pose-B1-x": "75"}, headers=PARTIAL)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'id="table-model-B1" class="model highlighted"' in html
+    assert 'transform="translate(75 25)' in html
+
+
+def test_a_committed_move_is_shown_from_the_new_version(client, mine, judge_normal_moves_as):
+    judge_normal_moves_as(True)
+    client.post(url(mine, "/commit"), {**MOVED, "version": "1"})
+    html = client.get(url(mine, "?" + "&".join(f"{k}={v}" for k, v in PLACE.items()))).content.decode()
+    assert 'id="pose-B1-y" value="25"' in html  # the start is now where step 0 left B1
