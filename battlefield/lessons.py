@@ -30,8 +30,8 @@ from .stepper import (
     check_response,
     error_response,
     judged,
-    situation_of,
     read_poses,
+    situation_of,
     stepper_context,
     suggest_response,
 )
@@ -160,24 +160,33 @@ def lesson_context(lesson: Lesson, number: int, params: QueryDict, *, verdict=No
         "count": len(steps),
         "lesson_step": step,
         "step_links": [
-            {"number": i, "title": s.get("title", ""),
-             "url": reverse("lesson_step", args=[lesson.slug, i])}
+            {
+                "number": i,
+                "title": s.get("title", ""),
+                "url": reverse("lesson_step", args=[lesson.slug, i]),
+            }
             for i, s in enumerate(steps, start=1)
         ],
         "previous_url": reverse("lesson_step", args=[lesson.slug, number - 1])
-        if number > 1 else None,
+        if number > 1
+        else None,
         "next_url": reverse("lesson_step", args=[lesson.slug, number + 1])
-        if number < len(steps) else None,
+        if number < len(steps)
+        else None,
         "unit_name": situation.unit_name,
         "is_try": "try" in step,
     }
     if "try" in step:
         stage = locked_stage(step["try"], params, situation)
-        context.update(stepper_context(situation, stage, lesson_urls(lesson, number),
-                                       verdict=verdict, locked=True))
+        context.update(
+            stepper_context(
+                situation, stage, lesson_urls(lesson, number), verdict=verdict, locked=True
+            )
+        )
     else:
-        context["svg"] = table_svg(situation, highlight=focus_models(situation, step.get("focus")),
-                                   dom_id="table")
+        context["svg"] = table_svg(
+            situation, highlight=focus_models(situation, step.get("focus")), dom_id="table"
+        )
     return context
 
 
@@ -247,8 +256,14 @@ def lesson_suggest(request, slug: str):
         context = lesson_context(lesson_obj, number, params)
         return TemplateResponse(request, "battlefield/lesson.html", context)
 
-    return suggest_response(request, situation, lesson_urls(lesson_obj, number),
-                            {"lesson": lesson_obj}, locked=True, full_page=full_page)
+    return suggest_response(
+        request,
+        situation,
+        lesson_urls(lesson_obj, number),
+        {"lesson": lesson_obj},
+        locked=True,
+        full_page=full_page,
+    )
 
 
 __all__ = ["PLACE", "lesson", "lesson_check", "lesson_suggest", "load_lessons", "read_lesson"]

@@ -53,27 +53,41 @@ MOVE_DECLARATIONS = {
         "order-move": ("ordered_by",),
         "order-charge": ("ordered_by", "charge_targets"),
         "home-back": ("home_back_to",),
-        "drive-back": ("shooter", "hits", "defended", "fortified", "friends_make_way",
-                       "irregular"),
+        "drive-back": ("shooter", "hits", "defended", "fortified", "friends_make_way", "irregular"),
         "retreat": ("hits",),
     },
 }
 
 #: Plain words for each move type (shown beside the machine name).
 MOVE_NAMES = {
-    "normal": "Normal move", "advance": "Advance", "fall-back": "Fall back", "charge": "Charge",
-    "surge": "Surge move", "initiative-charge": "Initiative charge", "order-move": "Move by order",
-    "order-charge": "Charge by order", "home-back": "Home back (flyers)",
-    "drive-back": "Drive back", "retreat": "Retreat", "pursuit": "Pursuit",
-    "combat-advance": "Advance after combat", "combat-fall-back": "Fall back after combat",
-    "character-move": "Character move", "character-escape": "Character escape",
+    "normal": "Normal move",
+    "advance": "Advance",
+    "fall-back": "Fall back",
+    "charge": "Charge",
+    "surge": "Surge move",
+    "initiative-charge": "Initiative charge",
+    "order-move": "Move by order",
+    "order-charge": "Charge by order",
+    "home-back": "Home back (flyers)",
+    "drive-back": "Drive back",
+    "retreat": "Retreat",
+    "pursuit": "Pursuit",
+    "combat-advance": "Advance after combat",
+    "combat-fall-back": "Fall back after combat",
+    "character-move": "Character move",
+    "character-escape": "Character escape",
 }
 
 #: Hints about the dice each move type rolls (FORMAT.md "Move": dice).
 DICE_HINTS = {
-    "advance": "one D6", "charge": "two D6", "surge": "as the ability says (often one D6)",
-    "home-back": "one D6", "drive-back": "one D6 per hit", "fall-back": "none, or one D6 for a "
-    "desperate escape test per model", "retreat": "none", "normal": "none",
+    "advance": "one D6",
+    "charge": "two D6",
+    "surge": "as the ability says (often one D6)",
+    "home-back": "one D6",
+    "drive-back": "one D6 per hit",
+    "fall-back": "none, or one D6 for a desperate escape test per model",
+    "retreat": "none",
+    "normal": "none",
 }
 
 BOOLEAN_DECLARATIONS = ("take_to_the_skies", "defended", "fortified", "irregular")
@@ -324,32 +338,44 @@ def unit_choices(situation) -> list[dict]:
     names = {a.id: a.name for a in situation.armies}
     active = situation.turn.active_army if situation.turn else None
     return [
-        {"id": u.id, "name": u.name, "army": names.get(u.army, u.army), "models": len(u.models),
-         "active": u.army == active}
+        {
+            "id": u.id,
+            "name": u.name,
+            "army": names.get(u.army, u.army),
+            "models": len(u.models),
+            "active": u.army == active,
+        }
         for u in situation.units
     ]
 
 
 def option_rows(situation, stage: Stage) -> list[dict]:
     """Each move type the unit may make now, and for each it may not, why."""
-    options = move_options(situation, stage.unit, stage.declarations)
+    options = move_options(situation, stage.unit or "", stage.declarations)
     rows = []
     for move_type, findings in options.items():
+        reasons: list = []
         if findings is None:
-            status, reasons = "not-covered", []
+            status = "not-covered"
         else:
             failed = [f for f in findings if not f.passed]
             status, reasons = ("blocked", failed) if failed else ("allowed", findings)
-        rows.append({"type": move_type, "name": MOVE_NAMES.get(move_type, move_type),
-                     "status": status, "findings": reasons,
-                     "declares": bool(MOVE_DECLARATIONS.get(situation.system, {}).get(move_type))})
+        rows.append(
+            {
+                "type": move_type,
+                "name": MOVE_NAMES.get(move_type, move_type),
+                "status": status,
+                "findings": reasons,
+                "declares": bool(MOVE_DECLARATIONS.get(situation.system, {}).get(move_type)),
+            }
+        )
     return rows
 
 
 def declaration_fields(situation, stage: Stage) -> dict:
     """What the declaration form needs: which declarations to ask and the choices for each."""
     unit = situation.unit(stage.unit)
-    uses = MOVE_DECLARATIONS.get(situation.system, {}).get(stage.type, ())
+    uses = MOVE_DECLARATIONS.get(situation.system, {}).get(stage.type or "", ())
     enemies = situation.enemies_of(unit)
     friends = situation.friends_of(unit)
     return {
@@ -362,15 +388,30 @@ def declaration_fields(situation, stage: Stage) -> dict:
     }
 
 
-def stepper_context(situation, stage: Stage, urls: Urls, *, verdict=None, locked=False,
-                    error: InvalidInput | None = None, preview: bool = True) -> dict:
+def stepper_context(
+    situation,
+    stage: Stage,
+    urls: Urls,
+    *,
+    verdict=None,
+    locked=False,
+    error: InvalidInput | None = None,
+    preview: bool = True,
+) -> dict:
     """Everything the stepper template shows for `stage`."""
     unit = situation.unit(stage.unit) if stage.unit else None
     context: dict = {
-        "stage": stage, "step": stage.name, "urls": urls, "locked": locked, "error": error,
-        "situation": situation, "unit": unit, "unit_name": situation.unit_name,
+        "stage": stage,
+        "step": stage.name,
+        "urls": urls,
+        "locked": locked,
+        "error": error,
+        "situation": situation,
+        "unit": unit,
+        "unit_name": situation.unit_name,
         "move_name": MOVE_NAMES.get(stage.type or "", stage.type),
-        "dice_hint": DICE_HINTS.get(stage.type or "", ""), "verdict": verdict,
+        "dice_hint": DICE_HINTS.get(stage.type or "", ""),
+        "verdict": verdict,
     }
     context["back"] = {
         "unit": link(urls.here, {}),
@@ -388,16 +429,19 @@ def stepper_context(situation, stage: Stage, urls: Urls, *, verdict=None, locked
     elif stage.name == "declare":
         context["fields"] = declaration_fields(situation, stage)
     if stage.name == "place":
-        context.update(place_context(situation, stage, verdict=verdict, preview=preview,
-                                     urls_here=urls.here))
+        context.update(
+            place_context(situation, stage, verdict=verdict, preview=preview, urls_here=urls.here)
+        )
     else:
-        context["svg"] = table_svg(situation, highlight=[m.id for m in unit.models] if unit else (),
-                                   dom_id="table")
+        context["svg"] = table_svg(
+            situation, highlight=[m.id for m in unit.models] if unit else (), dom_id="table"
+        )
     return context
 
 
-def place_context(situation, stage: Stage, *, verdict=None, preview: bool = True,
-                  urls_here: str = "") -> dict:
+def place_context(
+    situation, stage: Stage, *, verdict=None, preview: bool = True, urls_here: str = ""
+) -> dict:
     """The placement step: the models' pose fields, the facts of the roll (maximum distance,
     target) and the table showing the proposed placement, failing models outlined."""
     unit = situation.unit(stage.unit)
@@ -406,8 +450,12 @@ def place_context(situation, stage: Stage, *, verdict=None, preview: bool = True
     if facts is None and preview:
         # Judging the placement as it stands gives the roll's facts (the same dice: a server
         # roll keeps its seed); its findings are shown only after "Check".
-        facts = adjudicate(situation, stage.move(with_end=False).with_end(
-            {mid: rules.Pose(p["x"], p["y"], None, p.get("facing")) for mid, p in poses.items()}))
+        facts = adjudicate(
+            situation,
+            stage.move(with_end=False).with_end(
+                {mid: rules.Pose(p["x"], p["y"], None, p.get("facing")) for mid, p in poses.items()}
+            ),
+        )
     if verdict is not None and verdict.legal and verdict.after is not None:
         shown = verdict.after
     else:
@@ -416,9 +464,15 @@ def place_context(situation, stage: Stage, *, verdict=None, preview: bool = True
     highlight = failing_models(situation, verdict) if verdict is not None else []
     overlays = reach_overlays(situation, stage.move(with_end=False), facts)
     models = [
-        {"id": m.id, "x": number(poses[m.id]["x"]), "y": number(poses[m.id]["y"]),
-         "facing": number(poses[m.id].get("facing") or 0), "start_x": number(m.x),
-         "start_y": number(m.y), "failing": m.id in highlight}
+        {
+            "id": m.id,
+            "x": number(poses[m.id]["x"]),
+            "y": number(poses[m.id]["y"]),
+            "facing": number(poses[m.id].get("facing") or 0),
+            "start_x": number(m.x),
+            "start_y": number(m.y),
+            "failing": m.id in highlight,
+        }
         for m in unit.models
     ]
     hidden = []
@@ -432,12 +486,13 @@ def place_context(situation, stage: Stage, *, verdict=None, preview: bool = True
         "models": models,
         "facts": move_facts,
         # the engine's record of the dice; before it has one, the dice as entered
-        "dice": move_facts.get("dice") or [{"value": d, "source": "user"}
-                                           for d in stage.dice or ()],
+        "dice": move_facts.get("dice")
+        or [{"value": d, "source": "user"} for d in stage.dice or ()],
         "max_distance": move_facts.get("max_distance"),
         "target": move_facts.get("target"),
-        "svg": table_svg(shown, highlight=highlight, overlays=overlays, dom_id="table",
-                         interactive=True),
+        "svg": table_svg(
+            shown, highlight=highlight, overlays=overlays, dom_id="table", interactive=True
+        ),
         "findings": verdict.findings if verdict is not None else [],
         "explanation": explanation(verdict) if verdict is not None else "",
     }
@@ -459,13 +514,19 @@ def placed(situation, unit, poses: dict[str, dict]):
     models keep their (already built) values, and nothing is checked here, since the verdict
     says what is wrong with a placement. Far cheaper than rebuilding from the document."""
     models = tuple(
-        dataclasses.replace(m, x=poses[m.id]["x"], y=poses[m.id]["y"],
-                            facing=poses[m.id].get("facing", m.facing) or 0.0)
-        if m.id in poses else m
+        dataclasses.replace(
+            m,
+            x=poses[m.id]["x"],
+            y=poses[m.id]["y"],
+            facing=poses[m.id].get("facing", m.facing) or 0.0,
+        )
+        if m.id in poses
+        else m
         for m in unit.models
     )
-    units = tuple(dataclasses.replace(u, models=models) if u.id == unit.id else u
-                  for u in situation.units)
+    units = tuple(
+        dataclasses.replace(u, models=models) if u.id == unit.id else u for u in situation.units
+    )
     return dataclasses.replace(situation, units=units)
 
 
@@ -477,8 +538,11 @@ def explanation(verdict) -> str:
     if not failures:
         return f"Legal: all {len(verdict.findings)} checks pass."
     first = failures[0]
-    more = f" ({len(failures) - 1} more check{'s' if len(failures) > 2 else ''} fail too.)" \
-        if len(failures) > 1 else ""
+    more = (
+        f" ({len(failures) - 1} more check{'s' if len(failures) > 2 else ''} fail too.)"
+        if len(failures) > 1
+        else ""
+    )
     return f"Not legal: {first.text}{more}"
 
 
@@ -561,8 +625,7 @@ def move(request, pk: int):
     except InvalidInput as exc:
         stage = Stage(unit=request.GET.get("unit") or None, type=request.GET.get("type") or None)
         try:
-            context.update(stepper_context(situation, fallback(stage, situation), urls,
-                                           error=exc))
+            context.update(stepper_context(situation, fallback(stage, situation), urls, error=exc))
         except InvalidInput:
             context.update(stepper_context(situation, Stage(), urls, error=exc))
         status = 422
@@ -613,12 +676,14 @@ def move_check(request, pk: int):
 @require_POST
 def move_suggest(request, pk: int):
     scenario = editable_scenario(request, pk)
-    return suggest_response(request, situation_of(scenario), scenario_urls(scenario),
-                            base_context(request, scenario))
+    return suggest_response(
+        request, situation_of(scenario), scenario_urls(scenario), base_context(request, scenario)
+    )
 
 
-def suggest_response(request, situation, urls: Urls, context: dict, *, locked=False,
-                     full_page=None):
+def suggest_response(
+    request, situation, urls: Urls, context: dict, *, locked=False, full_page=None
+):
     """Fill the pose fields with the engine's placement (rules.suggest); nothing is judged
     until the player presses Check."""
     try:
@@ -628,8 +693,10 @@ def suggest_response(request, situation, urls: Urls, context: dict, *, locked=Fa
         suggested = suggest(situation, stage.move(with_end=False))
     except InvalidInput as exc:
         return error_response(request, context, exc)
-    stage.poses = {mid: {k: v for k, v in pose.as_dict().items() if k != "z"}
-                   for mid, pose in (suggested.end or {}).items()}
+    stage.poses = {
+        mid: {k: v for k, v in pose.as_dict().items() if k != "z"}
+        for mid, pose in (suggested.end or {}).items()
+    }
     context = {**context, **stepper_context(situation, stage, urls, locked=locked)}
     if request.htmx:
         return TemplateResponse(request, f"{PLACE}#suggested", {**context, "oob": True})
@@ -644,9 +711,12 @@ def move_commit(request, pk: int):
     on the version the player saw (409 when someone changed it meanwhile)."""
     scenario = editable_scenario(request, pk)
     context = base_context(request, scenario)
-    stale = InvalidInput("version", "This scenario changed since you loaded it (in another "
-                                    "tab or by someone else). Reload the page to see it, then "
-                                    "make the move again.")
+    stale = InvalidInput(
+        "version",
+        "This scenario changed since you loaded it (in another "
+        "tab or by someone else). Reload the page to see it, then "
+        "make the move again.",
+    )
     if request.POST.get("version") != str(scenario.version):
         return error_response(request, context, stale, status=409)
     try:
@@ -655,8 +725,12 @@ def move_commit(request, pk: int):
         return error_response(request, context, exc)
     if not verdict.legal or verdict.after is None:
         stepper["commit_refused"] = True
-        return TemplateResponse(request, f"{PLACE}#checked",
-                                {**context, **stepper, "oob": bool(request.htmx)}, status=422)
+        return TemplateResponse(
+            request,
+            f"{PLACE}#checked",
+            {**context, **stepper, "oob": bool(request.htmx)},
+            status=422,
+        )
     before = scenario.document
     after = verdict.after.to_document()
     try:
@@ -664,16 +738,20 @@ def move_commit(request, pk: int):
         with transaction.atomic():
             scenario.document = after
             scenario.save()
-            step = Step.append(scenario, stage.move().to_document(), verdict.as_dict(),
-                               before=before)
+            step = Step.append(
+                scenario, stage.move().to_document(), verdict.as_dict(), before=before
+            )
     except StaleScenario:
         return error_response(request, context, stale, status=409)
     except InvalidInput as exc:
         return error_response(request, context, exc)
     from django.contrib import messages
 
-    messages.success(request, f"Step {step.index} committed. Its read-only link: "
-                              f"{request.build_absolute_uri(step_url(step))}")
+    messages.success(
+        request,
+        f"Step {step.index} committed. Its read-only link: "
+        f"{request.build_absolute_uri(step_url(step))}",
+    )
     return go(request, reverse("move", args=[scenario.pk]))
 
 
@@ -690,16 +768,18 @@ def move_undo(request, pk: int):
         return go(request, reverse("move", args=[scenario.pk]))
     if request.POST.get("version") not in (None, str(scenario.version)):
         context = base_context(request, scenario)
-        exc = InvalidInput("version", "This scenario changed since you loaded it. Reload the "
-                                      "page before undoing.")
+        exc = InvalidInput(
+            "version", "This scenario changed since you loaded it. Reload the page before undoing."
+        )
         return error_response(request, context, exc, status=409)
     before = scenario.document
     try:
         with transaction.atomic():
             scenario.document = target.before
             scenario.save()
-            step = Step.append(scenario, {"undo": target.index}, {}, before=before,
-                               undoes=target.index)
+            step = Step.append(
+                scenario, {"undo": target.index}, {}, before=before, undoes=target.index
+            )
     except StaleScenario:
         context = base_context(request, scenario)
         exc = InvalidInput("version", "This scenario changed meanwhile. Reload the page.")
@@ -735,12 +815,14 @@ def log_rows(scenario: Scenario) -> list[dict]:
     standing = {s.index for s in in_force(steps)}
     rows = []
     for step in steps:
-        rows.append({
-            "index": step.index,
-            "url": step_url(step),
-            "summary": step_summary(step),
-            "undone": step.undoes is None and step.index not in standing,
-        })
+        rows.append(
+            {
+                "index": step.index,
+                "url": step_url(step),
+                "summary": step_summary(step),
+                "undone": step.undoes is None and step.index not in standing,
+            }
+        )
     return rows
 
 

@@ -42,8 +42,15 @@ def plumbing_rule():
         for mid, pose in move.end.items():
             start = situation.model(mid)
             moved = ((pose.x - start.x) ** 2 + (pose.y - start.y) ** 2) ** 0.5
-            verdict.check("bench", "while-moving", moved <= 6, mid,
-                          f"{mid} moved {moved:.2f}\" of 6\".", measured=moved, limit=6)
+            verdict.check(
+                "bench",
+                "while-moving",
+                moved <= 6,
+                mid,
+                f'{mid} moved {moved:.2f}" of 6".',
+                measured=moved,
+                limit=6,
+            )
         if verdict.legal:
             verdict.after = situation.moved({k: v.as_dict() for k, v in move.end.items()})
         return verdict
@@ -55,11 +62,10 @@ def main() -> None:
     import django
 
     django.setup()
+    from bench_pictures import busy_table
     from django.db import connection
     from django.test import Client
     from django.test.utils import override_settings, setup_test_environment
-
-    from bench_pictures import busy_table
     from timing import median_ms, report
 
     from battlefield.models import Scenario
@@ -75,11 +81,24 @@ def main() -> None:
         data = {"unit": unit["id"], "roll": "hand"}
         if "surge" in SYSTEMS["wh40k-11e"].move_rules:
             what = "surge (the engine's own rule)"
-            unit["abilities"] = [{"id": "blood-surge", "kind": "surge",
-                                  "trigger": "models-destroyed-by-shooting", "distance": "D6"}]
-            data.update({"type": "surge", "ability": "blood-surge", "trigger-event": "shot",
-                         "trigger-by": document["units"][1]["id"],
-                         "trigger-models_destroyed": "1", "dice": "4"})
+            unit["abilities"] = [
+                {
+                    "id": "blood-surge",
+                    "kind": "surge",
+                    "trigger": "models-destroyed-by-shooting",
+                    "distance": "D6",
+                }
+            ]
+            data.update(
+                {
+                    "type": "surge",
+                    "ability": "blood-surge",
+                    "trigger-event": "shot",
+                    "trigger-by": document["units"][1]["id"],
+                    "trigger-models_destroyed": "1",
+                    "dice": "4",
+                }
+            )
             restore = None
         else:
             what = "normal move judged by a fixed plumbing rule (the engine has no 40K move yet)"
@@ -100,14 +119,18 @@ def main() -> None:
             response = client.post(check, data, headers=PARTIAL)
             assert response.status_code == 200, response.content[:500]
             assert b"<svg" in response.content and b"finding" in response.content
-            print(f"   table 60 x 44 in, {len(document['terrain'])} terrain pieces, "
-                  f"{sum(len(u['models']) for u in document['units'])} models; move: {what}")
+            print(
+                f"   table 60 x 44 in, {len(document['terrain'])} terrain pieces, "
+                f"{sum(len(u['models']) for u in document['units'])} models; move: {what}"
+            )
             trivial = median_ms(lambda: client.get("/bench/trivial"), repeat=60)
             step = median_ms(lambda: client.post(check, data, headers=PARTIAL), repeat=30)
             report("trivial view", trivial)
             report("step partial (Check: verdict + table SVG)", step, TARGET_MS)
-            print(f"   ratio step / trivial: {step / trivial:.1f}x; "
-                  f"response {len(response.content) / 1024:.1f} KB")
+            print(
+                f"   ratio step / trivial: {step / trivial:.1f}x; "
+                f"response {len(response.content) / 1024:.1f} KB"
+            )
         if restore is not None:
             SYSTEMS["wh40k-11e"].move_rules["normal"] = restore
         elif what.startswith("normal"):

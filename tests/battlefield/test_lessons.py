@@ -1,7 +1,6 @@
 """Lessons: load_demo loads every lesson file; a lesson's steps are pages of their own URLs and
 htmx partials; the "Try it" step judges in memory, for anyone, and stores nothing."""
 
-import re
 from io import StringIO
 from pathlib import Path
 
@@ -80,7 +79,7 @@ def test_the_try_it_step_shows_the_locked_move_and_the_placement_form(client, de
     number, lesson = try_number("surge-basics")
     html = client.get(f"/lessons/surge-basics/{number}/").content.decode()
     move = lesson.steps[number - 1]["try"]
-    assert 'data-placement' in html and f'action="/lessons/surge-basics/check"' in html
+    assert "data-placement" in html and 'action="/lessons/surge-basics/check"' in html
     assert "Commit" not in html  # a lesson stores nothing
     unit = lesson.scenario.situation.unit(move["unit"])
     for model in unit.models:
@@ -93,8 +92,9 @@ def test_checking_a_try_is_open_to_anyone_and_stores_nothing(client, demo):
     move = lesson.steps[number - 1]["try"]
     steps, versions = Step.objects.count(), list(Scenario.objects.values_list("version", flat=True))
     # the posted declarations are ignored: the lesson's own are used
-    response = client.post("/lessons/surge-basics/check",
-                           {"unit": "A", "type": "normal", "dice": "6"}, headers=PARTIAL)
+    response = client.post(
+        "/lessons/surge-basics/check", {"unit": "A", "type": "normal", "dice": "6"}, headers=PARTIAL
+    )
     assert response.status_code == 200
     html = response.content.decode()
     assert "verdict-body" in html and 'hx-swap-oob="true"' in html
@@ -107,8 +107,9 @@ def test_checking_a_try_is_open_to_anyone_and_stores_nothing(client, demo):
 
 
 def test_a_try_with_a_bad_pose_answers_422_with_the_error(client, demo):
-    response = client.post("/lessons/surge-basics/check", {"pose-B1-x": "left", "pose-B1-y": "3"},
-                           headers=PARTIAL)
+    response = client.post(
+        "/lessons/surge-basics/check", {"pose-B1-x": "left", "pose-B1-y": "3"}, headers=PARTIAL
+    )
     assert response.status_code == 422
     assert "pose-B1-x" in response.content.decode()
 
@@ -130,3 +131,10 @@ def test_a_lesson_file_with_the_wrong_slug_is_refused(tmp_path):
     bad.write_text(source)
     with pytest.raises(InvalidInput, match="file name"):
         read_lesson(bad)
+
+
+def test_without_javascript_a_try_answers_the_whole_lesson_page_with_the_verdict(client, demo):
+    number, lesson = try_number("warmaster-home-back")
+    html = client.post("/lessons/warmaster-home-back/check", {}).content.decode()
+    assert "<html" in html and "verdict-body" in html
+    assert f'data-step="{number}"' in html and lesson.title in html

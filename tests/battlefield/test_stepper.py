@@ -46,14 +46,18 @@ def test_the_scenario_page_links_to_the_stepper_for_its_editor(client, mine):
     assert f'href="{url(mine)}"' in html and "Make a move" in html
 
 
-@pytest.mark.parametrize("query,step", [
-    ("", "unit"),
-    ("?unit=B", "type"),
-    ("?unit=B&type=normal", "declare"),
-    ("?unit=B&type=normal&roll=hand&dice=3", "place"),
-])
-def test_each_step_is_a_full_page_of_its_own_url_and_an_htmx_partial(client, mine, query, step,
-                                                                     judge_normal_moves_as):
+@pytest.mark.parametrize(
+    "query,step",
+    [
+        ("", "unit"),
+        ("?unit=B", "type"),
+        ("?unit=B&type=normal", "declare"),
+        ("?unit=B&type=normal&roll=hand&dice=3", "place"),
+    ],
+)
+def test_each_step_is_a_full_page_of_its_own_url_and_an_htmx_partial(
+    client, mine, query, step, judge_normal_moves_as
+):
     judge_normal_moves_as(True)
     full = client.get(url(mine, query))
     assert full.status_code == 200
@@ -75,8 +79,9 @@ def test_the_unit_step_lists_every_unit_with_a_link_that_keeps_the_state(client,
     assert 'hx-push-url="true"' in html
 
 
-def test_move_types_not_covered_by_the_engine_say_so_and_offer_no_link(client, mine,
-                                                                      judge_normal_moves_as):
+def test_move_types_not_covered_by_the_engine_say_so_and_offer_no_link(
+    client, mine, judge_normal_moves_as
+):
     judge_normal_moves_as(True)
     html = client.get(url(mine, "?unit=B")).content.decode()
     # normal is judged (by the fixture): a link to its declarations
@@ -90,8 +95,9 @@ def test_move_types_not_covered_by_the_engine_say_so_and_offer_no_link(client, m
         assert "not covered yet" in row and "href" not in row
 
 
-def test_a_type_the_unit_may_not_make_lists_the_failed_eligible_if_findings(client, mine,
-                                                                           monkeypatch):
+def test_a_type_the_unit_may_not_make_lists_the_failed_eligible_if_findings(
+    client, mine, monkeypatch
+):
     from rules import SYSTEMS, Verdict
     from rules.systems import MoveRule
     from rules.verdict import Finding
@@ -99,8 +105,11 @@ def test_a_type_the_unit_may_not_make_lists_the_failed_eligible_if_findings(clie
     def refuse(situation, unit_id, declarations):
         return [Finding("09.01", "eligible-if", False, unit_id, "B has already moved.")]
 
-    monkeypatch.setitem(SYSTEMS["wh40k-11e"].move_rules, "normal",
-                        MoveRule("09.05", lambda s, m: Verdict(move={}), None, refuse))
+    monkeypatch.setitem(
+        SYSTEMS["wh40k-11e"].move_rules,
+        "normal",
+        MoveRule("09.05", lambda s, m: Verdict(move={}), None, refuse),
+    )
     html = client.get(url(mine, "?unit=B")).content.decode()
     row = re.search(r'data-type="normal">(.*?)</li>\s*</ul>', html, re.S).group(1)
     assert "not now" in row and "09.01" in row and "B has already moved." in row
@@ -143,10 +152,13 @@ def test_a_reloaded_placement_url_shows_the_same_placement(client, mine, judge_n
     assert 'name="pose-B2-x" id="pose-B2-x" value="31.5"' in html
 
 
-def test_the_placement_form_carries_the_names_the_table_script_writes(client, mine,
-                                                                      judge_normal_moves_as):
+def test_the_placement_form_carries_the_names_the_table_script_writes(
+    client, mine, judge_normal_moves_as
+):
     judge_normal_moves_as(True)
-    html = client.get(url(mine, "?" + "&".join(f"{k}={v}" for k, v in PLACE.items()))).content.decode()
+    html = client.get(
+        url(mine, "?" + "&".join(f"{k}={v}" for k, v in PLACE.items()))
+    ).content.decode()
     form = re.search(r"<form id=\"placement\"(.*?)</form>", html, re.S).group(0)
     assert "data-placement" in form
     for model in ("B1", "B2"):
@@ -158,15 +170,19 @@ def test_the_placement_form_carries_the_names_the_table_script_writes(client, mi
     assert 'aria-live="polite"' in html
 
 
-@pytest.mark.parametrize("query,field", [
-    ("?unit=Z", "unit"),
-    ("?unit=B&type=fly-away", "type"),
-    ("?unit=B&type=normal&roll=hand&dice=7", "dice"),
-    ("?unit=B&type=normal&roll=hand&dice=", "dice"),
-    ("?unit=B&type=normal&roll=hand&dice=3&pose-B1-x=abc&pose-B1-y=2", "pose-B1-x"),
-])
-def test_bad_input_in_the_url_answers_422_with_the_error(client, mine, query, field,
-                                                         judge_normal_moves_as):
+@pytest.mark.parametrize(
+    "query,field",
+    [
+        ("?unit=Z", "unit"),
+        ("?unit=B&type=fly-away", "type"),
+        ("?unit=B&type=normal&roll=hand&dice=7", "dice"),
+        ("?unit=B&type=normal&roll=hand&dice=", "dice"),
+        ("?unit=B&type=normal&roll=hand&dice=3&pose-B1-x=abc&pose-B1-y=2", "pose-B1-x"),
+    ],
+)
+def test_bad_input_in_the_url_answers_422_with_the_error(
+    client, mine, query, field, judge_normal_moves_as
+):
     judge_normal_moves_as(True)
     response = client.get(url(mine, query), headers=PARTIAL)
     assert response.status_code == 422
@@ -174,8 +190,9 @@ def test_bad_input_in_the_url_answers_422_with_the_error(client, mine, query, fi
     assert 'role="alert"' in html and f"<code>{field}</code>" in html
 
 
-def test_check_answers_the_verdict_partial_and_the_table_out_of_band(client, mine,
-                                                                    judge_normal_moves_as):
+def test_check_answers_the_verdict_partial_and_the_table_out_of_band(
+    client, mine, judge_normal_moves_as
+):
     judge_normal_moves_as(False)
     response = client.post(url(mine, "/check"), MOVED, headers=PARTIAL)
     assert response.status_code == 200
@@ -189,21 +206,26 @@ def test_check_answers_the_verdict_partial_and_the_table_out_of_band(client, min
     assert 'id="table-model-C1" class="model"' in html
 
 
-def test_check_without_htmx_answers_the_whole_page_with_the_verdict(client, mine,
-                                                                    judge_normal_moves_as):
+def test_check_without_htmx_answers_the_whole_page_with_the_verdict(
+    client, mine, judge_normal_moves_as
+):
     judge_normal_moves_as(True)
     html = client.post(url(mine, "/check"), MOVED).content.decode()
     assert "<html" in html and "Legal move." in html
 
 
-@pytest.mark.parametrize("data,field", [
-    ({**MOVED, "pose-B1-x": "east"}, "pose-B1-x"),
-    ({**MOVED, "dice": "0"}, "dice"),
-    ({**MOVED, "roll": ""}, "roll"),
-    ({**MOVED, "unit": "nobody"}, "unit"),
-])
+@pytest.mark.parametrize(
+    "data,field",
+    [
+        ({**MOVED, "pose-B1-x": "east"}, "pose-B1-x"),
+        ({**MOVED, "dice": "0"}, "dice"),
+        ({**MOVED, "roll": ""}, "roll"),
+        ({**MOVED, "unit": "nobody"}, "unit"),
+    ],
+)
 def test_check_with_bad_input_answers_422_and_the_error_partial_into_the_verdict(
-        client, mine, data, field, judge_normal_moves_as):
+    client, mine, data, field, judge_normal_moves_as
+):
     judge_normal_moves_as(True)
     response = client.post(url(mine, "/check"), data, headers=PARTIAL)
     assert response.status_code == 422
@@ -229,8 +251,11 @@ def test_suggest_fills_the_pose_fields_from_the_engine(client, mine, monkeypatch
     def place(situation, move):
         return move.with_end({"B1": Pose(35.0, 27.5), "B2": Pose(36.5, 27.5)})
 
-    monkeypatch.setitem(SYSTEMS["wh40k-11e"].move_rules, "normal",
-                        MoveRule("09.05", lambda s, m: Verdict(move={}), place))
+    monkeypatch.setitem(
+        SYSTEMS["wh40k-11e"].move_rules,
+        "normal",
+        MoveRule("09.05", lambda s, m: Verdict(move={}), place),
+    )
     html = client.post(url(mine, "/suggest"), PLACE, headers=PARTIAL).content.decode()
     assert html.lstrip().startswith('<fieldset id="pose-fields"')
     assert 'name="pose-B1-x" id="pose-B1-x" value="35"' in html
@@ -260,8 +285,9 @@ def test_commit_refuses_an_illegal_move_and_stores_nothing(client, mine, judge_n
     assert mine.version == 1 and not mine.steps.exists()
 
 
-def test_commit_on_a_stale_version_answers_409_with_a_reload_message(client, mine,
-                                                                    judge_normal_moves_as):
+def test_commit_on_a_stale_version_answers_409_with_a_reload_message(
+    client, mine, judge_normal_moves_as
+):
     judge_normal_moves_as(True)
     mine.rename("Renamed in another tab")  # version 2
     response = client.post(url(mine, "/commit"), {**MOVED, "version": "1"}, headers=PARTIAL)
@@ -271,8 +297,9 @@ def test_commit_on_a_stale_version_answers_409_with_a_reload_message(client, min
     assert not mine.steps.exists()
 
 
-def test_undo_appends_a_step_that_restores_the_document_and_keeps_the_log(client, mine,
-                                                                         judge_normal_moves_as):
+def test_undo_appends_a_step_that_restores_the_document_and_keeps_the_log(
+    client, mine, judge_normal_moves_as
+):
     judge_normal_moves_as(True)
     client.post(url(mine, "/commit"), {**MOVED, "version": "1"})
     second = {**MOVED, "pose-B1-y": "27", "pose-B2-y": "27", "version": "2"}
@@ -322,8 +349,10 @@ def test_dice_entered_by_hand_accept_spaces_or_commas():
 def needs(system, move_type):
     from rules import SYSTEMS
 
-    return pytest.mark.skipif(move_type not in SYSTEMS[system].move_rules,
-                              reason=f"the engine does not judge {move_type} moves yet")
+    return pytest.mark.skipif(
+        move_type not in SYSTEMS[system].move_rules,
+        reason=f"the engine does not judge {move_type} moves yet",
+    )
 
 
 @needs("warmaster-revolution", "home-back")
@@ -339,11 +368,16 @@ def test_a_warmaster_home_back_with_dice_entered_by_hand_runs_through_every_step
     session["own_scenarios"] = [s.pk]
     session.save()
     types = client.get(url(s, "?unit=eagles")).content.decode()
-    assert 'href="/scenarios/%d/move?unit=eagles&amp;type=home-back"' % s.pk in types
+    assert f'href="/scenarios/{s.pk}/move?unit=eagles&amp;type=home-back"' in types
     declare = client.get(url(s, "?unit=eagles&type=home-back")).content.decode()
     assert 'name="home_back_to"' in declare and 'value="elf-general"' in declare
-    state = {"unit": "eagles", "type": "home-back", "home_back_to": "elf-general",
-             "roll": "hand", "dice": "5"}
+    state = {
+        "unit": "eagles",
+        "type": "home-back",
+        "home_back_to": "elf-general",
+        "roll": "hand",
+        "dice": "5",
+    }
     place = client.get(url(s), state).content.decode()
     # a 5 on the home back die: 5 x 10 cm = 50 cm
     assert re.search(r'id="max-distance">50 cm', place)
@@ -371,5 +405,28 @@ def test_a_placement_off_the_table_is_still_drawn_and_judged(client, mine, judge
 def test_a_committed_move_is_shown_from_the_new_version(client, mine, judge_normal_moves_as):
     judge_normal_moves_as(True)
     client.post(url(mine, "/commit"), {**MOVED, "version": "1"})
-    html = client.get(url(mine, "?" + "&".join(f"{k}={v}" for k, v in PLACE.items()))).content.decode()
+    html = client.get(
+        url(mine, "?" + "&".join(f"{k}={v}" for k, v in PLACE.items()))
+    ).content.decode()
     assert 'id="pose-B1-y" value="25"' in html  # the start is now where step 0 left B1
+
+
+def test_the_reachable_region_is_drawn_only_when_the_engine_gives_one(
+    client, mine, monkeypatch, judge_normal_moves_as
+):
+    from shapely.geometry import box
+
+    import rules
+
+    judge_normal_moves_as(True)
+    query = url(mine, "?" + "&".join(f"{k}={v}" for k, v in PLACE.items()))
+    assert 'class="overlay ' not in client.get(query).content.decode()
+    monkeypatch.setattr(
+        rules,
+        "reach",
+        lambda situation, move: [(box(25, 15, 35, 25), "ground"), (box(24, 14, 36, 26), "skies")],
+        raising=False,
+    )
+    html = client.get(query).content.decode()
+    assert 'class="overlay reachable reachable-ground"' in html
+    assert 'class="overlay reachable reachable-skies"' in html

@@ -12,8 +12,16 @@ from rules.systems import MoveRule
 from .documents import scenario
 
 pytestmark = pytest.mark.django_db
-MOVED = {"unit": "B", "type": "normal", "roll": "hand", "dice": "3",
-         "pose-B1-x": "30", "pose-B1-y": "25", "pose-B2-x": "31.5", "pose-B2-y": "25"}
+MOVED = {
+    "unit": "B",
+    "type": "normal",
+    "roll": "hand",
+    "dice": "3",
+    "pose-B1-x": "30",
+    "pose-B1-y": "25",
+    "pose-B2-x": "31.5",
+    "pose-B2-y": "25",
+}
 
 
 def rolled_normal_move(situation, move):
@@ -29,8 +37,9 @@ def rolled_normal_move(situation, move):
 
 @pytest.fixture
 def committed(client, monkeypatch):
-    monkeypatch.setitem(SYSTEMS["wh40k-11e"].move_rules, "normal",
-                        MoveRule("09.05", rolled_normal_move))
+    monkeypatch.setitem(
+        SYSTEMS["wh40k-11e"].move_rules, "normal", MoveRule("09.05", rolled_normal_move)
+    )
     s = Scenario.objects.create(document=scenario())
     session = client.session
     session["own_scenarios"] = [s.pk]
@@ -59,8 +68,9 @@ def test_a_step_link_shows_the_models_before_and_after(committed):
     html = Client().get(f"/s/{committed.share_token}/steps/0/").content.decode()
     before = html.split('id="before"', 1)[1].split('id="after"', 1)[0]
     after = html.split('id="after"', 1)[1]
-    assert 'id="before-model-B1" class="model" data-model="B1" data-unit="B" data-army="red" transform="translate(30 20)' in before
-    assert 'id="after-model-B1" class="model" data-model="B1" data-unit="B" data-army="red" transform="translate(30 25)' in after
+    model = 'class="model" data-model="B1" data-unit="B" data-army="red"'
+    assert f'id="before-model-B1" {model} transform="translate(30 20)' in before
+    assert f'id="after-model-B1" {model} transform="translate(30 25)' in after
 
 
 def test_the_step_picture_is_its_open_graph_image(committed):
@@ -85,9 +95,22 @@ def test_an_undo_step_has_its_own_link_showing_the_table_restored(client, commit
     assert "Undo of step 0" in html and "took back step 0" in html
     after = html.split('id="after"', 1)[1]
     assert 'data-model="B1" data-unit="B" data-army="red" transform="translate(30 20)' in after
-    assert 'href="/s/%s/steps/0/"' % committed.share_token in html
+    assert f'href="/s/{committed.share_token}/steps/0/"' in html
 
 
 def test_the_stepper_log_links_every_step(client, committed):
     html = client.get(f"/scenarios/{committed.pk}/move").content.decode()
     assert f'href="/s/{committed.share_token}/steps/0/"' in html
+
+
+def test_a_step_link_answers_its_partial_to_htmx_and_the_whole_page_on_restore(committed):
+    partial = Client().get(
+        f"/s/{committed.share_token}/steps/0/",
+        headers={"HX-Request": "true", "HX-Request-Type": "partial"},
+    )
+    assert "<html" not in partial.content.decode() and 'id="step-page"' in partial.content.decode()
+    full = Client().get(
+        f"/s/{committed.share_token}/steps/0/",
+        headers={"HX-Request": "true", "HX-Request-Type": "full"},
+    )
+    assert "<html" in full.content.decode()

@@ -23,8 +23,14 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
@@ -32,7 +38,8 @@ def needs(system: str, move_type: str):
     return pytest.mark.skipif(
         move_type not in SYSTEMS[system].move_rules,
         reason=f"the engine does not judge {system} {move_type} moves yet "
-               f"(rules.SYSTEMS[{system!r}].move_rules has no {move_type!r})")
+        f"(rules.SYSTEMS[{system!r}].move_rules has no {move_type!r})",
+    )
 
 
 @pytest.fixture(scope="module")
@@ -57,8 +64,9 @@ def fresh(stepper_browser, live_server):
     opened = []
 
     def make():
-        context = stepper_browser.new_context(base_url=live_server.url,
-                                              viewport={"width": 1280, "height": 800})
+        context = stepper_browser.new_context(
+            base_url=live_server.url, viewport={"width": 1280, "height": 800}
+        )
         context.set_default_timeout(10_000)
         opened.append(context)
         page = context.new_page()
@@ -91,9 +99,10 @@ def own_copy(page, demo_key: str) -> str:
 
 
 def placement_values(page) -> dict[str, float]:
-    return {name: float(page.locator(f'[name="{name}"]').input_value())
-            for name in page.locator("#pose-fields input").evaluate_all(
-                "els => els.map(e => e.name)")}
+    return {
+        name: float(page.locator(f'[name="{name}"]').input_value())
+        for name in page.locator("#pose-fields input").evaluate_all("els => els.map(e => e.name)")
+    }
 
 
 @needs("warmaster-revolution", "home-back")
@@ -126,14 +135,16 @@ def test_a_warmaster_home_back_with_dice_entered_by_hand(fresh, request):
 
 
 @needs("warmaster-revolution", "home-back")
-def test_an_illegal_move_by_hand_is_outlined_fixed_with_suggest_committed_and_shared(fresh,
-                                                                                     request):
+def test_an_illegal_move_by_hand_is_outlined_fixed_with_suggest_committed_and_shared(
+    fresh, request
+):
     demo()
     page = fresh()
     copy_url = own_copy(page, "warmaster-home-back")
     pk = re.search(r"/scenarios/(\d+)/", copy_url).group(1)
-    page.goto(f"/scenarios/{pk}/move?unit=eagles&type=home-back&home_back_to=elf-general"
-              "&roll=hand&dice=5")
+    page.goto(
+        f"/scenarios/{pk}/move?unit=eagles&type=home-back&home_back_to=elf-general&roll=hand&dice=5"
+    )
     # fly EA1 sideways, off the line toward the general, and press Enter in the form
     x = page.locator('[name="pose-EA1-x"]')
     x.fill(str(float(x.input_value()) - 20))
