@@ -625,11 +625,23 @@ def move(request, pk: int):
     except InvalidInput as exc:
         stage = Stage(unit=request.GET.get("unit") or None, type=request.GET.get("type") or None)
         try:
-            context.update(stepper_context(situation, fallback(stage, situation), urls, error=exc))
+            stage = fallback(stage, situation)
+            keep_entries(stage, request.GET, situation)
+            context.update(stepper_context(situation, stage, urls, error=exc))
         except InvalidInput:
             context.update(stepper_context(situation, Stage(), urls, error=exc))
         status = 422
     return page(request, TEMPLATE, context, partial="stepper", status=status)
+
+
+def keep_entries(stage: Stage, params: QueryDict, situation) -> None:
+    """After an input error, keep what the player entered so the form shows it again."""
+    uses = MOVE_DECLARATIONS.get(situation.system, {}).get(stage.type or "", ())
+    try:
+        stage.declarations = read_declarations(params, uses)
+    except InvalidInput:
+        pass
+    stage.dice_text = params.get("dice", "").strip()
 
 
 def fallback(stage: Stage, situation) -> Stage:

@@ -430,3 +430,23 @@ def test_the_reachable_region_is_drawn_only_when_the_engine_gives_one(
     html = client.get(query).content.decode()
     assert 'class="overlay reachable reachable-ground"' in html
     assert 'class="overlay reachable reachable-skies"' in html
+
+
+def test_after_an_input_error_the_declaration_form_keeps_what_was_entered(client, mine):
+    response = client.get(
+        url(mine),
+        {
+            "unit": "B",
+            "type": "charge",
+            "charge_targets": "C",
+            "take_to_the_skies": "yes",
+            "roll": "hand",
+            "dice": "9",
+        },
+    )
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert 'data-step="declare"' in html and "<code>dice</code>" in html
+    assert 'name="charge_targets" value="C" checked' in html
+    assert 'name="take_to_the_skies" value="yes" checked' in html
+    assert 'value="9"' in html and 'value="hand" id="roll-hand" checked' in html

@@ -114,3 +114,8 @@ def test_a_step_link_answers_its_partial_to_htmx_and_the_whole_page_on_restore(c
         headers={"HX-Request": "true", "HX-Request-Type": "full"},
     )
     assert "<html" in full.content.decode()
+
+
+def test_the_share_page_lists_the_moves_made_with_their_links(committed):
+    html = Client().get(committed.share_url()).content.decode()
+    assert f'href="/s/{committed.share_token}/steps/0/"' in html and "normal by B" in html
