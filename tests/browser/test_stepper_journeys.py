@@ -134,31 +134,29 @@ def test_a_warmaster_home_back_with_dice_entered_by_hand(fresh, request):
     assert not page.errors
 
 
-@needs("warmaster-revolution", "home-back")
-def test_an_illegal_move_by_hand_is_outlined_fixed_with_suggest_committed_and_shared(
-    fresh, request
+def illegal_fixed_committed_shared(
+    fresh, request, demo_key: str, query: str, field: str, shift: float
 ):
+    """Place a model by hand so the move is illegal (Enter checks), see the failing finding and
+    the outlined model, fix it with Suggest, commit, open the step link in a fresh context."""
     demo()
     page = fresh()
-    copy_url = own_copy(page, "warmaster-home-back")
+    copy_url = own_copy(page, demo_key)
     pk = re.search(r"/scenarios/(\d+)/", copy_url).group(1)
-    page.goto(
-        f"/scenarios/{pk}/move?unit=eagles&type=home-back&home_back_to=elf-general&roll=hand&dice=5"
-    )
-    # fly EA1 sideways, off the line toward the general, and press Enter in the form
-    x = page.locator('[name="pose-EA1-x"]')
-    x.fill(str(float(x.input_value()) - 20))
-    x.press("Enter")
+    page.goto(f"/scenarios/{pk}/move?{query}")
+    model = field.split("-")[1]
+    box = page.locator(f'[name="{field}"]')
+    box.fill(str(float(box.input_value()) + shift))
+    box.press("Enter")
     page.wait_for_selector("#verdict .verdict-body")
-    verdict = page.locator("#verdict")
-    assert "Not a legal move." in verdict.inner_text()
+    assert "Not a legal move." in page.locator("#verdict").inner_text()
     failing = page.locator("#verdict .finding.fail")
-    assert failing.count() >= 1 and "EA1" in failing.first.inner_text()
-    assert page.locator("#table-model-EA1.highlighted").count() == 1
+    assert failing.count() >= 1
+    assert page.locator(f"#table-model-{model}.highlighted").count() == 1
     shot(page, request, "illegal")
     page.get_by_role("button", name="Suggest").click()
     page.wait_for_function("document.querySelector('#verdict').innerText.includes('Press Check')")
-    assert page.locator("#table-model-EA1.highlighted").count() == 0
+    assert page.locator(f"#table-model-{model}.highlighted").count() == 0
     page.get_by_role("button", name="Check").click()
     page.wait_for_selector("#verdict .verdict-body.legal")
     page.get_by_role("button", name="Commit").click()
@@ -175,6 +173,33 @@ def test_an_illegal_move_by_hand_is_outlined_fixed_with_suggest_committed_and_sh
     assert og.endswith(link + "table.png")
     shot(stranger, request, "step-link")
     assert not page.errors and not stranger.errors
+
+
+@needs("warmaster-revolution", "home-back")
+def test_an_illegal_home_back_is_outlined_fixed_with_suggest_committed_and_shared(fresh, request):
+    # EA1 flown 20 cm sideways, off the straight line toward the general
+    illegal_fixed_committed_shared(
+        fresh,
+        request,
+        "warmaster-home-back",
+        "unit=eagles&type=home-back&home_back_to=elf-general&roll=hand&dice=5",
+        "pose-EA1-x",
+        -20,
+    )
+
+
+@needs("wh40k-11e", "surge")
+def test_an_illegal_surge_is_outlined_fixed_with_suggest_committed_and_shared(fresh, request):
+    # B1 moved 3" away from the Crisis Battlesuits instead of toward them
+    illegal_fixed_committed_shared(
+        fresh,
+        request,
+        "surge-berzerkers",
+        "unit=B&type=surge&ability=blood-surge&trigger-event=shot&trigger-by=A"
+        "&trigger-models_destroyed=2&roll=hand&dice=4",
+        "pose-B1-x",
+        -3,
+    )
 
 
 @needs("wh40k-11e", "surge")
