@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import secrets
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
@@ -559,19 +560,22 @@ TEMPLATE = "battlefield/move.html"
 #: random per scenario, so an entry can never be stale (any app server may hold its own).
 _SITUATIONS: OrderedDict = OrderedDict()
 SITUATION_CACHE = 32
+_SITUATIONS_LOCK = threading.Lock()
 
 
 def situation_of(scenario: Scenario):
     """`scenario.situation`, built once per version (building a busy table costs ~50 ms)."""
     key = (scenario.share_token, scenario.version)
-    situation = _SITUATIONS.get(key)
-    if situation is None:
-        situation = scenario.situation
+    with _SITUATIONS_LOCK:
+        situation = _SITUATIONS.get(key)
+        if situation is not None:
+            _SITUATIONS.move_to_end(key)
+            return situation
+    situation = scenario.situation
+    with _SITUATIONS_LOCK:
         _SITUATIONS[key] = situation
         while len(_SITUATIONS) > SITUATION_CACHE:
             _SITUATIONS.popitem(last=False)
-    else:
-        _SITUATIONS.move_to_end(key)
     return situation
 
 
