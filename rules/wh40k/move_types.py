@@ -581,7 +581,10 @@ def _charge_while_moving(
 
 # -- suggestions --------------------------------------------------------------------------------
 def suggest_needs_end(situation: Situation, move: Move) -> Move:
-    """Normal, advance and fall-back moves go where the player wants: the engine needs `end`."""
+    """Normal, advance and fall-back moves go where the player wants: the engine needs `end`
+    (a move that already has it is returned as it is)."""
+    if move.end is not None:
+        return move
     raise InvalidInput(
         "end",
         f"{article(move.type)} move goes where the player chooses: give each moving "
@@ -601,6 +604,8 @@ def suggest_charge(situation: Situation, move: Move) -> Move:
     model still short of 1" (or of engagement) a better spot if one is free now that the whole
     unit is placed. The result is judged like any proposal.
     """
+    if move.end is not None:
+        return move  # the player's own placement: nothing to suggest
     unit = situation.unit(move.unit)
     targets = tuple(t for t in _charge_targets(situation, unit, move) if t.army != unit.army)
     seed = move.seed
@@ -707,3 +712,22 @@ def _towards(situation, unit, m, target_models, max_distance, mode, acceptable):
             cut = [q for q in pts if LineString(pts).project(Point(q)) < budget - 1e-9]
             return c, [*cut, (p.x, p.y)]
     return None
+
+
+def reach(situation: Situation, move: Move) -> list:
+    """Where the moving unit's models can end, for the table overlay: [(geometry, "ground" |
+    "skies")], the union of each model's reachable region (never includes unreachable ground).
+
+    The maximum distance is the move's: M, M + the advance die, the charge dice (entered dice
+    only: before the roll there is no distance yet, so InvalidInput), less 2" in the skies.
+    Move types this module does not judge raise NotImplementedError.
+    """
+    if situation.system != "wh40k-11e" or move.type not in RULES:
+        raise NotImplementedError(f"no reachable region for {move.type} moves")
+    unit = situation.unit(move.unit)
+    if move.type in ("advance", "charge") and move.dice is None:
+        raise InvalidInput("dice", f"the {move.type} roll sets how far the unit can go")
+    max_distance = _max_distance(situation, unit, move, Verdict(move={}), Dice(move.dice))
+    mode = mode_for(unit, move.type, move.declarations)
+    regions = [reachable_region(situation, m.id, max_distance, mode) for m in unit.models]
+    return [(shapely.union_all(regions), "skies" if mode.skies else "ground")]

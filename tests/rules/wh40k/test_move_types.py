@@ -490,3 +490,18 @@ def test_a_short_charge_roll_may_stop_outside_one_inch_but_must_engage_if_it_can
         "11.04",
         "after-moving",
     ) in rule_failures(v)
+
+
+def test_reach_gives_the_overlay_for_the_move_and_needs_the_roll_for_an_advance():
+    from shapely.geometry import Point
+
+    from rules import reach
+
+    s = riptide_scene()
+    ((skies, kind),) = reach(s, move("R", "advance", dice=[4], take_to_the_skies=True))
+    assert kind == "skies" and skies.contains(Point(23, 22))  # 13" east, within 14"
+    assert not skies.contains(Point(10, 22 + 14.2))  # beyond 14"
+    ((ground, kind),) = reach(s, move("R", "normal"))
+    assert kind == "ground" and not ground.contains(Point(23, 22))  # walled off by V1 and the ruin
+    with pytest.raises(InvalidInput):
+        reach(s, move("R", "advance"))
