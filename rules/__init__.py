@@ -12,10 +12,9 @@ from .errors import InvalidInput
 from .move import Move, Pose
 from .situation import Model, Situation, TerrainFeature, Unit
 from .systems import SYSTEMS, adjudicate, move_options, suggest
-from .wh40k.move_types import reach  # the table overlay's reachable regions (40K moves)
 from .verdict import Finding, Verdict
 
 __all__ = [
     "SYSTEMS", "Finding", "InvalidInput", "Model", "Move", "Pose", "Situation", "TerrainFeature",
-    "Unit", "Verdict", "adjudicate", "move_options", "reach", "suggest",
+    "Unit", "Verdict", "adjudicate", "move_options", "suggest",
 ]

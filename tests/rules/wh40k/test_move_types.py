@@ -495,7 +495,7 @@ def test_a_short_charge_roll_may_stop_outside_one_inch_but_must_engage_if_it_can
 def test_reach_gives_the_overlay_for_the_move_and_needs_the_roll_for_an_advance():
     from shapely.geometry import Point
 
-    from rules import reach
+    from rules.wh40k.move_types import reach
 
     s = riptide_scene()
     ((skies, kind),) = reach(s, move("R", "advance", dice=[4], take_to_the_skies=True))
