@@ -143,3 +143,40 @@ def test_only_some_keywords_may_end_on_a_ruin_floor_and_never_above_its_height()
     assert [f.rule for f in verdict.failures] == ["13.06"]
     verdict, _ = judged(s, move("V", "normal", {"V1": {"x": 14, "y": 12, "z": 3}}), 20)
     assert any(f.rule == "13.06" and "cannot end above" in f.text for f in verdict.failures)
+
+
+def test_an_oval_vehicle_is_routed_round_an_enemy_and_its_swept_base_checked_exactly():
+    # a 95 x 150 mm oval (3.74 x 5.91") facing east drives 12" east past an enemy tank in its way
+    s = situation(
+        [
+            unit(
+                "V",
+                "red",
+                [model("V1", 10, 20, base={"oval": [150, 95]})],
+                keywords=("VEHICLE",),
+                move=12,
+            ),
+            unit("T", "blue", [model("T1", 16, 20, base=60)], keywords=("VEHICLE",)),
+        ]
+    )
+    verdict, outcome = judged(s, move("V", "normal", {"V1": (22, 20)}), 20)
+    mm = outcome.models["V1"]
+    assert verdict.legal, [f.text for f in verdict.failures]
+    assert len(mm.path) > 2 and mm.distance > 12  # it went round
+    verdict, _ = judged(s, move("V", "normal", {"V1": (22, 20)}, paths={"V1": [(16, 20)]}), 20)
+    assert any("crosses enemy model T1" in f.text for f in verdict.failures)
+
+
+def test_a_hull_base_is_measured_to_its_outline():
+    # a 4 x 2" rectangular hull facing east: its front edge is 2" ahead of the centre
+    hull = {"hull": [[-2, -1], [2, -1], [2, 1], [-2, 1]]}
+    s = situation(
+        [
+            unit("K", "red", [model("K1", 10, 20, base=hull)], keywords=("VEHICLE",), move=10),
+            unit("E", "blue", [model("E1", 14 + R32, 20)]),
+        ]
+    )
+    from rules.wh40k.measuring import model_distance
+
+    # front edge x = 12, enemy edge x = 14: 2.0" exactly: engaged
+    assert math.isclose(model_distance(s.model("K1"), s.model("E1")).horizontal, 2.0, abs_tol=1e-6)
