@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
@@ -609,6 +610,7 @@ class Navigator:
 
 _CACHE: OrderedDict = OrderedDict()
 _CACHE_SIZE = 32
+_CACHE_LOCK = threading.Lock()  # the web app may judge moves on several threads
 
 
 def navigator(
@@ -629,14 +631,16 @@ def navigator(
         tuple(o.key for o in hard),
         tuple((o.key, o.height) for o in climbs),
     )
-    nav = _CACHE.get(key)
-    if nav is None:
-        nav = Navigator(width, height, radius, hard, climbs, snap)
+    with _CACHE_LOCK:
+        nav = _CACHE.get(key)
+        if nav is not None:
+            _CACHE.move_to_end(key)
+            return nav
+    nav = Navigator(width, height, radius, hard, climbs, snap)  # built outside the lock
+    with _CACHE_LOCK:
         _CACHE[key] = nav
-        if len(_CACHE) > _CACHE_SIZE:
+        while len(_CACHE) > _CACHE_SIZE:
             _CACHE.popitem(last=False)
-    else:
-        _CACHE.move_to_end(key)
     return nav
 
 
