@@ -428,6 +428,7 @@ def _find_spot(
     max_distance: float,
     mode,
     exact_path: bool = False,
+    coherent: bool = True,
 ):
     """A spot on the rings `gaps` round the target models where `start`'s model could end, with
     `others` (the unit's other models, where they end) fixed: free
@@ -440,7 +441,11 @@ def _find_spot(
     for spot in _ring_spots(start, target_models, gaps, max_distance):
         if not _spot_free(situation, unit, spot, others, non_targets):
             continue
-        if others and not any(model_distance(spot, o).horizontal <= 2.0 + EPSILON for o in others):
+        if (
+            coherent
+            and others
+            and not any(model_distance(spot, o).horizontal <= 2.0 + EPSILON for o in others)
+        ):
             continue
         if exact_path:
             pts, horizontal, vertical, found = plan_path(situation, unit, start, spot, mode)
@@ -453,7 +458,7 @@ def _find_spot(
             if not region.contains(Point(spot.x, spot.y)):
                 continue
             pts = [(start.x, start.y), (spot.x, spot.y)]
-        if coherency([spot, *others]).ok:
+        if not coherent or coherency([spot, *others]).ok:
             return spot, pts
     return None
 
@@ -596,7 +601,8 @@ def suggest_needs_end(situation: Situation, move: Move) -> Move:
 def suggest_charge(situation: Situation, move: Move) -> Move:
     """A charge placement that meets 11.04's obligations when the dice allow it.
 
-    Models closest to the targets go first. Each takes the nearest spot, as the crow flies, in
+    With several targets, the model nearest to each target goes at it first. Then the models
+    closest to the targets go. Each takes the nearest spot, as the crow flies, in
     base contact with a target model (else within 1", else within engagement range) that it can
     reach by a legal path, that is free (no overlap, no solid terrain, no enemy that is not a
     target within engagement range) and within 2" of a model already placed. A model that finds
@@ -627,7 +633,31 @@ def suggest_charge(situation: Situation, move: Move) -> Move:
             return False
         return not mine or any(model_distance(candidate, p).horizontal <= 2.0 for p in mine)
 
+    # Every target must end engaged: first send the model nearest to each target at it.
+    for target in targets if len(targets) > 1 else ():
+        for m in sorted(
+            (m for m in unit.models if m.id not in placed), key=lambda m: _distance_to(m, (target,))
+        )[:1]:
+            for gaps in tiers:
+                spot = _find_spot(
+                    situation,
+                    unit,
+                    m,
+                    list(placed.values()),
+                    (target,),
+                    non_targets,
+                    gaps,
+                    max_distance,
+                    mode,
+                    exact_path=True,
+                    coherent=False,  # the models placed next will close the gap
+                )
+                if spot:
+                    placed[m.id], routes[m.id] = spot
+                    break
     for m in order:
+        if m.id in placed:
+            continue
         chosen = None
         for gaps in tiers if target_models else ():
             # only the models placed so far count (the rest have not moved yet)

@@ -505,3 +505,17 @@ def test_reach_gives_the_overlay_for_the_move_and_needs_the_roll_for_an_advance(
     assert kind == "ground" and not ground.contains(Point(23, 22))  # walled off by V1 and the ruin
     with pytest.raises(InvalidInput):
         reach(s, move("R", "advance"))
+
+
+def test_a_suggested_charge_on_two_targets_engages_both():
+    s = situation(
+        [
+            unit("A", "red", [model(f"A{i}", 10, 8 + 1.4 * i) for i in range(5)]),
+            unit("E", "blue", [model("E1", 14, 10.5)]),
+            unit("F", "blue", [model("F1", 17, 12.5)]),  # further: nobody would pick it unasked
+        ]
+    )
+    v = adjudicate(s, move("A", "charge", dice=[4, 4], charge_targets=["E", "F"]))
+    assert v.legal, [f.text for f in v.failures]
+    engaged = {u for m in v.models.values() for u in m["engaged_with"]}
+    assert engaged == {"E", "F"}
