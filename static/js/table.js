@@ -1,0 +1,442 @@
+// The table's interactions, shared by the scenario editor and the move stepper (issue 6).
+//
+// Works on an SVG drawn by battlefield.pictures.table_svg(..., interactive=True) inside a
+// <form data-placement>. A model is movable when the form has its `pose-<model id>-x` input
+// (and -y, -facing); every change writes those inputs and dispatches `table:moved` (bubbling,
+// detail {model, x, y, facing}) on the form. The inputs are also the visible, no-drag way to
+// type coordinates (WCAG 2.2, 2.5.7).
+//
+// - Pointer: drag a model; or click a model to select it, then click the destination.
+// - Keyboard: the table is one tab stop (roving tabindex over the models); [ and ] (or Page Up /
+//   Page Down) choose a model, arrows move it 0.1 unit (Shift: 1), Q / E turn it 15 degrees
+//   (Shift: 1), Enter submits the form's default button ([data-default], else its first submit
+//   button), Escape clears the selection and the ruler.
+// - Ruler: with the form's [data-tool="ruler"] pressed, click two models or points (or press R
+//   on two models); the server measures (form's data-ruler-url, ?a=...&b=...) and its answer goes
+//   into [data-ruler-output]; the line is drawn on the table.
+// - Rings: overlays with classes `rings ring-<model id>` are shown for the selected unit.
+// - `data-autosave` on the form: a drag or a click-to-place submits the form when it ends.
+//
+// No inline scripts anywhere (CSP): this file holds all of it. After an htmx swap the new table
+// picks up the previous selection, tool and focus (by form id and model id).
+(() => {
+  "use strict";
+  const SVGNS = "http://www.w3.org/2000/svg";
+  const DRAG_PX = 4; // a press that moves less than this is a click
+  const remembered = new Map(); // form id -> {selected, tool, focused}
+  const live = new WeakMap(); // form element -> {selected, tool, ruler: [], drag}
+
+  const fmt = (v) => String(Math.round(v * 1000) / 1000);
+  const formOf = (el) => el && el.closest && el.closest("form[data-placement]");
+  const svgOf = (form) => form.querySelector("svg.table");
+  const models = (form) => Array.from(form.querySelectorAll("svg.table g.model[data-model]"));
+  const poseInput = (form, id, part) => form.elements.namedItem(`pose-${id}-${part}`);
+  const movable = (form, g) => !!poseInput(form, g.dataset.model, "x");
+  const cssEscape = (s) => (window.CSS && CSS.escape ? CSS.escape(s) : s.replace(/[^\w-]/g, "\\$&"));
+
+  function stateOf(form) {
+    let s = live.get(form);
+    if (!s) {
+      const kept = remembered.get(form.id) || {};
+      s = { selected: kept.selected || null, tool: kept.tool || "move", ruler: [], drag: null };
+      live.set(form, s);
+    }
+    return s;
+  }
+
+  function keep(form) {
+    const s = stateOf(form);
+    const focused = document.activeElement && document.activeElement.closest
+      ? document.activeElement.closest("g.model") : null;
+    remembered.set(form.id, {
+      selected: s.selected, tool: s.tool,
+      focused: focused && form.contains(focused) ? focused.dataset.model : null,
+    });
+  }
+
+  function modelById(form, id) {
+    return id ? form.querySelector(`svg.table g.model[data-model="${cssEscape(id)}"]`) : null;
+  }
+
+  // -- poses ---------------------------------------------------------------------------------
+  function poseOf(g) {
+    const t = g.getAttribute("transform") || "";
+    const m = /translate\(\s*([-\d.eE]+)[\s,]+([-\d.eE]+)\s*\)/.exec(t);
+    const r = /rotate\(\s*([-\d.eE]+)/.exec(t);
+    return { x: m ? +m[1] : 0, y: m ? +m[2] : 0, facing: r ? +r[1] : 0 };
+  }
+
+  function tableSize(svg) {
+    return { width: parseFloat(svg.dataset.width) || Infinity, height: parseFloat(svg.dataset.height) || Infinity };
+  }
+
+  function unitWord(svg) {
+    return svg.dataset.unit === "in" ? "″" : ` ${svg.dataset.unit || ""}`;
+  }
+
+  function setPose(form, g, pose) {
+    const svg = svgOf(form);
+    const size = tableSize(svg);
+    const x = Math.min(Math.max(pose.x, 0), size.width);
+    const y = Math.min(Math.max(pose.y, 0), size.height);
+    const facing = ((pose.facing % 360) + 360) % 360;
+    if (!g.dataset.x0) {
+      const start = poseOf(g);
+      g.dataset.x0 = start.x;
+      g.dataset.y0 = start.y;
+    }
+    g.setAttribute("transform", `translate(${fmt(x)} ${fmt(y)})${facing ? ` rotate(${fmt(facing)})` : ""}`);
+    const id = g.dataset.model;
+    const parts = { x, y, facing };
+    for (const part of ["x", "y", "facing"]) {
+      const input = poseInput(form, id, part);
+      if (input) input.value = fmt(parts[part]);
+    }
+    // The model's rings follow it (their shapes are drawn around where it was saved).
+    const ring = svg.querySelector(`g.overlay.ring-${cssEscape(id)}`);
+    if (ring) ring.setAttribute("transform", `translate(${fmt(x - g.dataset.x0)} ${fmt(y - g.dataset.y0)})`);
+    form.classList.add("is-changed");
+    status(form, `${id} at ${fmt(x)}, ${fmt(y)}${facing ? `, facing ${fmt(facing)}°` : ""}`);
+    form.dispatchEvent(new CustomEvent("table:moved", { bubbles: true, detail: { model: id, x, y, facing } }));
+  }
+
+  function status(form, text) {
+    const out = form.querySelector("[data-status]");
+    if (out) out.textContent = text;
+  }
+
+  // -- selection, focus and rings ---------------------------------------------------------------
+  function select(form, g, { focus = false } = {}) {
+    const s = stateOf(form);
+    const svg = svgOf(form);
+    for (const other of svg.querySelectorAll("g.model.selected")) {
+      other.classList.remove("selected");
+      other.setAttribute("aria-pressed", "false");
+    }
+    for (const ring of svg.querySelectorAll("g.overlay.rings.shown")) ring.classList.remove("shown");
+    s.selected = g ? g.dataset.model : null;
+    if (!g) {
+      keep(form);
+      return;
+    }
+    g.classList.add("selected");
+    g.setAttribute("aria-pressed", "true");
+    for (const mate of svg.querySelectorAll(`g.model[data-unit="${cssEscape(g.dataset.unit)}"]`)) {
+      const ring = svg.querySelector(`g.overlay.ring-${cssEscape(mate.dataset.model)}`);
+      if (ring) ring.classList.add("shown");
+    }
+    rove(form, g);
+    if (focus) g.focus({ preventScroll: true });
+    const pose = poseOf(g);
+    status(form, `Selected ${g.dataset.model}${movable(form, g) ? "" : " (not movable here)"} at ${fmt(pose.x)}, ${fmt(pose.y)}`);
+    keep(form);
+  }
+
+  function rove(form, current) {
+    for (const g of models(form)) g.setAttribute("tabindex", g === current ? "0" : "-1");
+  }
+
+  function init(form) {
+    const svg = svgOf(form);
+    if (!svg || svg.dataset.tableReady) return;
+    svg.dataset.tableReady = "1";
+    svg.classList.add("interactive");
+    const s = stateOf(form);
+    const all = models(form);
+    for (const g of all) g.setAttribute("aria-pressed", "false");
+    const kept = remembered.get(form.id) || {};
+    const current = modelById(form, s.selected) || all.find((g) => movable(form, g)) || all[0];
+    if (current) rove(form, current);
+    if (s.selected && modelById(form, s.selected)) select(form, modelById(form, s.selected));
+    setTool(form, s.tool);
+    const focusTarget = modelById(form, kept.focused);
+    if (focusTarget && (!document.activeElement || document.activeElement === document.body)) {
+      focusTarget.focus({ preventScroll: true });
+    }
+  }
+
+  function initAll() {
+    for (const form of document.querySelectorAll("form[data-placement]")) init(form);
+  }
+
+  // -- submitting ----------------------------------------------------------------------------------
+  function submit(form) {
+    keep(form);
+    const button = form.querySelector("[data-default]") ||
+      form.querySelector('button[type="submit"], button:not([type]), input[type="submit"]');
+    if (form.requestSubmit) form.requestSubmit(button || undefined);
+    else form.submit();
+  }
+
+  // -- tools and the ruler -----------------------------------------------------------------------
+  function setTool(form, tool) {
+    const s = stateOf(form);
+    s.tool = tool;
+    for (const b of form.querySelectorAll("[data-tool]")) {
+      b.setAttribute("aria-pressed", String(b.dataset.tool === tool));
+    }
+    const svg = svgOf(form);
+    if (svg) svg.classList.toggle("ruler-mode", tool === "ruler");
+    if (tool !== "ruler") clearRuler(form);
+    keep(form);
+  }
+
+  function rulerLayer(svg) {
+    let layer = svg.querySelector("g.ruler-layer");
+    if (!layer) {
+      layer = document.createElementNS(SVGNS, "g");
+      layer.setAttribute("class", "ruler-layer");
+      layer.setAttribute("aria-hidden", "true");
+      svg.appendChild(layer);
+    }
+    return layer;
+  }
+
+  function clearRuler(form) {
+    const s = stateOf(form);
+    s.ruler = [];
+    const svg = svgOf(form);
+    const layer = svg && svg.querySelector("g.ruler-layer");
+    if (layer) layer.replaceChildren();
+  }
+
+  function mark(svg, x, y) {
+    const layer = rulerLayer(svg);
+    const r = svg.dataset.unit === "in" ? 0.3 : 0.8;
+    for (const cls of ["ruler-halo", "ruler-end"]) {
+      const c = document.createElementNS(SVGNS, "circle");
+      c.setAttribute("class", cls);
+      c.setAttribute("cx", fmt(x));
+      c.setAttribute("cy", fmt(y));
+      c.setAttribute("r", fmt(r));
+      layer.appendChild(c);
+    }
+  }
+
+  function line(svg, x1, y1, x2, y2) {
+    const layer = rulerLayer(svg);
+    for (const cls of ["ruler-halo", "ruler-line"]) {
+      const l = document.createElementNS(SVGNS, "line");
+      l.setAttribute("class", cls);
+      for (const [k, v] of Object.entries({ x1, y1, x2, y2 })) l.setAttribute(k, fmt(v));
+      layer.appendChild(l);
+    }
+  }
+
+  function rulerEnd(form, g, point) {
+    const s = stateOf(form);
+    const svg = svgOf(form);
+    if (s.ruler.length >= 2) clearRuler(form);
+    let end;
+    if (g) {
+      const p = poseOf(g);
+      end = { spec: `model:${g.dataset.model}@${fmt(p.x)},${fmt(p.y)},${fmt(p.facing)}`, x: p.x, y: p.y, name: g.dataset.model };
+    } else {
+      end = { spec: `point:${fmt(point.x)},${fmt(point.y)}`, x: point.x, y: point.y, name: `${fmt(point.x)}, ${fmt(point.y)}` };
+    }
+    s.ruler.push(end);
+    mark(svg, end.x, end.y);
+    const out = form.querySelector("[data-ruler-output]");
+    if (s.ruler.length === 1) {
+      if (out) out.textContent = `Ruler: from ${end.name}; now click the second model or point.`;
+      return;
+    }
+    measure(form, s.ruler[0], s.ruler[1]);
+  }
+
+  async function measure(form, a, b) {
+    const out = form.querySelector("[data-ruler-output]");
+    const url = form.dataset.rulerUrl;
+    if (!url) return;
+    const query = new URLSearchParams({ a: a.spec, b: b.spec });
+    try {
+      const response = await fetch(`${url}?${query}`, { headers: { Accept: "text/html" }, credentials: "same-origin" });
+      const html = await response.text();
+      if (out) out.innerHTML = html; // our own server's escaped fragment (editor_ruler.html)
+      const figure = out && out.querySelector(".ruler-figure");
+      if (figure) {
+        const d = figure.dataset;
+        line(svgOf(form), +d.x1, +d.y1, +d.x2, +d.y2);
+      }
+    } catch (error) {
+      if (out) out.textContent = "The ruler could not reach the server.";
+    }
+  }
+
+  // -- pointer -------------------------------------------------------------------------------------
+  function tablePoint(svg, event) {
+    const ctm = svg.getScreenCTM();
+    if (!ctm) return null;
+    const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(ctm.inverse());
+    return { x: p.x, y: p.y };
+  }
+
+  function onTable(svg, p) {
+    const size = tableSize(svg);
+    return p && p.x >= 0 && p.y >= 0 && p.x <= size.width && p.y <= size.height;
+  }
+
+  document.addEventListener("pointerdown", (event) => {
+    const form = formOf(event.target);
+    if (!form || event.button !== 0) return;
+    const svg = event.target.closest("svg.table");
+    if (!svg) return;
+    init(form);
+    const s = stateOf(form);
+    const g = event.target.closest("g.model");
+    s.drag = null;
+    if (s.tool !== "move" || !g || !movable(form, g)) return;
+    const p = tablePoint(svg, event);
+    const pose = poseOf(g);
+    s.drag = { g, id: event.pointerId, sx: event.clientX, sy: event.clientY, dx: p.x - pose.x, dy: p.y - pose.y, moving: false };
+    event.preventDefault(); // no text selection or scrolling while dragging a model
+  });
+
+  document.addEventListener("pointermove", (event) => {
+    for (const f of document.querySelectorAll("form[data-placement]")) {
+      const s = live.get(f);
+      if (!s || !s.drag || s.drag.id !== event.pointerId) continue;
+      const d = s.drag;
+      if (!d.moving && Math.hypot(event.clientX - d.sx, event.clientY - d.sy) < DRAG_PX) return;
+      if (!d.moving) {
+        d.moving = true;
+        d.g.classList.add("dragging");
+        select(f, d.g);
+        try { svgOf(f).setPointerCapture(event.pointerId); } catch (e) { /* fine without */ }
+      }
+      const p = tablePoint(svgOf(f), event);
+      if (p) setPose(f, d.g, { x: p.x - d.dx, y: p.y - d.dy, facing: poseOf(d.g).facing });
+      event.preventDefault();
+      return;
+    }
+  });
+
+  function endDrag(event) {
+    for (const form of document.querySelectorAll("form[data-placement]")) {
+      const s = live.get(form);
+      if (!s || !s.drag || s.drag.id !== event.pointerId) continue;
+      const d = s.drag;
+      s.drag = null;
+      if (!d.moving) return;
+      d.g.classList.remove("dragging");
+      s.suppressClick = true;
+      if (event.type === "pointerup" && "autosave" in form.dataset) submit(form);
+    }
+  }
+  document.addEventListener("pointerup", endDrag);
+  document.addEventListener("pointercancel", endDrag);
+
+  document.addEventListener("click", (event) => {
+    const tool = event.target.closest("[data-tool]");
+    const form = formOf(event.target);
+    if (!form) return;
+    init(form);
+    if (tool) {
+      setTool(form, tool.dataset.tool);
+      return;
+    }
+    const svg = event.target.closest("svg.table");
+    if (!svg) return;
+    const s = stateOf(form);
+    if (s.suppressClick) {
+      s.suppressClick = false;
+      return;
+    }
+    const g = event.target.closest("g.model");
+    const p = tablePoint(svg, event);
+    if (s.tool === "ruler") {
+      if (g || onTable(svg, p)) rulerEnd(form, g, p);
+      return;
+    }
+    if (g) {
+      select(form, g, { focus: true });
+      return;
+    }
+    const chosen = modelById(form, s.selected);
+    if (chosen && movable(form, chosen) && onTable(svg, p)) {
+      setPose(form, chosen, { x: p.x, y: p.y, facing: poseOf(chosen).facing });
+      chosen.focus({ preventScroll: true });
+      if ("autosave" in form.dataset) submit(form);
+    }
+  });
+
+  // -- keyboard ------------------------------------------------------------------------------------
+  document.addEventListener("focusin", (event) => {
+    const g = event.target.closest && event.target.closest("g.model");
+    const form = formOf(g);
+    if (!g || !form) return;
+    init(form);
+    if (stateOf(form).selected !== g.dataset.model) select(form, g);
+  });
+
+  document.addEventListener("keydown", (event) => {
+    const g = event.target.closest && event.target.closest("g.model");
+    const form = formOf(g);
+    if (!g || !form || event.altKey || event.ctrlKey || event.metaKey) return;
+    init(form);
+    const all = models(form);
+    const here = all.indexOf(g);
+    const go = (i) => {
+      const next = all[(i + all.length) % all.length];
+      select(form, next, { focus: true });
+    };
+    const step = event.shiftKey ? 1 : 0.1;
+    const turn = event.shiftKey ? 1 : 15;
+    const pose = poseOf(g);
+    const nudge = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] }[event.key];
+    const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+    if (nudge) {
+      if (movable(form, g)) setPose(form, g, { x: pose.x + nudge[0], y: pose.y + nudge[1], facing: pose.facing });
+      else status(form, `${g.dataset.model} cannot be moved here`);
+    } else if (key === "q" || key === "e") {
+      if (movable(form, g)) setPose(form, g, { x: pose.x, y: pose.y, facing: pose.facing + (key === "e" ? turn : -turn) });
+    } else if (key === "]" || key === "PageDown") {
+      go(here + 1);
+    } else if (key === "[" || key === "PageUp") {
+      go(here - 1);
+    } else if (key === "Home") {
+      go(0);
+    } else if (key === "End") {
+      go(all.length - 1);
+    } else if (key === "Enter") {
+      submit(form);
+    } else if (key === " ") {
+      select(form, g);
+    } else if (key === "r") {
+      if (stateOf(form).tool !== "ruler") setTool(form, "ruler");
+      rulerEnd(form, g, null);
+    } else if (key === "Escape") {
+      select(form, null);
+      clearRuler(form);
+      const out = form.querySelector("[data-ruler-output]");
+      if (out) out.textContent = "";
+    } else {
+      return;
+    }
+    event.preventDefault();
+  });
+
+  // -- typed coordinates move the picture too -----------------------------------------------------
+  document.addEventListener("input", (event) => {
+    const form = formOf(event.target);
+    const match = /^pose-(.+)-(x|y|facing)$/.exec(event.target.name || "");
+    if (!form || !match) return;
+    const g = modelById(form, match[1]);
+    if (!g) return;
+    const read = (part) => parseFloat(poseInput(form, match[1], part)?.value);
+    const pose = poseOf(g);
+    const next = { x: read("x"), y: read("y"), facing: read("facing") };
+    for (const k of Object.keys(next)) if (!Number.isFinite(next[k])) next[k] = pose[k];
+    g.setAttribute("transform", `translate(${fmt(next.x)} ${fmt(next.y)})${next.facing % 360 ? ` rotate(${fmt(next.facing)})` : ""}`);
+    form.dispatchEvent(new CustomEvent("table:moved", { bubbles: true, detail: { model: match[1], ...next } }));
+  });
+
+  // Before htmx replaces a table, remember what was selected and focused; after, restore it.
+  document.addEventListener("htmx:before:swap", () => {
+    for (const form of document.querySelectorAll("form[data-placement]")) keep(form);
+  });
+  document.addEventListener("htmx:after:swap", initAll);
+  document.addEventListener("htmx:after:settle", initAll);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", initAll);
+  else initAll();
+})();
