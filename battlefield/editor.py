@@ -233,8 +233,9 @@ def add_terrain(doc: dict, preset: str, x: float, y: float, rotation: float = 0.
 
 
 def terrain_centre(piece: dict) -> tuple[float, float]:
-    c = Polygon(piece["footprint"]).centroid
-    return c.x, c.y
+    """The centre of a piece's bounding box: where a preset was put, whatever its shape."""
+    minx, miny, maxx, maxy = Polygon(piece["footprint"]).bounds
+    return (minx + maxx) / 2, (miny + maxy) / 2
 
 
 def move_terrain(doc: dict, terrain_id: str, x: float, y: float, rotate_by: float = 0.0) -> None:
@@ -427,8 +428,8 @@ def ring_overlays(situation: Situation) -> list[tuple]:
             grown = Point(model.x, model.y).buffer(model.base.radius + RING, quad_segs=16)
         else:
             grown = model.footprint.buffer(RING, quad_segs=8)
-        ring = grown.difference(model.footprint)
-        rings.append((ring, f"engagement coherency rings ring-{model.id}"))
+        # Only the outline: a filled band would be drawn over the bases it surrounds.
+        rings.append((grown.exterior, f"engagement coherency rings ring-{model.id}"))
     return rings
 
 
@@ -467,8 +468,8 @@ def editor_context(request, scenario: Scenario, **extra) -> dict:
                 "id": piece["id"],
                 "type": piece.get("type", ""),
                 "category": piece.get("category", ""),
-                "x": tidy(cx),
-                "y": tidy(cy),
+                "x": round(cx, 2),
+                "y": round(cy, 2),
             }
         )
     undo = ScenarioEdit.undoable(scenario)
