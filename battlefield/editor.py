@@ -425,7 +425,7 @@ def ring_overlays(situation: Situation) -> list[tuple]:
     rings = []
     for model in situation.models():
         if model.base.kind == "round":
-            grown = Point(model.x, model.y).buffer(model.base.radius + RING, quad_segs=16)
+            grown = Point(model.x, model.y).buffer(model.base.radius + RING, quad_segs=8)
         else:
             grown = model.footprint.buffer(RING, quad_segs=8)
         # Only the outline: a filled band would be drawn over the bases it surrounds.
@@ -468,8 +468,8 @@ def editor_context(request, scenario: Scenario, **extra) -> dict:
                 "id": piece["id"],
                 "type": piece.get("type", ""),
                 "category": piece.get("category", ""),
-                "x": round(cx, 2),
-                "y": round(cy, 2),
+                "x": tidy(round(cx, 2)),
+                "y": tidy(round(cy, 2)),
             }
         )
     undo = ScenarioEdit.undoable(scenario)
