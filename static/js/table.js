@@ -6,7 +6,9 @@
 // detail {model, x, y, facing}) on the form. The inputs are also the visible, no-drag way to
 // type coordinates (WCAG 2.2, 2.5.7).
 //
-// - Pointer: drag a model; or click a model to select it, then click the destination.
+// - Pointer: drag a model; or click a model to select it, then click the destination (a second
+//   click on it lets it go). A click on the table with nothing selected fills the page's
+//   [data-from-table="x"|"y"] fields (where new terrain or units go).
 // - Keyboard: the table is one tab stop (roving tabindex over the models); [ and ] (or Page Up /
 //   Page Down) choose a model, arrows move it 0.1 unit (Shift: 1), Q / E turn it 15 degrees
 //   (Shift: 1), Enter submits the form's default button ([data-default], else its first submit
@@ -285,6 +287,7 @@
     const s = stateOf(form);
     const g = event.target.closest("g.model");
     s.drag = null;
+    s.pressSelected = s.selected; // before a press focuses (and so selects) the model
     if (s.tool !== "move" || !g || !movable(form, g)) return;
     const p = tablePoint(svg, event);
     const pose = poseOf(g);
@@ -349,15 +352,28 @@
       return;
     }
     if (g) {
-      select(form, g, { focus: true });
+      if (s.pressSelected === g.dataset.model && event.detail > 0) {
+        select(form, null); // a second click on the selected model lets it go
+        g.blur();
+      } else {
+        select(form, g, { focus: true });
+      }
       return;
     }
+    if (!onTable(svg, p)) return;
     const chosen = modelById(form, s.selected);
-    if (chosen && movable(form, chosen) && onTable(svg, p)) {
+    if (chosen && movable(form, chosen)) {
       setPose(form, chosen, { x: p.x, y: p.y, facing: poseOf(chosen).facing });
-      chosen.focus({ preventScroll: true });
+      select(form, null); // placed: the next click on the table is a fresh choice
+      chosen.blur();
       if ("autosave" in form.dataset) submit(form);
+      return;
     }
+    // Nothing selected: the point is offered to the page's "centre x / y" fields
+    // ([data-from-table="x"|"y"]), e.g. where new terrain or a new unit should go.
+    const fields = document.querySelectorAll("[data-from-table]");
+    for (const field of fields) field.value = fmt(Math.round(p[field.dataset.fromTable] * 10) / 10);
+    if (fields.length) status(form, `Point ${fmt(Math.round(p.x * 10) / 10)}, ${fmt(Math.round(p.y * 10) / 10)} chosen for new terrain and units`);
   });
 
   // -- keyboard ------------------------------------------------------------------------------------

@@ -181,6 +181,12 @@ def test_click_to_place_and_the_ruler_figure(page, site, screenshot):
     c1 = scenario.document["units"][1]["models"][0]
     assert c1["x"] == pytest.approx(50, abs=0.2) and c1["y"] == pytest.approx(10, abs=0.2)
 
+    # With nothing selected, a click on the table chooses where new terrain goes.
+    page.mouse.click(*on_screen(page, 8, 36))
+    terrain = page.locator("form[action$='/edit/terrain']")
+    expect(terrain.get_by_label("Centre x")).to_have_value(re.compile(r"^(7\.9|8|8\.1)$"))
+    expect(terrain.get_by_label("Centre y")).to_have_value(re.compile(r"^(35\.9|36|36\.1)$"))
+
 
 def test_an_edit_from_a_stale_page_offers_to_reload(page, site):
     scenario = owned(page, site, scenario_doc())
