@@ -538,6 +538,8 @@ def _edit(request, pk: int, change):
             error_field="",
             error="the form did not say which version of the table it was showing",
         )
+    if version != scenario.version:  # a stale page hears that first: reload, then edit
+        return _answer(request, scenario, status=409, posted_version=version)
     document = copy.deepcopy(scenario.document)
     try:
         label = change(document, request.POST)

@@ -381,8 +381,8 @@ class ScenarioEdit(models.Model):
 
     @classmethod
     def record(cls, scenario: Scenario, document: dict, label: str, *, version: int):
+        cls._check_version(scenario, version)  # a stale page first: reloading comes before fixing
         validate_scenario(document)
-        cls._check_version(scenario, version)
         with transaction.atomic():
             before = scenario.document
             scenario.document = document

@@ -219,6 +219,17 @@ def test_an_edit_from_a_stale_page_is_409_with_an_offer_to_reload(client, squads
     assert len(squads.document["terrain"]) == 1 and squads.version == 2
 
 
+def test_a_stale_page_hears_that_first_even_when_its_edit_is_also_invalid(client, squads):
+    squads.rename("Renamed elsewhere")
+    response = post(
+        client,
+        f"/scenarios/{squads.pk}/edit/terrain",
+        {"version": 1, "preset": "volcano", "x": 5, "y": 5},
+        **PARTIAL,
+    )
+    assert response.status_code == 409
+
+
 def test_a_form_without_a_version_is_refused(client, squads):
     response = post(
         client, f"/scenarios/{squads.pk}/edit/terrain/ruin-1", {"delete": "1"}, **PARTIAL
