@@ -9,6 +9,8 @@
 // - Pointer: drag a model; or click a model to select it, then click the destination (a second
 //   click on it lets it go). A click on the table with nothing selected fills the page's
 //   [data-from-table="x"|"y"] fields (where new terrain or units go).
+// - Terrain: a piece whose edit form is on the page (form[data-terrain-form="<terrain id>"] with
+//   x / y inputs) can be dragged too; on drop its form is submitted with the new centre.
 // - Keyboard: the table is one tab stop (roving tabindex over the models); [ and ] (or Page Up /
 //   Page Down) choose a model, arrows move it 0.1 unit (Shift: 1), Q / E turn it 15 degrees
 //   (Shift: 1), Enter submits the form's default button ([data-default], else its first submit
@@ -288,12 +290,42 @@
     const g = event.target.closest("g.model");
     s.drag = null;
     s.pressSelected = s.selected; // before a press focuses (and so selects) the model
-    if (s.tool !== "move" || !g || !movable(form, g)) return;
+    if (s.tool !== "move") return;
     const p = tablePoint(svg, event);
+    if (!p) return;
+    const piece = !g && event.target.closest("path[data-terrain]");
+    const terrainForm = piece && document.querySelector(`form[data-terrain-form="${cssEscape(piece.dataset.terrain)}"]`);
+    if (terrainForm && !modelById(form, s.selected)) {
+      // A terrain piece with an edit form on the page: dragging it moves it (saved on drop).
+      s.drag = { piece, terrainForm, id: event.pointerId, sx: event.clientX, sy: event.clientY, px: p.x, py: p.y, moving: false };
+      return;
+    }
+    if (!g || !movable(form, g)) return;
     const pose = poseOf(g);
     s.drag = { g, id: event.pointerId, sx: event.clientX, sy: event.clientY, dx: p.x - pose.x, dy: p.y - pose.y, moving: false };
     event.preventDefault(); // no text selection or scrolling while dragging a model
   });
+
+  function dragTerrain(form, d, event) {
+    const p = tablePoint(svgOf(form), event);
+    if (!p) return;
+    d.ox = p.x - d.px;
+    d.oy = p.y - d.py;
+    d.piece.setAttribute("transform", `translate(${fmt(d.ox)} ${fmt(d.oy)})`);
+    status(form, `${d.piece.dataset.terrain} moved by ${fmt(Math.round(d.ox * 10) / 10)}, ${fmt(Math.round(d.oy * 10) / 10)}`);
+  }
+
+  function dropTerrain(d) {
+    const x = d.terrainForm.elements.namedItem("x");
+    const y = d.terrainForm.elements.namedItem("y");
+    if (!x || !y || !Number.isFinite(d.ox)) return;
+    x.value = fmt(Math.round((parseFloat(x.value) + d.ox) * 100) / 100);
+    y.value = fmt(Math.round((parseFloat(y.value) + d.oy) * 100) / 100);
+    const turn = d.terrainForm.elements.namedItem("rotate_by");
+    if (turn) turn.value = "0";
+    const button = d.terrainForm.querySelector('button[type="submit"]:not([name])');
+    d.terrainForm.requestSubmit(button || undefined);
+  }
 
   document.addEventListener("pointermove", (event) => {
     for (const f of document.querySelectorAll("form[data-placement]")) {
@@ -303,9 +335,14 @@
       if (!d.moving && Math.hypot(event.clientX - d.sx, event.clientY - d.sy) < DRAG_PX) return;
       if (!d.moving) {
         d.moving = true;
-        d.g.classList.add("dragging");
-        select(f, d.g);
+        (d.g || d.piece).classList.add("dragging");
+        if (d.g) select(f, d.g);
         try { svgOf(f).setPointerCapture(event.pointerId); } catch (e) { /* fine without */ }
+      }
+      if (d.piece) {
+        dragTerrain(f, d, event);
+        event.preventDefault();
+        return;
       }
       const p = tablePoint(svgOf(f), event);
       if (p) setPose(f, d.g, { x: p.x - d.dx, y: p.y - d.dy, facing: poseOf(d.g).facing });
@@ -321,8 +358,13 @@
       const d = s.drag;
       s.drag = null;
       if (!d.moving) return;
-      d.g.classList.remove("dragging");
+      (d.g || d.piece).classList.remove("dragging");
       s.suppressClick = true;
+      if (d.piece) {
+        if (event.type === "pointerup") dropTerrain(d);
+        else d.piece.removeAttribute("transform");
+        return;
+      }
       if (event.type === "pointerup" && "autosave" in form.dataset) submit(form);
     }
   }

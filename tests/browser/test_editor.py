@@ -159,6 +159,21 @@ def test_dragging_a_model_saves_where_it_was_dropped(page, site):
     assert b1["x"] == pytest.approx(25, abs=0.2) and b1["y"] == pytest.approx(24, abs=0.2)
 
 
+def test_dragging_terrain_moves_it(page, site):
+    scenario = owned(page, site, scenario_doc())
+    page.goto(f"{site}/scenarios/{scenario.pk}/edit")
+    page.mouse.move(*on_screen(page, 21, 11))  # inside the ruin (20..26, 10..16)
+    page.mouse.down()
+    page.mouse.move(*on_screen(page, 26, 13), steps=6)
+    page.mouse.move(*on_screen(page, 31, 15), steps=6)
+    page.mouse.up()
+    expect(page.locator("#editor")).to_have_attribute("data-version", "2")
+    scenario.refresh_from_db()
+    xs = [p[0] for p in scenario.document["terrain"][0]["footprint"]]
+    # Moved 10 in right (and 4 in down): x from 30 to 36, within a pixel's worth.
+    assert min(xs) == pytest.approx(30, abs=0.2) and max(xs) == pytest.approx(36, abs=0.2)
+
+
 def test_click_to_place_and_the_ruler_figure(page, site, screenshot):
     scenario = owned(page, site, scenario_doc())
     page.goto(f"{site}/scenarios/{scenario.pk}/edit")
