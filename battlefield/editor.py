@@ -154,6 +154,12 @@ STATE_FLAGS: dict[str, list[tuple[str, str]]] = {
 
 BASE_KINDS = ("round", "oval", "rect")
 
+#: Phases per system (FORMAT.md `turn.phase`).
+PHASES: dict[str, list[str]] = {
+    "wh40k-11e": ["command", "movement", "shooting", "charge", "fight"],
+    "warmaster-revolution": ["command", "shooting", "combat"],
+}
+
 # -- reading form input ----------------------------------------------------------------------
 
 
@@ -337,6 +343,19 @@ def set_unit_state(doc: dict, unit_id: str, flags: dict[str, bool]) -> None:
         unit.pop("state", None)
 
 
+def set_turn(doc: dict, round_: int, active_army: str, phase: str) -> None:
+    """The battle round, the player whose turn it is and the phase (FORMAT.md `turn`): move
+    types are only open in their phase, so the stepper reads this."""
+    if active_army not in {a["id"] for a in doc.get("armies", [])}:
+        raise InvalidInput("active_army", "choose one of the table's armies")
+    if phase and phase not in PHASES[doc["system"]]:
+        raise InvalidInput("phase", f"choose a phase ({', '.join(PHASES[doc['system']])})")
+    turn = {"round": round_, "active_army": active_army}
+    if phase:
+        turn["phase"] = phase
+    doc["turn"] = turn
+
+
 def place_models(doc: dict, poses: dict[str, dict]) -> list[str]:
     """Set model positions ({model id: {x, y, facing?}}); returns the ids that changed."""
     changed = []
@@ -491,6 +510,8 @@ def editor_context(request, scenario: Scenario, **extra) -> dict:
         "default_facing": 270 if system == "warmaster-revolution" else 0,
         "base_kinds": BASE_KINDS,
         "ruler_url": reverse("editor_ruler", args=[scenario.pk]),
+        "phases": PHASES[system],
+        "turn": scenario.document.get("turn", {}),
         **extra,
     }
 
@@ -693,6 +714,22 @@ def unit_change(request, pk: int, unit_id: str):
         flags = {flag: flag in data for flag, _ in STATE_FLAGS[doc["system"]]}
         set_unit_state(doc, unit_id, flags)
         return f"Changed the state of {unit_id}"
+
+    return _edit(request, pk, change)
+
+
+@require_POST
+def turn(request, pk: int):
+    """Set the round, the active army and the phase."""
+
+    def change(doc, data):
+        set_turn(
+            doc,
+            int(number(data, "round", minimum=1, maximum=99, label="battle round")),
+            str(data.get("active_army", "")),
+            str(data.get("phase", "")),
+        )
+        return "Changed the turn"
 
     return _edit(request, pk, change)
 

@@ -445,6 +445,25 @@ def test_deleting_a_unit_removes_it_and_its_models(client, squads):
     assert [u["id"] for u in squads.document["units"]] == ["B"]
 
 
+def test_the_turn_sets_round_active_army_and_phase(client, squads):
+    response = post(
+        client,
+        f"/scenarios/{squads.pk}/edit/turn",
+        {"version": 1, "round": "3", "active_army": "red", "phase": "movement"},
+        **PARTIAL,
+    )
+    assert response.status_code == 200
+    squads.refresh_from_db()
+    assert squads.document["turn"] == {"round": 3, "active_army": "red", "phase": "movement"}
+    response = post(
+        client,
+        f"/scenarios/{squads.pk}/edit/turn",
+        {"version": 2, "round": "3", "active_army": "red", "phase": "combat"},
+        **PARTIAL,
+    )
+    assert response.status_code == 422 and "choose a phase" in response.content.decode()
+
+
 # -- undo and redo -----------------------------------------------------------------------------
 
 
