@@ -101,6 +101,8 @@ def test_create_a_40k_scenario_from_presets_and_units(page, site, screenshot):
     expect(page.locator("svg.table g.model")).to_have_count(8)
     expect(page.locator("#editor-messages")).to_contain_text("Added Khorne Berzerkers")
     screenshot(page, "editor-desktop")
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot(page, "editor-1280x800", full_page=False)
 
     # A reload shows the same table: it was saved on the server.
     scenario = Scenario.objects.latest("pk")
@@ -123,6 +125,11 @@ def test_keyboard_only_placement_of_a_model(page, site, screenshot):
             break
     focused = page.evaluate("document.activeElement.dataset.model")
     assert focused == "B1"
+    # One tab stop: Tab leaves the table, Shift+Tab comes back to the same model.
+    page.keyboard.press("Tab")
+    assert page.evaluate("!document.activeElement.closest('svg')")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.dataset.model") == "B1"
     page.keyboard.press("]")  # next model: B2
     assert page.evaluate("document.activeElement.dataset.model") == "B2"
     page.keyboard.press("Shift+ArrowDown")  # 1 in down
@@ -139,6 +146,13 @@ def test_keyboard_only_placement_of_a_model(page, site, screenshot):
     # The focus stays on the model after the table is redrawn.
     assert page.evaluate("document.activeElement.dataset.model") == "B2"
     screenshot(page, "keyboard-placed", locator=page.locator("#placement svg"))
+
+    # The ruler from the keyboard: R on two models.
+    page.keyboard.press("r")
+    page.keyboard.press("[")
+    page.keyboard.press("r")
+    # B1 at (30, 20) and B2 now at (31.6, 22): centres 2.56 in apart, less 1.26 in of bases.
+    expect(page.locator("[data-ruler-output]")).to_contain_text("1.30″")
 
 
 def test_dragging_a_model_saves_where_it_was_dropped(page, site):
