@@ -42,7 +42,7 @@
     let s = live.get(form);
     if (!s) {
       const kept = remembered.get(form.id) || {};
-      s = { selected: kept.selected || null, tool: kept.tool || "move", ruler: [], drag: null };
+      s = { selected: kept.selected || null, tool: kept.tool || "move", ruler: [], drag: null, dirty: new Set() };
       live.set(form, s);
     }
     return s;
@@ -52,9 +52,17 @@
     const s = stateOf(form);
     const focused = document.activeElement && document.activeElement.closest
       ? document.activeElement.closest("g.model") : null;
+    const pending = {};
+    if (s.queued) {
+      for (const id of s.dirty) {
+        const g = modelById(form, id);
+        if (g) pending[id] = poseOf(g);
+      }
+    }
     remembered.set(form.id, {
       selected: s.selected, tool: s.tool,
       focused: focused && form.contains(focused) ? focused.dataset.model : null,
+      pending: s.queued ? pending : null,
     });
   }
 
@@ -91,6 +99,7 @@
     }
     g.setAttribute("transform", `translate(${fmt(x)} ${fmt(y)})${facing ? ` rotate(${fmt(facing)})` : ""}`);
     const id = g.dataset.model;
+    stateOf(form).dirty.add(id);
     const parts = { x, y, facing };
     for (const part of ["x", "y", "facing"]) {
       const input = poseInput(form, id, part);
@@ -157,6 +166,16 @@
     if (focusTarget && (!document.activeElement || document.activeElement === document.body)) {
       focusTarget.focus({ preventScroll: true });
     }
+    if (kept.pending && Object.keys(kept.pending).length) {
+      // Moves made while the previous save was on its way: put them back and save them too.
+      remembered.set(form.id, { ...kept, pending: null });
+      for (const [id, pose] of Object.entries(kept.pending)) {
+        const g = modelById(form, id);
+        if (g) setPose(form, g, pose);
+      }
+      if (s.selected && modelById(form, s.selected)) select(form, modelById(form, s.selected));
+      submit(form);
+    }
   }
 
   function initAll() {
@@ -165,6 +184,13 @@
 
   // -- submitting ----------------------------------------------------------------------------------
   function submit(form) {
+    const s = stateOf(form);
+    if (s.inflight) {
+      // A save is on its way: this one goes after it, from the redrawn form (new version).
+      s.queued = true;
+      keep(form);
+      return;
+    }
     keep(form);
     const button = form.querySelector("[data-default]") ||
       form.querySelector('button[type="submit"], button:not([type]), input[type="submit"]');
@@ -487,6 +513,25 @@
     for (const k of Object.keys(next)) if (!Number.isFinite(next[k])) next[k] = pose[k];
     g.setAttribute("transform", `translate(${fmt(next.x)} ${fmt(next.y)})${next.facing % 360 ? ` rotate(${fmt(next.facing)})` : ""}`);
     form.dispatchEvent(new CustomEvent("table:moved", { bubbles: true, detail: { model: match[1], ...next } }));
+  });
+
+  // One save at a time per form: what is moved meanwhile is saved next (see submit).
+  document.addEventListener("htmx:before:request", (event) => {
+    const form = event.target.closest && event.target.closest("form[data-placement]");
+    if (!form) return;
+    const s = stateOf(form);
+    s.inflight = true;
+    s.dirty.clear();
+  });
+  document.addEventListener("htmx:finally:request", (event) => {
+    const form = event.target.closest && event.target.closest("form[data-placement]");
+    if (!form) return;
+    const s = stateOf(form);
+    s.inflight = false;
+    if (s.queued && form.isConnected) {
+      // Not redrawn (the save was refused): the message says why; nothing more is sent.
+      s.queued = false;
+    }
   });
 
   // Before htmx replaces a table, remember what was selected and focused; after, restore it.

@@ -4,12 +4,13 @@ measure with the ruler, meet a stale page. Screenshots go to test-artifacts/."""
 
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from battlefield.models import Scenario, UnitProfile
+from battlefield.models import Scenario, ScenarioEdit, UnitProfile
 
 from ..battlefield.documents import scenario as scenario_doc
 
@@ -171,6 +172,31 @@ def test_dragging_a_model_saves_where_it_was_dropped(page, site):
     b1 = scenario.document["units"][0]["models"][0]
     # Dragged 5 in left and 4 in down from (30, 20), within a pixel's worth.
     assert b1["x"] == pytest.approx(25, abs=0.2) and b1["y"] == pytest.approx(24, abs=0.2)
+
+
+def test_a_drag_while_the_last_save_is_on_its_way_is_saved_next(page, site, monkeypatch):
+    scenario = owned(page, site, scenario_doc())
+    page.goto(f"{site}/scenarios/{scenario.pk}/edit")
+    record = ScenarioEdit.record.__func__
+
+    def slow_record(cls, *args, **kwargs):
+        time.sleep(0.6)  # a slow server: the next drag ends before this save is answered
+        return record(cls, *args, **kwargs)
+
+    monkeypatch.setattr(ScenarioEdit, "record", classmethod(slow_record))
+    for (x0, y0), (x1, y1) in (((30, 20), (30, 5)), ((40, 30), (50, 38))):
+        page.mouse.move(*on_screen(page, x0, y0))
+        page.mouse.down()
+        page.mouse.move(*on_screen(page, (x0 + x1) / 2, (y0 + y1) / 2), steps=4)
+        page.mouse.move(*on_screen(page, x1, y1), steps=4)
+        page.mouse.up()
+    expect(page.locator("#editor")).to_have_attribute("data-version", "3", timeout=10_000)
+    expect(page.locator("#editor-messages [role=alert]")).to_have_count(0)
+    scenario.refresh_from_db()
+    b1 = scenario.document["units"][0]["models"][0]
+    c1 = scenario.document["units"][1]["models"][0]
+    assert (b1["x"], b1["y"]) == (pytest.approx(30, abs=0.2), pytest.approx(5, abs=0.2))
+    assert (c1["x"], c1["y"]) == (pytest.approx(50, abs=0.2), pytest.approx(38, abs=0.2))
 
 
 def test_dragging_terrain_moves_it(page, site):
