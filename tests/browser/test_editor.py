@@ -279,3 +279,21 @@ def test_the_editor_at_phone_width(page, site, screenshot):
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page scrolls sideways ({width} px)"
     screenshot(page, "editor-phone")
+
+
+def test_without_javascript_the_forms_still_edit_the_table(new_context, site):
+    page = new_context(java_script_enabled=False).new_page()
+    scenario = owned(page, site, scenario_doc())
+    page.goto(f"{site}/scenarios/{scenario.pk}/edit")
+    terrain = page.locator("form[action$='/edit/terrain']")
+    terrain.get_by_label("Preset").select_option("crater")
+    terrain.get_by_label("Centre x").fill("10")
+    terrain.get_by_label("Centre y").fill("35")
+    terrain.get_by_role("button", name="Add terrain").click()
+    expect(page.locator("svg.table .terrain-layer path")).to_have_count(2)
+    page.locator("details.coordinates summary").click()
+    page.locator("input[name='pose-B1-y']").fill("25")
+    page.get_by_role("button", name="Save positions").click()
+    expect(page.locator("#editor")).to_have_attribute("data-version", "3")
+    scenario.refresh_from_db()
+    assert scenario.document["units"][0]["models"][0]["y"] == 25
