@@ -27,8 +27,8 @@
   "use strict";
   const SVGNS = "http://www.w3.org/2000/svg";
   const DRAG_PX = 4; // a press that moves less than this is a click
-  const remembered = new Map(); // form id -> {selected, tool, focused}
-  const live = new WeakMap(); // form element -> {selected, tool, ruler: [], drag}
+  const remembered = new Map(); // form id -> {selected, tool, focused, pending}: kept over swaps
+  const live = new WeakMap(); // form element -> {selected, tool, ruler, drag, dirty, inflight, queued}
 
   const fmt = (v) => String(Math.round(v * 1000) / 1000);
   const formOf = (el) => el && el.closest && el.closest("form[data-placement]");
@@ -80,10 +80,6 @@
 
   function tableSize(svg) {
     return { width: parseFloat(svg.dataset.width) || Infinity, height: parseFloat(svg.dataset.height) || Infinity };
-  }
-
-  function unitWord(svg) {
-    return svg.dataset.unit === "in" ? "″" : ` ${svg.dataset.unit || ""}`;
   }
 
   function setPose(form, g, pose) {
