@@ -241,105 +241,6 @@ class Picture(models.Model):
     created = models.DateTimeField(auto_now=True)
 
 
-class Step(models.Model):
-    """One adjudicated move in a scenario's log. Append-only: a step is never changed; undo is a
-    later step (or a pointer), never a deletion."""
-
-    scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="steps")
-    index = models.PositiveIntegerField()
-    move = models.JSONField()
-    verdict = models.JSONField()
-    #: Each die with its source ({"value", "source": "user"|"server"}) and the seed when the
-    #: server rolled: the verdict's move.dice / move.seed.
-    dice = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["scenario", "index"]
-        constraints = [
-            models.UniqueConstraint(fields=["scenario", "index"], name="one_step_per_index")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.scenario} step {self.index}"
-
-    def save(self, *args, **kwargs):
-        if not self._state.adding:
-            raise ValueError("steps are append-only: a saved step is never changed")
-        return super().save(*args, **kwargs)
-
-    @classmethod
-    def append(cls, scenario: Scenario, move: dict, verdict: dict) -> Step:
-        """Add a step at the end of the log (the unique index refuses a concurrent duplicate)."""
-        last = scenario.steps.aggregate(last=models.Max("index"))["last"]
-        moved = verdict.get("move", {})
-        dice = {"dice": moved.get("dice", [])}
-        if "seed" in moved:
-            dice["seed"] = moved["seed"]
-        return cls.objects.create(
-            scenario=scenario,
-            index=0 if last is None else last + 1,
-            move=move,
-            verdict=verdict,
-            dice=dice,
-        )
-
-
-class UnitProfile(models.Model):
-    """A catalogue entry: a real unit's keywords, move and base, per game system."""
-
-    system = models.CharField(max_length=40, choices=SYSTEM_CHOICES)
-    name = models.CharField(max_length=100)
-    keywords = models.JSONField(default=list, blank=True)
-    move = models.FloatField(
-        null=True, blank=True, help_text="40K: M in inches. Warmaster: pace in cm."
-    )
-    base = models.JSONField(help_text='FORMAT.md base: {"round": 32}, {"oval": [60, 35]}, ...')
-    model_count = models.PositiveSmallIntegerField(default=1, help_text="Typical models per unit.")
-    abilities = models.JSONField(default=list, blank=True)
-
-    class Meta:
-        ordering = ["system", "name"]
-        constraints = [
-            models.UniqueConstraint(fields=["system", "name"], name="one_profile_per_name")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.name} ({self.system})"
-
-    def clean(self) -> None:
-        """Check the profile as the unit it would become, with the scenario validator."""
-        from .validation import profile_as_scenario
-
-        try:
-            validate_scenario(profile_as_scenario(self))
-        except InvalidInput as exc:
-            field = exc.field.removeprefix("units[0].models[0].").removeprefix("units[0].")
-            raise ValidationError(f"{field}: {exc.message}") from None
-
-
-class Lesson(models.Model):
-    """A scenario plus the narrated steps that teach a rule (content comes with the UI issue).
-
-    `steps` is an ordered list of {"title", "narration", "move"?}: narration in our own words
-    with rule section numbers; `move` a FORMAT.md move to play at that step.
-    """
-
-    slug = models.SlugField(unique=True)
-    title = models.CharField(max_length=200)
-    system = models.CharField(max_length=40, choices=SYSTEM_CHOICES)
-    scenario = models.ForeignKey(Scenario, on_delete=models.PROTECT, related_name="lessons")
-    summary = models.TextField(blank=True)
-    steps = models.JSONField(default=list, blank=True)
-    order = models.PositiveSmallIntegerField(default=0)
-
-    class Meta:
-        ordering = ["order", "title"]
-
-    def __str__(self) -> str:
-        return self.title
-
-
 class ScenarioEdit(models.Model):
     """One change made in the scenario editor, kept for undo and redo: the document before and
     after it. Undo puts `before` back, redo puts `after` back (each a save that moves the
@@ -446,3 +347,102 @@ class ScenarioEdit(models.Model):
             cls.objects.filter(pk=edit.pk).update(undone=undone)
         edit.undone = undone
         return edit
+
+
+class Step(models.Model):
+    """One adjudicated move in a scenario's log. Append-only: a step is never changed; undo is a
+    later step (or a pointer), never a deletion."""
+
+    scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="steps")
+    index = models.PositiveIntegerField()
+    move = models.JSONField()
+    verdict = models.JSONField()
+    #: Each die with its source ({"value", "source": "user"|"server"}) and the seed when the
+    #: server rolled: the verdict's move.dice / move.seed.
+    dice = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["scenario", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["scenario", "index"], name="one_step_per_index")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.scenario} step {self.index}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise ValueError("steps are append-only: a saved step is never changed")
+        return super().save(*args, **kwargs)
+
+    @classmethod
+    def append(cls, scenario: Scenario, move: dict, verdict: dict) -> Step:
+        """Add a step at the end of the log (the unique index refuses a concurrent duplicate)."""
+        last = scenario.steps.aggregate(last=models.Max("index"))["last"]
+        moved = verdict.get("move", {})
+        dice = {"dice": moved.get("dice", [])}
+        if "seed" in moved:
+            dice["seed"] = moved["seed"]
+        return cls.objects.create(
+            scenario=scenario,
+            index=0 if last is None else last + 1,
+            move=move,
+            verdict=verdict,
+            dice=dice,
+        )
+
+
+class UnitProfile(models.Model):
+    """A catalogue entry: a real unit's keywords, move and base, per game system."""
+
+    system = models.CharField(max_length=40, choices=SYSTEM_CHOICES)
+    name = models.CharField(max_length=100)
+    keywords = models.JSONField(default=list, blank=True)
+    move = models.FloatField(
+        null=True, blank=True, help_text="40K: M in inches. Warmaster: pace in cm."
+    )
+    base = models.JSONField(help_text='FORMAT.md base: {"round": 32}, {"oval": [60, 35]}, ...')
+    model_count = models.PositiveSmallIntegerField(default=1, help_text="Typical models per unit.")
+    abilities = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["system", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["system", "name"], name="one_profile_per_name")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.system})"
+
+    def clean(self) -> None:
+        """Check the profile as the unit it would become, with the scenario validator."""
+        from .validation import profile_as_scenario
+
+        try:
+            validate_scenario(profile_as_scenario(self))
+        except InvalidInput as exc:
+            field = exc.field.removeprefix("units[0].models[0].").removeprefix("units[0].")
+            raise ValidationError(f"{field}: {exc.message}") from None
+
+
+class Lesson(models.Model):
+    """A scenario plus the narrated steps that teach a rule (content comes with the UI issue).
+
+    `steps` is an ordered list of {"title", "narration", "move"?}: narration in our own words
+    with rule section numbers; `move` a FORMAT.md move to play at that step.
+    """
+
+    slug = models.SlugField(unique=True)
+    title = models.CharField(max_length=200)
+    system = models.CharField(max_length=40, choices=SYSTEM_CHOICES)
+    scenario = models.ForeignKey(Scenario, on_delete=models.PROTECT, related_name="lessons")
+    summary = models.TextField(blank=True)
+    steps = models.JSONField(default=list, blank=True)
+    order = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["order", "title"]
+
+    def __str__(self) -> str:
+        return self.title
