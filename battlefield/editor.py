@@ -545,10 +545,24 @@ def _answer(request, scenario: Scenario, *, status: int = 200, **extra):
     return TemplateResponse(request, TEMPLATE, context, status=status)
 
 
+def _for_edit(request, pk: int):
+    """(scenario, None) if this visitor may edit it, else permissions' 404; or (None, a 409
+    answer) when permissions itself finds the posted version stale (it checks the version only
+    after the visitor's right to edit, so answering with the stale partial reveals nothing)."""
+    try:
+        return editable_scenario(request, pk), None
+    except StaleScenario:
+        scenario = get_object_or_404(Scenario, pk=pk)
+        posted = request.POST.get("version", "")
+        return None, _answer(request, scenario, status=409, posted_version=posted)
+
+
 def _edit(request, pk: int, change):
     """Run one edit: `change(document, POST)` changes a copy of the document in place and
     returns a label for the history. Everything goes through Scenario.apply_edit."""
-    scenario = editable_scenario(request, pk)
+    scenario, refused = _for_edit(request, pk)
+    if refused:
+        return refused
     try:
         version = int(request.POST.get("version", ""))
     except ValueError:
@@ -735,7 +749,9 @@ def turn(request, pk: int):
 
 
 def _history(request, pk: int, redo: bool):
-    scenario = editable_scenario(request, pk)
+    scenario, refused = _for_edit(request, pk)
+    if refused:
+        return refused
     try:
         version = int(request.POST.get("version", ""))
     except ValueError:
@@ -864,5 +880,12 @@ def ruler(request, pk: int):
 
 @require_GET
 def share_ruler(request, token: str):
-    """The ruler on a shared (read-only) table."""
+    """The ruler on a shared (read-only) table, for whoever may see it through its link."""
+    from . import permissions
+
+    # permissions decides who may see a shared table once accounts exist (shared_scenario);
+    # until then anyone with the link may, as on the share page.
+    shared = getattr(permissions, "shared_scenario", None)
+    if shared is not None:
+        return _ruler(request, shared(request, token))
     return _ruler(request, get_object_or_404(Scenario, share_token=token))

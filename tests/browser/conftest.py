@@ -14,6 +14,9 @@ Fixtures:
 - ``screenshot``: ``screenshot(page, "name")`` saves test-artifacts/<test>-<name>.png and returns
   the path (the folder is gitignored; CI can keep it as an artefact).
 - ``site``: the live server's base URL (a string without the trailing slash).
+- ``login``: ``login(context_or_page, user)`` signs that browser context in as ``user`` (a
+  session made by Django's test client, its cookie handed to the browser), so journeys need no
+  sign-in form.
 
 Every test in this folder is marked ``browser`` automatically; deselect them with
 ``-m "not browser"``. If Chromium is missing the tests are skipped with a plain reason.
@@ -137,3 +140,21 @@ def screenshot(request):
         return path
 
     return take
+
+
+@pytest.fixture
+def login(live_server):
+    """Sign a browser context (or a page's context) in as a user."""
+    from django.conf import settings
+    from django.test import Client
+
+    def sign_in(target, user):
+        context = getattr(target, "context", target)
+        client = Client()
+        client.force_login(user)
+        cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+        context.add_cookies(
+            [{"name": settings.SESSION_COOKIE_NAME, "value": cookie.value, "url": live_server.url}]
+        )
+
+    return sign_in

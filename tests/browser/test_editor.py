@@ -18,22 +18,20 @@ pytestmark = pytest.mark.django_db(transaction=True)
 PROFILES = Path(__file__).resolve().parents[2] / "battlefield" / "demo" / "unit_profiles.json"
 
 
-def owned(page, site, document) -> Scenario:
-    """A scenario this browser's session owns: imported through the home page's form."""
-    page.goto(f"{site}/")
-    page.set_input_files(
-        "input[type=file][name=file]",
-        files=[
-            {
-                "name": "s.json",
-                "mimeType": "application/json",
-                "buffer": json.dumps(document).encode(),
-            }
-        ],
-    )
-    page.locator("form[action='/scenarios/import'] button[type=submit]").click()
-    page.wait_for_url(re.compile(r"/scenarios/\d+/$"))
-    return Scenario.objects.latest("pk")
+@pytest.fixture
+def player(django_user_model):
+    return django_user_model.objects.create_user("player", password="a long enough password")
+
+
+@pytest.fixture
+def owned(player, login):
+    """owned(page, document): a scenario of the player's, with the page signed in as them."""
+
+    def make(page, document) -> Scenario:
+        login(page, player)
+        return Scenario.objects.create(document=document, owner=player)
+
+    return make
 
 
 def on_screen(page, x: float, y: float) -> tuple[float, float]:
@@ -52,7 +50,7 @@ def editor_version(page) -> int:
     return int(page.locator("#editor").get_attribute("data-version"))
 
 
-def test_create_a_40k_scenario_from_presets_and_units(page, site, screenshot):
+def test_create_a_40k_scenario_from_presets_and_units(page, site, screenshot, player, login):
     for entry in json.loads(PROFILES.read_text()):
         UnitProfile.objects.create(
             system=entry["system"],
@@ -63,6 +61,7 @@ def test_create_a_40k_scenario_from_presets_and_units(page, site, screenshot):
             model_count=entry["models"],
             abilities=entry.get("abilities", []),
         )
+    login(page, player)
     page.goto(f"{site}/")
     new = page.locator("form[action='/scenarios/new']")
     new.get_by_label("Name").fill("Club night")
@@ -116,8 +115,8 @@ def test_create_a_40k_scenario_from_presets_and_units(page, site, screenshot):
     ]
 
 
-def test_keyboard_only_placement_of_a_model(page, site, screenshot):
-    scenario = owned(page, site, scenario_doc())
+def test_keyboard_only_placement_of_a_model(page, site, owned, screenshot):
+    scenario = owned(page, scenario_doc())
     page.goto(f"{site}/scenarios/{scenario.pk}/edit")
     # Tab until the focus is on a model on the table (the table is a single tab stop).
     for _ in range(40):
@@ -156,8 +155,8 @@ def test_keyboard_only_placement_of_a_model(page, site, screenshot):
     expect(page.locator("[data-ruler-output]")).to_contain_text("1.30″")
 
 
-def test_dragging_a_model_saves_where_it_was_dropped(page, site):
-    scenario = owned(page, site, scenario_doc())
+def test_dragging_a_model_saves_where_it_was_dropped(page, site, owned):
+    scenario = owned(page, scenario_doc())
     page.goto(f"{site}/scenarios/{scenario.pk}/edit")
     start = on_screen(page, 30, 20)  # B1's centre
     middle = on_screen(page, 27.5, 22)
@@ -174,8 +173,8 @@ def test_dragging_a_model_saves_where_it_was_dropped(page, site):
     assert b1["x"] == pytest.approx(25, abs=0.2) and b1["y"] == pytest.approx(24, abs=0.2)
 
 
-def test_a_drag_while_the_last_save_is_on_its_way_is_saved_next(page, site, monkeypatch):
-    scenario = owned(page, site, scenario_doc())
+def test_a_drag_while_the_last_save_is_on_its_way_is_saved_next(page, site, owned, monkeypatch):
+    scenario = owned(page, scenario_doc())
     page.goto(f"{site}/scenarios/{scenario.pk}/edit")
     record = ScenarioEdit.record.__func__
 
@@ -199,8 +198,8 @@ def test_a_drag_while_the_last_save_is_on_its_way_is_saved_next(page, site, monk
     assert (c1["x"], c1["y"]) == (pytest.approx(50, abs=0.2), pytest.approx(38, abs=0.2))
 
 
-def test_dragging_terrain_moves_it(page, site):
-    scenario = owned(page, site, scenario_doc())
+def test_dragging_terrain_moves_it(page, site, owned):
+    scenario = owned(page, scenario_doc())
     page.goto(f"{site}/scenarios/{scenario.pk}/edit")
     page.mouse.move(*on_screen(page, 21, 11))  # inside the ruin (20..26, 10..16)
     page.mouse.down()
@@ -214,8 +213,8 @@ def test_dragging_terrain_moves_it(page, site):
     assert min(xs) == pytest.approx(30, abs=0.2) and max(xs) == pytest.approx(36, abs=0.2)
 
 
-def test_click_to_place_and_the_ruler_figure(page, site, screenshot):
-    scenario = owned(page, site, scenario_doc())
+def test_click_to_place_and_the_ruler_figure(page, site, owned, screenshot):
+    scenario = owned(page, scenario_doc())
     page.goto(f"{site}/scenarios/{scenario.pk}/edit")
     page.get_by_role("button", name="Ruler").click()
     page.locator("svg.table g.model[data-model='B1']").click()
@@ -243,8 +242,8 @@ def test_click_to_place_and_the_ruler_figure(page, site, screenshot):
     expect(terrain.get_by_label("Centre y")).to_have_value(re.compile(r"^(35\.9|36|36\.1)$"))
 
 
-def test_an_edit_from_a_stale_page_offers_to_reload(page, site):
-    scenario = owned(page, site, scenario_doc())
+def test_an_edit_from_a_stale_page_offers_to_reload(page, site, owned):
+    scenario = owned(page, scenario_doc())
     page.goto(f"{site}/scenarios/{scenario.pk}/edit")
     scenario.rename("Changed in another tab")
     page.locator("form[action$='/edit/terrain/ruin-1']").get_by_role(
@@ -257,8 +256,8 @@ def test_an_edit_from_a_stale_page_offers_to_reload(page, site):
     expect(page.locator("svg.table .terrain-layer path")).to_have_count(1)
 
 
-def test_an_invalid_placement_is_refused_and_named(page, site):
-    scenario = owned(page, site, scenario_doc())
+def test_an_invalid_placement_is_refused_and_named(page, site, owned):
+    scenario = owned(page, scenario_doc())
     page.goto(f"{site}/scenarios/{scenario.pk}/edit")
     page.get_by_text("Type coordinates").click()
     page.locator("input[name='pose-B2-x']").fill("30.3")
@@ -271,8 +270,8 @@ def test_an_invalid_placement_is_refused_and_named(page, site):
 
 
 @pytest.mark.viewport(390, 844)
-def test_the_editor_at_phone_width(page, site, screenshot):
-    scenario = owned(page, site, scenario_doc())
+def test_the_editor_at_phone_width(page, site, owned, screenshot):
+    scenario = owned(page, scenario_doc())
     page.goto(f"{site}/scenarios/{scenario.pk}/edit")
     page.locator("svg.table g.model[data-model='B1']").click()
     expect(page.locator("svg.table g.overlay.rings.shown")).to_have_count(2)
@@ -281,9 +280,9 @@ def test_the_editor_at_phone_width(page, site, screenshot):
     screenshot(page, "editor-phone")
 
 
-def test_without_javascript_the_forms_still_edit_the_table(new_context, site):
+def test_without_javascript_the_forms_still_edit_the_table(new_context, site, owned):
     page = new_context(java_script_enabled=False).new_page()
-    scenario = owned(page, site, scenario_doc())
+    scenario = owned(page, scenario_doc())
     page.goto(f"{site}/scenarios/{scenario.pk}/edit")
     terrain = page.locator("form[action$='/edit/terrain']")
     terrain.get_by_label("Preset").select_option("crater")
