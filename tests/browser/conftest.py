@@ -2,11 +2,13 @@
 
 Debian's Chromium (/usr/bin/chromium) drives the pages, never a downloaded browser. Each test gets
 a fresh browser context (its own cookies and storage) against pytest-django's ``live_server``;
-the browser process itself is shared by the session to keep the journeys fast.
+the browser process itself is shared by a module's tests to keep the journeys fast.
 
 Fixtures:
-- ``browser``: the Chromium browser (session scope), launched headless with the flags below and
-  a fresh user-data directory.
+- ``browser``: the Chromium browser, launched headless with the flags below and a fresh
+  user-data directory; one per test module (module scope, not session: Playwright's sync API
+  allows one running instance per thread, so a module with its own `sync_playwright()` must
+  find ours stopped).
 - ``context`` / ``page``: a new context and page per test, 1280 x 800 unless the test asks for
   another viewport with ``@pytest.mark.viewport(width, height)``.
 - ``new_context``: a factory for further contexts in the same test (e.g. "open the step link in a
@@ -61,7 +63,7 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.browser)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def _playwright():
     sync_api = pytest.importorskip("playwright.sync_api")
     if not Path(CHROMIUM).exists():
@@ -70,7 +72,7 @@ def _playwright():
         yield playwright
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(_playwright):
     """Chromium, headless. Playwright's launch() gives it a fresh temporary user-data directory
     of its own (and removes it on close); every context on top is fresh as well."""
