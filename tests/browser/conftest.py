@@ -113,13 +113,17 @@ def context(new_context, request):
 
 @pytest.fixture
 def page(context):
-    """A page in a fresh context; JavaScript errors fail the test (they are collected and
-    checked when the test ends)."""
+    """A page in a fresh context; JavaScript errors and Content Security Policy violations fail
+    the test (they are collected and checked when the test ends)."""
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on(
+        "console",
+        lambda message: "Content Security Policy" in message.text and errors.append(message.text),
+    )
     yield page
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    assert not errors, f"JavaScript errors or CSP violations on the page: {errors}"
 
 
 @pytest.fixture
