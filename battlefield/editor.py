@@ -356,6 +356,15 @@ def set_turn(doc: dict, round_: int, active_army: str, phase: str) -> None:
     doc["turn"] = turn
 
 
+def name_armies(doc: dict, names: dict[str, str]) -> None:
+    """Give the armies new names ({army id: name}); ids stay, so units keep their army."""
+    for army in doc.get("armies", []):
+        name = names.get(army["id"], "").strip()
+        if not name:
+            raise InvalidInput(f"army-{army['id']}", "every army needs a name")
+        army["name"] = name[:100]
+
+
 def place_models(doc: dict, poses: dict[str, dict]) -> list[str]:
     """Set model positions ({model id: {x, y, facing?}}); returns the ids that changed."""
     changed = []
@@ -744,6 +753,17 @@ def turn(request, pk: int):
             str(data.get("phase", "")),
         )
         return "Changed the turn"
+
+    return _edit(request, pk, change)
+
+
+@require_POST
+def armies(request, pk: int):
+    """Rename the armies."""
+
+    def change(doc, data):
+        name_armies(doc, {a["id"]: str(data.get(f"army-{a['id']}", "")) for a in doc["armies"]})
+        return "Renamed the armies"
 
     return _edit(request, pk, change)
 

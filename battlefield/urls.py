@@ -35,6 +35,7 @@ urlpatterns += [
     path("scenarios/<int:pk>/edit/units/new", editor.unit_add_manual, name="editor_unit_manual"),
     path("scenarios/<int:pk>/edit/unit/<str:unit_id>", editor.unit_change, name="editor_unit"),
     path("scenarios/<int:pk>/edit/turn", editor.turn, name="editor_turn"),
+    path("scenarios/<int:pk>/edit/armies", editor.armies, name="editor_armies"),
     path("scenarios/<int:pk>/edit/undo", editor.undo, name="editor_undo"),
     path("scenarios/<int:pk>/edit/redo", editor.redo, name="editor_redo"),
     path("scenarios/<int:pk>/ruler", editor.ruler, name="editor_ruler"),

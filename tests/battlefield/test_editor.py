@@ -469,6 +469,22 @@ def test_the_turn_sets_round_active_army_and_phase(client, squads):
     assert response.status_code == 422 and "choose a phase" in response.content.decode()
 
 
+def test_armies_get_new_names_and_keep_their_units(client, mine):
+    response = post(
+        client,
+        f"/scenarios/{mine.pk}/edit/armies",
+        {"version": 1, "army-red": "World Eaters", "army-blue": "Tau Empire"},
+        **PARTIAL,
+    )
+    assert response.status_code == 200
+    mine.refresh_from_db()
+    assert [a["name"] for a in mine.document["armies"]] == ["World Eaters", "Tau Empire"]
+    response = post(
+        client, f"/scenarios/{mine.pk}/edit/armies", {"version": 2, "army-red": " "}, **PARTIAL
+    )
+    assert response.status_code == 422 and "every army needs a name" in response.content.decode()
+
+
 # -- undo and redo -----------------------------------------------------------------------------
 
 
