@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('battlefield', '0001_initial'),
+        ('battlefield', '0002_step_undo'),
     ]
 
     operations = [
