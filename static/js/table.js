@@ -1,7 +1,8 @@
 // The table's interactions, shared by the scenario editor and the move stepper (issue 6).
 //
 // Works on an SVG drawn by battlefield.pictures.table_svg(..., interactive=True) inside a
-// <form data-placement>. A model is movable when the form has its `pose-<model id>-x` input
+// <form data-placement> (or outside it: the form's data-table="#selector" names the element
+// holding it; with one placement form and one interactive table on a page they pair up anyway). A model is movable when the form has its `pose-<model id>-x` input
 // (and -y, -facing); every change writes those inputs and dispatches `table:moved` (bubbling,
 // detail {model, x, y, facing}) on the form. The inputs are also the visible, no-drag way to
 // type coordinates (WCAG 2.2, 2.5.7).
@@ -31,9 +32,36 @@
   const live = new WeakMap(); // form element -> {selected, tool, ruler, drag, dirty, inflight, queued}
 
   const fmt = (v) => String(Math.round(v * 1000) / 1000);
-  const formOf = (el) => el && el.closest && el.closest("form[data-placement]");
-  const svgOf = (form) => form.querySelector("svg.table");
-  const models = (form) => Array.from(form.querySelectorAll("svg.table g.model[data-model]"));
+  const placementForms = () => Array.from(document.querySelectorAll("form[data-placement]"));
+  const interactiveTables = () => Array.from(document.querySelectorAll('svg.table[role="group"]'));
+
+  // A form's table: the svg inside it; else the one its data-table selector names (an svg or
+  // an element holding one, e.g. a board swapped on its own); else, with one placement form and
+  // one interactive table on the page, that table.
+  function svgOf(form) {
+    const inside = form.querySelector("svg.table");
+    if (inside) return inside;
+    if (form.dataset.table) {
+      const host = document.querySelector(form.dataset.table);
+      if (host) return host.matches("svg.table") ? host : host.querySelector("svg.table");
+    }
+    const tables = interactiveTables();
+    return placementForms().length === 1 && tables.length === 1 ? tables[0] : null;
+  }
+
+  // The placement form an element belongs to: its own form, or the form whose table holds it.
+  function formOf(el) {
+    if (!el || !el.closest) return null;
+    const inside = el.closest("form[data-placement]");
+    if (inside) return inside;
+    const svg = el.closest("svg.table");
+    return svg ? placementForms().find((form) => svgOf(form) === svg) || null : null;
+  }
+
+  const models = (form) => {
+    const svg = svgOf(form);
+    return svg ? Array.from(svg.querySelectorAll("g.model[data-model]")) : [];
+  };
   const poseInput = (form, id, part) => form.elements.namedItem(`pose-${id}-${part}`);
   const movable = (form, g) => !!poseInput(form, g.dataset.model, "x");
   const cssEscape = (s) => (window.CSS && CSS.escape ? CSS.escape(s) : s.replace(/[^\w-]/g, "\\$&"));
@@ -61,13 +89,14 @@
     }
     remembered.set(form.id, {
       selected: s.selected, tool: s.tool,
-      focused: focused && form.contains(focused) ? focused.dataset.model : null,
+      focused: focused && svgOf(form) && svgOf(form).contains(focused) ? focused.dataset.model : null,
       pending: s.queued ? pending : null,
     });
   }
 
   function modelById(form, id) {
-    return id ? form.querySelector(`svg.table g.model[data-model="${cssEscape(id)}"]`) : null;
+    const svg = svgOf(form);
+    return id && svg ? svg.querySelector(`g.model[data-model="${cssEscape(id)}"]`) : null;
   }
 
   // -- poses ---------------------------------------------------------------------------------
@@ -536,6 +565,16 @@
   });
   document.addEventListener("htmx:after:swap", initAll);
   document.addEventListener("htmx:after:settle", initAll);
+  // Tables swapped in any other way (out of band, by other scripts) are set up as they arrive.
+  let queued = false;
+  new MutationObserver(() => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      initAll();
+    });
+  }).observe(document.documentElement, { childList: true, subtree: true });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", initAll);
   else initAll();
 })();

@@ -296,3 +296,24 @@ def test_without_javascript_the_forms_still_edit_the_table(new_context, site, ow
     expect(page.locator("#editor")).to_have_attribute("data-version", "3")
     scenario.refresh_from_db()
     assert scenario.document["units"][0]["models"][0]["y"] == 25
+
+
+def test_a_table_outside_its_form_is_found_through_data_table(page, site, owned):
+    """The move stepper keeps its board outside the placement form (swapped on its own)."""
+    scenario = owned(page, scenario_doc())
+    page.goto(f"{site}/scenarios/{scenario.pk}/edit")
+    page.evaluate(
+        """() => {
+            const form = document.querySelector("#placement");
+            const board = document.createElement("figure");
+            board.id = "elsewhere";
+            board.appendChild(form.querySelector("svg.table"));
+            form.before(board);
+            form.dataset.table = "#elsewhere";
+            form.removeAttribute("data-autosave");
+        }"""
+    )
+    page.locator("#elsewhere g.model[data-model='C1']").click()
+    page.keyboard.press("Shift+ArrowLeft")
+    expect(page.locator("input[name='pose-C1-x']")).to_have_value("39")
+    assert page.evaluate("document.activeElement.dataset.model") == "C1"
