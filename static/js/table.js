@@ -19,6 +19,7 @@
 // - Ruler: with the form's [data-tool="ruler"] pressed, click two models or points (or press R
 //   on two models); the server measures (form's data-ruler-url, ?a=...&b=...) and its answer goes
 //   into [data-ruler-output]; the line is drawn on the table.
+// - Buttons with data-turn="<degrees>" in the form turn the selected model.
 // - Rings: overlays with classes `rings ring-<model id>` are shown for the selected unit.
 // - `data-autosave` on the form: a drag or a click-to-place submits the form when it ends.
 //
@@ -424,11 +425,24 @@
 
   document.addEventListener("click", (event) => {
     const tool = event.target.closest("[data-tool]");
+    const turnButton = event.target.closest("[data-turn]");
     const form = formOf(event.target);
     if (!form) return;
     init(form);
     if (tool) {
       setTool(form, tool.dataset.tool);
+      return;
+    }
+    if (turnButton) {
+      // Turn the selected model by the button's degrees (the same as Q / E for a mouse).
+      const chosen = modelById(form, stateOf(form).selected);
+      if (!chosen || !movable(form, chosen)) {
+        status(form, "Select a model on the table first.");
+        return;
+      }
+      const pose = poseOf(chosen);
+      setPose(form, chosen, { ...pose, facing: pose.facing + parseFloat(turnButton.dataset.turn) });
+      if ("autosave" in form.dataset) submit(form);
       return;
     }
     const svg = event.target.closest("svg.table");

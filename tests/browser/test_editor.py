@@ -235,6 +235,14 @@ def test_click_to_place_and_the_ruler_figure(page, site, owned, screenshot):
     c1 = scenario.document["units"][1]["models"][0]
     assert c1["x"] == pytest.approx(50, abs=0.2) and c1["y"] == pytest.approx(10, abs=0.2)
 
+    # The turn buttons turn the selected model (and save it).
+    page.locator("svg.table g.model[data-model='C1']").click()
+    page.get_by_role("button", name="Turn right 15°").click()
+    expect(page.locator("#editor")).to_have_attribute("data-version", "3")
+    scenario.refresh_from_db()
+    assert scenario.document["units"][1]["models"][0]["facing"] == 105  # 90 + 15
+    page.locator("svg.table g.model[data-model='C1']").click()  # let it go again
+
     # With nothing selected, a click on the table chooses where new terrain goes.
     page.mouse.click(*on_screen(page, 8, 36))
     terrain = page.locator("form[action$='/edit/terrain']")
