@@ -1,8 +1,9 @@
 """The scenario editor and the ruler (issue 6).
 
 The editor works on the table itself (templates/battlefield/editor.html, static/js/table.js):
-terrain from presets, units from the catalogue or by hand, models dragged or placed without
-dragging, unit state, undo and redo. Each edit is a small pure function from the stored document
+terrain from presets (dragged, or moved and turned in its form), units from the catalogue or by
+hand, models dragged or placed without dragging, unit state, army names, the turn, undo and
+redo. Each edit is a small pure function from the stored document
 to a new one (below); `Scenario.apply_edit` then checks the result with the one validator, checks
 the version the page was showing (StaleScenario -> 409), saves it and records it for undo
 (`ScenarioEdit`: the documents before and after each edit; undo and redo are saves as well, so
