@@ -180,3 +180,17 @@ def test_a_hull_base_is_measured_to_its_outline():
 
     # front edge x = 12, enemy edge x = 14: 2.0" exactly: engaged
     assert math.isclose(model_distance(s.model("K1"), s.model("E1")).horizontal, 2.0, abs_tol=1e-6)
+
+
+def test_any_model_may_move_through_an_aircraft():
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10)]),
+            unit(
+                "J", "blue", [model("J1", 13, 10, base=60)], keywords=("AIRCRAFT", "FLY", "VEHICLE")
+            ),
+        ]
+    )
+    # straight through J1's base to (16, 10): 6" of 6"
+    verdict, _ = judged(s, move("A", "normal", {"A1": (16, 10)}, paths={"A1": [(13, 10)]}), 6)
+    assert verdict.legal and any(f.rule == "23.02" for f in verdict.findings)
