@@ -33,13 +33,19 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ..dice import Dice
 from ..errors import InvalidInput
 from ..geometry import EPSILON
-from ..situation import Situation, Unit
+from ..move import Move, Pose
+from ..situation import Model, Situation, Unit
+from ..systems import SYSTEMS, MoveRule
 from ..verdict import Finding, Verdict
-from .measuring import closest_pair, engaged_enemy_units, unit_distance
+from .measuring import engaged_enemy_units, engaged_with_model, unit_distance
+from .surge_solver import SurgeSpace, suggest_placement
 
 RULE = "21.02"
+#: RULES.md 0: a placement counts as closest if nothing legal is closer by more than this.
+PLACEMENT_TOLERANCE = SYSTEMS["wh40k-11e"].placement_tolerance
 SURGE_TRIGGERS = {
     "models-destroyed-by-shooting": "one or more of its models are destroyed by an enemy unit's shooting",
     "models-hit-by-shooting": "one or more of its models are hit by an enemy unit's shooting",
@@ -370,3 +376,141 @@ def choose_surge_target(situation: Situation, unit: Unit, declared: str | None, 
                   f"{tied} are equally close ({choice.distance:.2f}\"); the player chose {declared} as the "
                   f"surge target.{note}", measured=choice.distance)
     return declared
+
+
+# -- the move ---------------------------------------------------------------------------------------
+def _declarations(move: Move) -> tuple[str | None, Trigger | None]:
+    raw = move.declarations.get("trigger")
+    return move.declarations.get("ability"), (Trigger.from_document(raw) if raw is not None else None)
+
+
+def _refuse_take_to_the_skies(move: Move, unit: Unit, verdict: Verdict) -> None:
+    """21.03: take to the skies belongs to normal, advance, fall-back and charge moves only."""
+    if move.declarations.get("take_to_the_skies"):
+        verdict.check("21.03", "before-moving", False, unit.id,
+                      f"{unit.id} cannot take to the skies for a surge move: that is only for normal, "
+                      "advance, fall-back and charge moves, so a surge is always made along the ground.")
+
+
+def _prepare(situation: Situation, move: Move):
+    """Shared by adjudicate and suggest: the situation without the destroyed models, the unit,
+    the ability, the trigger, and the eligible-if findings."""
+    ability_id, trigger = _declarations(move)
+    situation = without_destroyed(situation, move.unit, trigger)
+    unit = situation.unit(move.unit)
+    ability, why = find_ability(unit, ability_id)
+    return situation, unit, ability, trigger, eligibility_findings(situation, unit, ability, trigger, why)
+
+
+def adjudicate_surge(situation: Situation, move: Move) -> Verdict:
+    """21.02: judge a surge move's proposed placement (`move.end`), every stage in rule order.
+
+    Nothing moves unless every finding passes; the verdict's `after` is then the situation with
+    the unit placed, `moved_this_phase` set and the ability's use recorded in `surges_used`.
+    """
+    situation, unit, ability, trigger, findings = _prepare(situation, move)
+    verdict = Verdict(move={"unit": unit.id, "type": "surge"})
+    verdict.findings.extend(findings)
+    _refuse_take_to_the_skies(move, unit, verdict)
+    if not verdict.legal or ability is None:
+        verdict.check(RULE, "before-moving", False, unit.id,
+                      f"{unit.id} cannot make this surge move, so none of its models moves.")
+        return verdict
+    dice = Dice(move.dice, move.seed)
+    max_distance = ability.max_distance(dice.roll(ability.dice))
+    dice.finish()
+    verdict.move.update({"ability": ability.id, "max_distance": max_distance, **dice.summary()})
+    verdict.check(RULE, "before-moving", True, unit.id,
+                  f"{ability.name} gives a surge of {ability.distance_text}"
+                  + (f": rolled {', '.join(str(d.value) for d in dice.rolled)}" if ability.dice else "")
+                  + f", so each model may move up to {max_distance:g}\".", measured=max_distance)
+    target = choose_surge_target(situation, unit, move.declarations.get("surge_target"), verdict)
+    verdict.move["target"] = target
+    if target is None:
+        return verdict
+    end = dict(move.end or {})
+    ground = judge_ground_move(situation, unit, end, move.paths, max_distance, verdict)
+    placed = {m.id: ground.placed.get(m.id, m) for m in unit.models}
+    space = SurgeSpace(situation, unit, target, max_distance, navigator_for(situation, unit))
+    _while_moving(space, placed, ground, verdict)
+    _after_moving(situation, unit, target, placed, verdict)
+    if verdict.legal:
+        state = {unit.id: {"moved_this_phase": True, "surges_used": use_record(situation, unit, ability)}}
+        verdict.after = ground.after.moved(state=state) if ground.after is not None else \
+            situation.moved({m.id: _pose(m) for m in placed.values()}, state)
+    return verdict
+
+
+def _pose(model: Model) -> dict:
+    return {"x": model.x, "y": model.y, "z": model.z, "facing": model.facing}
+
+
+def _while_moving(space: SurgeSpace, placed: dict[str, Model], ground, verdict: Verdict) -> None:
+    """21.02 while moving, per model: engaged with the target if possible, else as close as
+    possible (RULES.md 1.6, tested by `SurgeSpace.better_position`)."""
+    target = space.target.id
+    tolerance = PLACEMENT_TOLERANCE
+    for mid, model in placed.items():
+        moved = ground.distance.get(mid, 0.0)
+        result = verdict.models.setdefault(mid, {})
+        engaged = space.engaged_with_target(model)
+        gap = space.target_distance(model)
+        result["engaged_with"] = sorted(engaged_with_model(space.situation, space.unit, model))
+        if engaged:
+            verdict.check(RULE, "while-moving", True, mid,
+                          f"{mid} moved {moved:.2f}\" of {space.max_distance:g}\" and ends engaged with {target}.",
+                          measured=moved, limit=space.max_distance)
+            continue
+        better = space.better_position(mid, placed, tolerance)
+        if better is None:
+            verdict.check(RULE, "while-moving", True, mid,
+                          f"{mid} moved {moved:.2f}\" of {space.max_distance:g}\" and ends {gap:.2f}\" from "
+                          f"{target}; it could not have got engaged with {target} or meaningfully closer.",
+                          measured=gap)
+        elif better.engaged:
+            verdict.check(RULE, "while-moving", False, mid,
+                          f"{mid} ends {gap:.2f}\" from {target}, not engaged, but it could have ended engaged "
+                          f"with it at ({better.model.x:.2f}, {better.model.y:.2f}), {better.moved:.2f}\" from its "
+                          f"start; each model must end engaged with the surge target if it can.",
+                          measured=gap, limit=better.distance)
+        else:
+            verdict.check(RULE, "while-moving", False, mid,
+                          f"{mid} ends {gap:.2f}\" from {target}, but it could have got to {better.distance:.2f}\" "
+                          f"at ({better.model.x:.2f}, {better.model.y:.2f}); a model that cannot engage the surge "
+                          f"target must end as close to it as it can.",
+                          measured=gap, limit=better.distance)
+
+
+def _after_moving(situation: Situation, unit: Unit, target: str, placed: dict[str, Model], verdict: Verdict) -> None:
+    """21.02 after moving: engaged with no enemy unit but the target; cannot move again this phase."""
+    engaged = [e for e in engaged_enemy_units(situation, unit, placed) if e != target]
+    verdict.check(RULE, "after-moving", not engaged, unit.id,
+                  f"{unit.id} would end engaged with {', '.join(engaged)}, which is not its surge target "
+                  f"{target}; a surge may only end engaged with the surge target." if engaged
+                  else f"{unit.id} is engaged with no enemy unit other than the surge target {target}.")
+    verdict.check(RULE, "after-moving", True, unit.id,
+                  f"{unit.id} is marked as having moved this phase, so it cannot move again this phase.")
+
+
+def suggest_surge(situation: Situation, move: Move) -> Move:
+    """21.02: the engine's placement for a surge (see surge_solver): `move` with `end` filled in
+    and the dice fixed (the seed is kept, so judging it rolls the same values)."""
+    trimmed, unit, ability, trigger, findings = _prepare(situation, move)
+    dice = Dice(move.dice, move.seed)
+    if not all(f.passed for f in findings) or ability is None or move.declarations.get("take_to_the_skies"):
+        # Not eligible: the suggestion is to stay put; judging it explains why.
+        end = {m.id: Pose(m.x, m.y, m.z, m.facing) for m in unit.models}
+        return Move(move.unit, move.type, move.declarations, move.dice, end, {}, dice.seed)
+    max_distance = ability.max_distance(dice.roll(ability.dice))
+    verdict = Verdict(move={})
+    target = choose_surge_target(trimmed, unit, move.declarations.get("surge_target"), verdict)
+    if target is None:
+        end = {m.id: Pose(m.x, m.y, m.z, m.facing) for m in unit.models}
+    else:
+        space = SurgeSpace(trimmed, unit, target, max_distance, navigator_for(trimmed, unit))
+        placed = suggest_placement(space)
+        end = {mid: Pose(m.x, m.y, m.z, m.facing) for mid, m in placed.items()}
+    return Move(move.unit, move.type, move.declarations, move.dice, end, {}, dice.seed)
+
+
+SYSTEMS["wh40k-11e"].register("surge", MoveRule("21.02", adjudicate_surge, suggest_surge, eligibility))

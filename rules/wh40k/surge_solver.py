@@ -11,11 +11,11 @@ rule, and the finding names that position.
 How: the set of such positions is built as shapely regions of base centres (the navigator's
 reachable region, minus the bases of other models, minus the engagement zones of the other enemy
 units, intersected with the coherency discs). Circles stand in as polygons, so every region is
-shrunk by SLACK where it must be inside something and grown by SLACK where it must stay out: the
+shrunk by a margin where it must be inside something and grown by it where it must stay out: the
 regions never contain an illegal position. A position found there is then checked exactly (path
 length, overlaps, engagement, coherency) before it is used against a model. So a model is only
 ever faulted with a position that is really legal, and the search may miss an alternative by at
-most SLACK, well inside PLACEMENT_TOLERANCE.
+most the margin, well inside PLACEMENT_TOLERANCE.
 
 The suggestion (`suggest_placement`): closest models first, each takes the best position left
 (engaged if it can, else nearest the target) linked to the models already placed; when that
@@ -45,12 +45,16 @@ from ..geometry import EPSILON
 from ..situation import Model, Situation, Unit, overlap
 from .measuring import ENGAGEMENT_RANGE, COHERENCY_RANGE, COHERENCY_SPAN, coherency, in_engagement_range, model_distance
 
-#: Margin for polygons standing in for circles (64-gon buffers err by < 0.005" at 3" radius).
-SLACK = 0.01
+#: How far inside the true limits the regions stay: the judge's margin, and the solver's (larger,
+#: so every position the solver picks lies strictly inside the judge's regions: a placement the
+#: solver packed tightly is never lost to the judge's search).
+JUDGE_MARGIN = 0.004
+SOLVER_MARGIN = 0.01
 #: The solver keeps improving a model while it gains more than this (< PLACEMENT_TOLERANCE).
 SOLVER_STEP = 0.01
 MAX_PASSES = 40
-CIRCLE_QUAD_SEGS = 16
+CIRCLE_QUAD_SEGS = 32  # 128-gon discs: inscribed ones fall short of the circle by < 0.0004 r
+_CIRCUMSCRIBE = 1.0 / math.cos(math.pi / (4 * CIRCLE_QUAD_SEGS))
 
 
 def outer_radius(base) -> float:
@@ -68,7 +72,21 @@ def inner_radius(base) -> float:
 
 
 def disc(x: float, y: float, r: float):
+    """A disc as an inscribed polygon (never larger than the circle): for "must be inside"."""
     return Point(x, y).buffer(max(r, 0.0), quad_segs=CIRCLE_QUAD_SEGS)
+
+
+def disc_around(x: float, y: float, r: float):
+    """A disc as a circumscribed polygon (never smaller than the circle): for "must keep out"."""
+    return Point(x, y).buffer(max(r, 0.0) * _CIRCUMSCRIBE, quad_segs=CIRCLE_QUAD_SEGS)
+
+
+def _safe(op, a, b):
+    """A shapely overlay, retried on cleaned-up inputs if GEOS meets a topology error."""
+    try:
+        return op(a, b)
+    except shapely.errors.GEOSException:
+        return op(shapely.make_valid(a.buffer(0)), shapely.make_valid(b.buffer(0)))
 
 
 @dataclass(frozen=True)
@@ -86,6 +104,8 @@ class SurgeSpace:
     distance, and (cached) each model's reachable ground.
 
     `navigate(model) -> navigator` gives the 40K navigator for the model's base (pathfinding).
+    Regions are built with a `margin` (how far inside the true limits they stay): JUDGE_MARGIN
+    for the judge, SOLVER_MARGIN for the solver.
     """
 
     def __init__(self, situation: Situation, unit: Unit, target: str, max_distance: float, navigate):
@@ -99,8 +119,11 @@ class SurgeSpace:
         self.bystanders = [m for u in situation.units if u.id != unit.id for m in u.models]
         self.target_shape = unary_union([m.footprint for m in self.target.models])
         shapely.prepare(self.target_shape)
-        self._static: dict[str, object] = {}
-        self._zone: dict[str, object] = {}
+        self._table = situation.table.area.buffer(EPSILON)
+        shapely.prepare(self._table)
+        self._reach: dict[str, object] = {}
+        self._static: dict[tuple[str, float], object] = {}
+        self._zone: dict[tuple[str, float], object] = {}
 
     # -- measuring against the target -------------------------------------------------------
     def target_distance(self, model: Model) -> float:
@@ -113,80 +136,124 @@ class SurgeSpace:
         return [e.id for e in self.other_enemies if any(in_engagement_range(model, t) for t in e.models)]
 
     # -- regions of base centres ------------------------------------------------------------
-    def static_region(self, mid: str):
-        """Centres model `mid` can reach and end at, ignoring its own unit: the navigator's
-        reachable region minus other units' bases and other enemies' engagement zones."""
-        if mid not in self._static:
+    def reach(self, mid: str):
+        """The navigator's region of centres model `mid` can reach within the maximum distance."""
+        if mid not in self._reach:
             start = self.starts[mid]
-            nav = self.navigate(start)
-            region = nav.reachable_region((start.x, start.y), self.max_distance)
-            r_out = outer_radius(start.base) + SLACK
-            bbox = region.bounds
+            try:
+                self._reach[mid] = self.navigate(start).reachable_region((start.x, start.y), self.max_distance)
+            except shapely.errors.GEOSException:
+                # A geometry failure must not crash a verdict; an empty region only makes the
+                # search find nothing for this model (the judge then never faults it).
+                self._reach[mid] = shapely.Polygon()
+        return self._reach[mid]
+
+    def static_region(self, mid: str, margin: float = JUDGE_MARGIN):
+        """Centres model `mid` can reach and end at, ignoring its own unit: its reach minus other
+        units' bases and the engagement zones of enemy units other than the target."""
+        key = (mid, margin)
+        if key not in self._static:
+            start = self.starts[mid]
+            region = self.reach(mid)
+            r_out = outer_radius(start.base) + margin
+            bbox = region.bounds if not region.is_empty else (0, 0, 0, 0)
             keep_out = []
             for e in self.other_enemies:
                 for t in e.models:
-                    if abs(t.z) <= ENGAGEMENT_RANGE.vertical + EPSILON and _near(t, bbox, ENGAGEMENT_RANGE.horizontal + r_out + t.base.radius):
-                        keep_out.append(t.footprint.buffer(ENGAGEMENT_RANGE.horizontal + r_out, quad_segs=CIRCLE_QUAD_SEGS))
+                    if abs(t.z) <= ENGAGEMENT_RANGE.vertical + EPSILON and \
+                            _near(t, bbox, ENGAGEMENT_RANGE.horizontal + r_out + t.base.radius):
+                        keep_out.append(_clearance(t, ENGAGEMENT_RANGE.horizontal + r_out))
             for b in self.bystanders:
-                if abs(b.z) <= EPSILON + 1e-9 and _near(b, bbox, r_out + b.base.radius):
+                if abs(b.z) <= EPSILON and _near(b, bbox, r_out + b.base.radius):
                     keep_out.append(_clearance(b, r_out))
-            if keep_out:
-                region = region.difference(unary_union(keep_out))
+            if keep_out and not region.is_empty:
+                region = _safe(shapely.difference, region, unary_union(keep_out))
             shapely.prepare(region)
-            self._static[mid] = region
-        return self._static[mid]
+            self._static[key] = region
+        return self._static[key]
 
-    def engagement_zone(self, mid: str):
+    def engagement_zone(self, mid: str, margin: float = JUDGE_MARGIN):
         """Centres at which model `mid` (at ground level) is engaged with the target."""
-        if mid not in self._zone:
-            r_in = inner_radius(self.starts[mid].base) - SLACK
+        key = (mid, margin)
+        if key not in self._zone:
+            r_in = inner_radius(self.starts[mid].base) - margin
             parts = [t.footprint.buffer(ENGAGEMENT_RANGE.horizontal + r_in, quad_segs=CIRCLE_QUAD_SEGS)
                      for t in self.target.models if abs(t.z) <= ENGAGEMENT_RANGE.vertical]
             zone = unary_union(parts) if parts else shapely.Polygon()
             shapely.prepare(zone)
-            self._zone[mid] = zone
-        return self._zone[mid]
+            self._zone[key] = zone
+        return self._zone[key]
 
-    def region_among(self, mid: str, mates: list[Model]):
+    def static_best(self, mid: str, margin: float = JUDGE_MARGIN) -> tuple[bool, float]:
+        """Ignoring its own unit: can `mid` engage the target at all, and how close can it get?
+        (Bounds for the full test: the unit's other models only take positions away.)"""
+        key = (mid, margin, "best")
+        if key not in self._static:
+            region = self.static_region(mid, margin)
+            if region.is_empty:
+                self._static[key] = (False, math.inf)
+            else:
+                can_engage = region.intersects(self.engagement_zone(mid, margin))
+                p = nearest_points(region, self.target_shape)[0]
+                start = self.starts[mid]
+                self._static[key] = (can_engage, self.target_distance(start.placed(p.x, p.y, 0.0)))
+        return self._static[key]
+
+    def region_among(self, mid: str, mates: list[Model], margin: float = JUDGE_MARGIN, groups=None,
+                     within=None):
         """Centres for `mid` with its unit mates `mates` fixed: no overlap with them and the unit
-        in coherency (a 2" link to every group the mates form, within 9" of each)."""
-        region = self.static_region(mid)
+        in coherency (a 2" link to every group the mates form, within 9" of each). `within`
+        replaces the model's static region (to search a smaller area, or a larger one)."""
+        region = self.static_region(mid, margin) if within is None else within
         if region.is_empty or not mates:
             return region
         base = self.starts[mid].base
-        r_out, r_in = outer_radius(base) + SLACK, inner_radius(base) - SLACK
+        r_out, r_in = outer_radius(base) + margin, inner_radius(base) - margin
         bbox = region.bounds
-        keep_out = [_clearance(m, r_out) for m in mates if _near(m, bbox, r_out + m.base.radius)]
+        near = [m for m in mates if _near(m, bbox, r_out + m.base.radius)]
+        keep_out = _discs(near, [r_out + m.base.radius for m in near], around=True) if near else None
         inside = []
-        groups = coherency(mates).groups
         by_id = {m.id: m for m in mates}
-        for group in groups:
-            inside.append(unary_union([disc(by_id[g].x, by_id[g].y,
-                                            COHERENCY_RANGE.horizontal + r_in + inner_radius(by_id[g].base) - SLACK)
-                                       for g in group]))
+        link = COHERENCY_RANGE.horizontal + r_in
+        for group in (groups if groups is not None else coherency(mates).groups):
+            members = [by_id[g] for g in group if _near(by_id[g], bbox, link + by_id[g].base.radius)]
+            if not members:
+                return shapely.Polygon()
+            # 64-gons: inscribed, short of the circle by < 0.004" at these radii, which the gap
+            # between the two margins (SOLVER_MARGIN - JUDGE_MARGIN) covers
+            inside.append(_discs(members, [link + inner_radius(m.base) for m in members], quad_segs=16))
         for m in mates:
-            reach = COHERENCY_SPAN.horizontal + r_in + inner_radius(m.base) - SLACK
-            if _farthest(m, bbox) > reach:
-                inside.append(disc(m.x, m.y, reach))
-        if keep_out:
-            region = region.difference(unary_union(keep_out))
+            span = COHERENCY_SPAN.horizontal + r_in + inner_radius(m.base)
+            if _farthest(m, bbox) > span:
+                inside.append(disc(m.x, m.y, span))
+        if keep_out is not None:
+            region = _safe(shapely.difference, region, keep_out)
         for part in sorted(inside, key=lambda g: g.area):
             if region.is_empty:
                 break
-            region = region.intersection(part)
+            region = _safe(shapely.intersection, region, part)
         return region
 
     # -- the exact check of one position ---------------------------------------------------------
-    def legal_for(self, mid: str, x: float, y: float, mates: list[Model]) -> tuple[Model, float] | None:
+    def legal_for(self, mid: str, x: float, y: float, mates: list[Model], mates_coherency=None) -> tuple[Model, float] | None:
         """Model `mid` ended at (x, y, z=0) with `mates` fixed: (the placed model, path length)
-        if every condition holds exactly, else None."""
+        if every condition holds exactly, else None. `mates_coherency` is coherency(mates) when
+        the caller has it already."""
         start = self.starts[mid]
         model = start.placed(x, y, 0.0)
-        fp = model.footprint
-        if not self.situation.table.area.buffer(EPSILON).contains(fp):
-            return None
-        for f in self.situation.terrain:
-            if f.solid and f.footprint.intersection(fp).area > EPSILON:
+        if model.base.kind == "round":
+            r = model.base.radius
+            table = self.situation.table
+            if not (r - EPSILON <= x <= table.width - r + EPSILON and r - EPSILON <= y <= table.height - r + EPSILON):
+                return None
+            centre = Point(x, y)
+            if any(f.solid and f.footprint.distance(centre) < r - EPSILON for f in self.situation.terrain):
+                return None
+        else:
+            fp = model.footprint
+            if not self._table.contains(fp):
+                return None
+            if any(f.solid and f.footprint.intersection(fp).area > EPSILON for f in self.situation.terrain):
                 return None
         if any(overlap(model, b) for b in self.bystanders if abs(b.z - model.z) <= EPSILON and _close(model, b)):
             return None
@@ -194,7 +261,7 @@ class SurgeSpace:
             return None
         if self.engaged_with_others(model):
             return None
-        if mates and not coherency([*mates, model]).ok:
+        if mates and not joins_in_coherency(model, mates, mates_coherency or coherency(mates)):
             return None
         path = self.navigate(start).shortest_path((start.x, start.y), (x, y))
         if path is None:
@@ -210,7 +277,8 @@ class SurgeSpace:
         start = self.starts[mid]
         return max(0.0, start.footprint.distance(self.target_shape) - self.max_distance)
 
-    def better_position(self, mid: str, placed: Mapping[str, Model], tolerance: float) -> Alternative | None:
+    def better_position(self, mid: str, placed: Mapping[str, Model], tolerance: float,
+                        margin: float = JUDGE_MARGIN) -> Alternative | None:
         """RULES.md 1.6 for one model: a legal position (others fixed) engaged with the target while
         the model is not, or closer to it by more than `tolerance`. None if there is none."""
         current = placed[mid]
@@ -222,23 +290,62 @@ class SurgeSpace:
         if not may_engage and now <= lower + tolerance:
             return None
         mates = [m for k, m in placed.items() if k != mid]
-        region = self.region_among(mid, mates)
+        together = coherency(mates)
+        # Only ground nearer the target than `now` (less the tolerance), or engaged, can hold a
+        # better position: search there alone (a generous polygon: it only narrows the search).
+        start = self.starts[mid]
+        reach_out = max(now - tolerance, ENGAGEMENT_RANGE.horizontal) + outer_radius(start.base)
+        improving = self.target_shape.buffer(reach_out / math.cos(math.pi / 32), quad_segs=8)
+        # First without the navigator: within the maximum distance as the crow flies, which holds
+        # every reachable position. If even that has nothing better, neither has the true reach.
+        crow = _safe(shapely.intersection, disc_around(start.x, start.y, self.max_distance + 0.01), improving)
+        if self.region_among(mid, mates, margin, together.groups, crow).is_empty:
+            return None
+        can_engage, best = self.static_best(mid, margin)
+        may_engage = may_engage and can_engage
+        if not may_engage and now <= best + tolerance:
+            return None
+        region = self.region_among(mid, mates, margin, together.groups,
+                                   _safe(shapely.intersection, self.static_region(mid, margin), improving))
         if region.is_empty:
             return None
         if may_engage:
-            zone = region.intersection(self.engagement_zone(mid))
+            zone = _safe(shapely.intersection, region, self.engagement_zone(mid, margin))
             if not zone.is_empty:
                 for x, y in _candidates(zone, (current.x, current.y)):
-                    found = self.legal_for(mid, x, y, mates)
+                    found = self.legal_for(mid, x, y, mates, together)
                     if found and self.engaged_with_target(found[0]):
                         return Alternative(found[0], True, self.target_distance(found[0]), found[1])
         for x, y in _candidates(region, None, self.target_shape):
-            found = self.legal_for(mid, x, y, mates)
+            found = self.legal_for(mid, x, y, mates, together)
             if found:
                 d = self.target_distance(found[0])
                 if d < now - tolerance:
                     return Alternative(found[0], self.engaged_with_target(found[0]), d, found[1])
         return None
+
+
+def joins_in_coherency(model: Model, mates: list[Model], mates_coherency) -> bool:
+    """03.03 for the unit `mates` + `model`, given coherency(mates): no pair of the mates too far
+    apart, `model` within 9" of each mate, and linked within 2" to every group the mates form
+    (so the whole unit is one linked group). Equivalent to coherency([*mates, model]).ok."""
+    if mates_coherency.too_far:
+        return False
+    linked = set()
+    for m in mates:
+        d = model_distance(model, m)
+        if not COHERENCY_SPAN.holds(d):
+            return False
+        if COHERENCY_RANGE.holds(d):
+            linked.add(m.id)
+    return all(any(g in linked for g in group) for group in mates_coherency.groups)
+
+
+def _discs(models: list[Model], radii: list[float], around: bool = False, quad_segs: int = CIRCLE_QUAD_SEGS):
+    """The union of discs about the models' centres (circumscribed when `around`)."""
+    factor = 1.0 / math.cos(math.pi / (4 * quad_segs)) if around else 1.0
+    points = shapely.points([(m.x, m.y) for m in models])
+    return shapely.union_all(shapely.buffer(points, [r * factor for r in radii], quad_segs=quad_segs))
 
 
 def _candidates(region, towards_point=None, towards_shape=None):
@@ -256,17 +363,18 @@ def _candidates(region, towards_point=None, towards_shape=None):
 
 
 def _clearance(model: Model, r: float):
-    """Centres within which a base of radius r would overlap `model`."""
+    """Centres within which a base of radius r would come closer to `model` than allowed
+    (circumscribed: never smaller than the true zone)."""
     if model.base.kind == "round":
-        return disc(model.x, model.y, model.base.radius + r)
-    return model.footprint.buffer(r, quad_segs=CIRCLE_QUAD_SEGS)
+        return disc_around(model.x, model.y, model.base.radius + r)
+    return model.footprint.buffer(r * _CIRCUMSCRIBE, quad_segs=CIRCLE_QUAD_SEGS)
 
 
 def _near(model: Model, bbox, reach: float) -> bool:
     minx, miny, maxx, maxy = bbox
     dx = max(minx - model.x, 0.0, model.x - maxx)
     dy = max(miny - model.y, 0.0, model.y - maxy)
-    return math.hypot(dx, dy) <= reach
+    return math.hypot(dx, dy) <= reach + 0.1
 
 
 def _close(a: Model, b: Model) -> bool:
@@ -286,16 +394,21 @@ def suggest_placement(space: SurgeSpace) -> dict[str, Model]:
     placed = _greedy(space) or _slide(space)
     if placed is None:
         return dict(space.starts)
-    return improve(space, placed)
+    placed = improve(space, placed, SOLVER_MARGIN, SOLVER_STEP)
+    # Finally the judge's own test: whatever it would still fault is moved to the position it
+    # names (exactly legal), so the judge passes the suggestion by construction.
+    from .surge import PLACEMENT_TOLERANCE
+    return improve(space, placed, JUDGE_MARGIN, PLACEMENT_TOLERANCE)
 
 
-def improve(space: SurgeSpace, placed: dict[str, Model]) -> dict[str, Model]:
-    """Move each model in turn to a better position (others fixed) until none improves."""
+def improve(space: SurgeSpace, placed: dict[str, Model], margin: float, step: float) -> dict[str, Model]:
+    """Move each model in turn to a better position (others fixed) until none improves by more
+    than `step`. Each move strictly improves one model and keeps the unit legal, so it ends."""
     placed = dict(placed)
     for _ in range(MAX_PASSES):
         changed = False
         for mid in sorted(placed, key=lambda k: space.target_distance(placed[k])):
-            better = space.better_position(mid, placed, SOLVER_STEP)
+            better = space.better_position(mid, placed, step, margin)
             if better is not None:
                 placed[mid] = better.model
                 changed = True
@@ -311,21 +424,22 @@ def _greedy(space: SurgeSpace) -> dict[str, Model] | None:
     for mid in order:
         start = space.starts[mid]
         mates = list(placed.values())
-        region = space.region_among(mid, mates)
+        together = coherency(mates) if mates else None
+        region = space.region_among(mid, mates, SOLVER_MARGIN, together.groups if together else None)
         if region.is_empty:
             return None
         chosen = None
-        zone = region.intersection(space.engagement_zone(mid))
+        zone = _safe(shapely.intersection, region, space.engagement_zone(mid, SOLVER_MARGIN))
         if not zone.is_empty:
             # engaged, with the least travel: leaves the ground nearer the target to the others
             for x, y in _candidates(zone, (start.x, start.y)):
-                found = space.legal_for(mid, x, y, mates)
+                found = space.legal_for(mid, x, y, mates, together)
                 if found and space.engaged_with_target(found[0]):
                     chosen = found[0]
                     break
         if chosen is None:
             for x, y in _candidates(region, None, space.target_shape):
-                found = space.legal_for(mid, x, y, mates)
+                found = space.legal_for(mid, x, y, mates, together)
                 if found:
                     chosen = found[0]
                     break
@@ -352,8 +466,10 @@ def _slide(space: SurgeSpace) -> dict[str, Model] | None:
     for k in range(steps, -1, -1):
         t = space.max_distance * k / steps
         moved = {m.id: m.placed(m.x + ux * t, m.y + uy * t, 0.0) for m in starts}
-        if all(space.static_region(mid).contains(Point(m.x, m.y)) for mid, m in moved.items()):
-            mates = list(moved.values())
-            if all(space.legal_for(mid, m.x, m.y, [o for o in mates if o.id != mid]) for mid, m in moved.items()):
-                return moved
-    return dict(space.starts)
+        if k and not all(space.static_region(mid, SOLVER_MARGIN).contains(Point(m.x, m.y))
+                         for mid, m in moved.items()):
+            continue
+        mates = list(moved.values())
+        if all(space.legal_for(mid, m.x, m.y, [o for o in mates if o.id != mid]) for mid, m in moved.items()):
+            return moved
+    return None
