@@ -290,6 +290,8 @@ def surge_offers(situation: Situation, unit_id: str | None, event: Mapping) -> l
     ability; an offer stands when all its findings passed.
     """
     trigger = Trigger.from_document(event, "event")
+    if unit_id is None and trigger.event == "shot":
+        raise InvalidInput("unit", "a shot concerns the unit it hit: name that unit to list its surge moves")
     units = [situation.unit(unit_id)] if unit_id is not None else list(situation.units)
     offers = []
     for unit in units:
@@ -431,6 +433,7 @@ def adjudicate_surge(situation: Situation, move: Move) -> Verdict:
     end = dict(move.end or {})
     ground = judge_ground_move(situation, unit, end, move.paths, max_distance, verdict)
     placed = {m.id: ground.placed.get(m.id, m) for m in unit.models}
+    verdict.proposed = {mid: {"x": m.x, "y": m.y} for mid, m in placed.items()}
     space = SurgeSpace(situation, unit, target, max_distance, navigator_for(situation, unit))
     _while_moving(space, placed, ground, verdict)
     _after_moving(situation, unit, target, placed, verdict)

@@ -145,6 +145,12 @@ def test_a_friendly_unit_cannot_trigger_a_surge():
     assert not first.passed and "friendly" in first.text
 
 
+def test_offers_after_a_shot_need_the_unit_that_was_shot():
+    s = situation(berzerkers(), shooters())
+    with pytest.raises(InvalidInput):
+        surge_offers(s, None, SHOT)
+
+
 def test_offers_for_every_unit_list_each_surge_ability():
     other = unit("K", "red", [model("K1", 10, 10)],
                  abilities=[{**BLOOD_SURGE, "id": "k-surge", "trigger": "enemy-ended-move-within-8"}])
