@@ -1,0 +1,412 @@
+"""The four move types of RULES.md 1.4: normal (09.05), advance (09.06), fall back (09.07) and
+charge (11.04), each optionally taking to the skies (21.03).
+
+Each move is judged in layers, like a chess move: eligible-if, before-moving (declarations and
+dice), while-moving and end-of-move (rules/wh40k/moving.py `judge_move`), after-moving. Every
+check is a finding; the move is legal when all pass, and only then is `verdict.after` set.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from shapely.geometry import Point, box
+
+from ..dice import Dice
+from ..errors import InvalidInput
+from ..geometry import EPSILON
+from ..move import Move, Pose
+from ..situation import Model, Situation, Unit, overlap
+from ..verdict import Finding, Verdict
+from . import flying
+from .measuring import (
+    ENGAGEMENT_RANGE, engaged_enemy_units, in_engagement_range, model_distance, unit_distance,
+)
+from .moving import article, fall_back_mode, fmt, judge_move, mode_for, navigator_for, plan_path
+
+RULES = {"normal": "09.05", "advance": "09.06", "fall-back": "09.07", "charge": "11.04"}
+#: 11.04: charge targets must be within this distance, and a charging unit within it of an enemy.
+CHARGE_RANGE = 12.0
+#: 11.04 while moving: each model ends within this distance of a target if it can.
+CHARGE_CLOSE = 1.0
+FALL_BACK_MODES = ("ordered-retreat", "desperate-escape")
+
+
+# -- eligibility ------------------------------------------------------------------------------
+def _engagement_text(unit: Unit, engaged: tuple[str, ...]) -> str:
+    return f"{unit.id} is engaged with {', '.join(engaged)}." if engaged else f"{unit.id} is unengaged."
+
+
+def eligible(verdict: Verdict, situation: Situation, unit: Unit, move_type: str, declarations: Mapping) -> bool:
+    """The eligible-if checks of RULES.md 1.4 for this move type, as findings."""
+    rule = RULES[move_type]
+    engaged = engaged_enemy_units(situation, unit)
+    ok = True
+    if move_type in ("normal", "advance", "charge"):
+        ok &= verdict.check(rule, "eligible-if", not engaged, unit.id,
+                            _engagement_text(unit, engaged) + ("" if not engaged else
+                                                               f" An engaged unit cannot make {article(move_type)} move."))
+    if move_type == "fall-back":
+        ok &= verdict.check(rule, "eligible-if", bool(engaged), unit.id,
+                            _engagement_text(unit, engaged) + ("" if engaged else
+                                                               " Only an engaged unit can fall back."))
+        chosen = fall_back_mode(unit, declarations)
+        if chosen not in FALL_BACK_MODES:
+            raise InvalidInput("declarations.fall_back_mode", f"must be one of {', '.join(FALL_BACK_MODES)}")
+        shocked = unit.flag("battle_shocked")
+        ok &= verdict.check(rule, "eligible-if", not (shocked and chosen == "ordered-retreat"), unit.id,
+                            f"{unit.id} falls back as {'an Ordered Retreat' if chosen == 'ordered-retreat' else 'a Desperate Escape'}."
+                            if not (shocked and chosen == "ordered-retreat") else
+                            f"{unit.id} is battle-shocked, so it cannot make an Ordered Retreat: it must "
+                            "fall back as a Desperate Escape.")
+    if move_type == "charge":
+        enemies = situation.enemies_of(unit)
+        nearest = min((unit_distance(unit, e) for e in enemies), default=math.inf)
+        ok &= verdict.check(rule, "eligible-if", nearest <= CHARGE_RANGE + EPSILON, unit.id,
+                            f"{unit.id} is {fmt(nearest)}\" from the nearest enemy, within 12\"."
+                            if nearest <= CHARGE_RANGE + EPSILON else
+                            f"{unit.id} has no enemy within 12\" (nearest {fmt(nearest)}\"), so it cannot charge."
+                            if enemies else f"{unit.id} has no enemy to charge.",
+                            None if nearest == math.inf else nearest, CHARGE_RANGE)
+        for flag, word in (("advanced_this_turn", "advanced"), ("fell_back_this_turn", "fell back")):
+            ok &= verdict.check(rule, "eligible-if", not unit.flag(flag), unit.id,
+                                f"{unit.id} has not {word} this turn." if not unit.flag(flag) else
+                                f"{unit.id} {word} this turn, so it cannot charge.")
+    return ok
+
+
+def eligibility(situation: Situation, unit_id: str, declarations: dict, move_type: str) -> list[Finding]:
+    verdict = Verdict(move={})
+    eligible(verdict, situation, situation.unit(unit_id), move_type, declarations)
+    return verdict.findings
+
+
+# -- the moves ------------------------------------------------------------------------------------
+def _characteristic(unit: Unit, move_type: str) -> float:
+    if unit.move is None:
+        raise InvalidInput("unit", f"unit {unit.id} has no Move characteristic (`move`), which a "
+                                   f"{move_type} move needs")
+    return unit.move
+
+
+def _charge_targets(situation: Situation, unit: Unit, move: Move) -> tuple[Unit, ...]:
+    targets = move.declared("charge_targets")
+    if not targets:
+        raise InvalidInput("declarations.charge_targets",
+                           "a charge needs its targets declared before the roll (a list of enemy unit ids)")
+    out = []
+    for i, tid in enumerate(targets):
+        if not isinstance(tid, str) or not situation.has_unit(tid):
+            raise InvalidInput(f"declarations.charge_targets[{i}]", f"no unit with id {tid!r}")
+        out.append(situation.unit(tid))
+    return tuple(dict.fromkeys(out))
+
+
+def _max_distance(situation: Situation, unit: Unit, move: Move, verdict: Verdict, dice: Dice) -> float:
+    """The move's maximum distance, rolling its dice; recorded in verdict.move."""
+    if move.type == "advance":
+        m = _characteristic(unit, move.type)
+        (roll,) = dice.roll(1)
+        base = m + roll
+        why = f"M {fmt(m)}\" + D6 {roll}"
+    elif move.type == "charge":
+        rolls = dice.roll(2)
+        base = float(sum(rolls))
+        why = f"2D6 {rolls[0]} + {rolls[1]}"
+    else:
+        base = _characteristic(unit, move.type)
+        why = f"M {fmt(base)}\""
+    verdict.move["roll_basis"] = why
+    if flying.takes_to_the_skies(move):
+        reduced = flying.skies_max_distance(unit, base)
+        verdict.move["max_distance_before_skies"] = base
+        return reduced
+    return base
+
+
+def adjudicate_move(situation: Situation, move: Move) -> Verdict:
+    """Judge a normal, advance, fall-back or charge move (RULES.md 1.3-1.5, 1.7)."""
+    unit = situation.unit(move.unit)
+    rule = RULES[move.type]
+    skies = flying.takes_to_the_skies(move)
+    verdict = Verdict(move={"unit": unit.id, "type": move.type})
+    if skies:
+        verdict.move["take_to_the_skies"] = True
+    ok = eligible(verdict, situation, unit, move.type, move.declarations)
+    if move.type == "fall-back":
+        verdict.move["fall_back_mode"] = fall_back_mode(unit, move.declarations)
+
+    targets: tuple[Unit, ...] = ()
+    if move.type == "charge":
+        targets = _charge_targets(situation, unit, move)
+        verdict.move["targets"] = [t.id for t in targets]
+        for t in targets:
+            if t.army == unit.army:
+                ok &= verdict.check(rule, "before-moving", False, unit.id,
+                                    f"{t.id} is a friendly unit; only enemy units can be charged.")
+                continue
+            d = unit_distance(unit, t)
+            ok &= verdict.check(rule, "before-moving", d <= CHARGE_RANGE + EPSILON, unit.id,
+                                f"Target {t.id} is {fmt(d)}\" away, within 12\"." if d <= CHARGE_RANGE + EPSILON else
+                                f"Target {t.id} is {fmt(d)}\" away: charge targets must be within 12\".",
+                                d, CHARGE_RANGE)
+    if skies:
+        ok &= flying.check_declaration(verdict, unit, move)
+
+    dice = Dice(move.dice, move.seed)
+    max_distance = _max_distance(situation, unit, move, verdict, dice)
+    dice.finish()
+    verdict.move.update(dice.summary())
+    verdict.move["max_distance"] = max_distance
+    if skies:
+        verdict.check("21.03", "before-moving", True, unit.id,
+                      f"Taking to the skies: maximum distance {fmt(max_distance)}\""
+                      + (" (HOVER: no reduction)." if unit.has("HOVER") else
+                         f" ({fmt(verdict.move['max_distance_before_skies'])}\" less 2\"); vertical distance "
+                         "is ignored and the models may cross all models and terrain."),
+                      max_distance, verdict.move["max_distance_before_skies"])
+
+    mode = mode_for(unit, move.type, move.declarations)
+    outcome = judge_move(situation, move, verdict, max_distance, rule=rule, mode=mode)
+
+    if move.type == "charge":
+        ok &= _charge_while_moving(situation, unit, move, verdict, outcome, targets, max_distance, mode)
+    engaged_after = engaged_enemy_units(situation, unit, outcome.placements)
+    if move.type in ("normal", "advance", "fall-back"):
+        verdict.check(rule, "after-moving", not engaged_after, unit.id,
+                      f"{unit.id} ends unengaged." if not engaged_after else
+                      f"{unit.id} would end engaged with {', '.join(engaged_after)}; after {article(move.type)} move "
+                      "the unit must be unengaged.")
+    else:
+        target_ids = [t.id for t in targets]
+        missing = [t for t in target_ids if t not in engaged_after]
+        verdict.check(rule, "after-moving", not missing, unit.id,
+                      f"{unit.id} ends engaged with every target ({', '.join(target_ids)})." if not missing else
+                      f"{unit.id} must end engaged with every charge target, but not with {', '.join(missing)}.")
+        others = [e for e in engaged_after if e not in target_ids]
+        verdict.check(rule, "after-moving", not others, unit.id,
+                      f"{unit.id} is engaged with no enemy it did not target." if not others else
+                      f"{unit.id} would end engaged with {', '.join(others)}, which it did not declare as a "
+                      "target: a charge may only engage its targets.")
+    if move.type in ("advance", "fall-back"):
+        verdict.check(rule, "after-moving", True, unit.id,
+                      f"{unit.id} cannot charge this turn after {'advancing' if move.type == 'advance' else 'falling back'}.")
+
+    state = {"moved_this_phase": True}
+    if move.type == "advance":
+        state["advanced_this_turn"] = True
+    if move.type == "fall-back":
+        state["fell_back_this_turn"] = True
+    if verdict.legal:
+        verdict.events.extend(_events(unit, move, outcome))
+        verdict.after = situation.moved(outcome.poses, {unit.id: state})
+    return verdict
+
+
+def _events(unit: Unit, move: Move, outcome) -> list[dict]:
+    """09.07 Desperate Escape: a hazard roll per model, then a battle-shock roll (RULES.md 1.4)."""
+    if move.type != "fall-back" or fall_back_mode(unit, move.declarations) != "desperate-escape":
+        return []
+    big = bool(unit.keywords & {"MONSTER", "VEHICLE"})  # keywords are the unit's: every model has them
+    events = [{"event": "hazard-roll", "rule": "09.07", "unit": unit.id, "model": m.id, "dice": "D6",
+               "fails_on": [1, 2], "mortal_wounds": 3 if big else 1,
+               "text": f"{m.id} takes a hazard roll: on a 1 or 2 it suffers {3 if big else 1} mortal wound"
+                       f"{'s' if big else ''}."} for m in unit.models]
+    if not unit.flag("battle_shocked"):
+        events.append({"event": "battle-shock-roll", "rule": "09.07", "unit": unit.id,
+                       "text": f"{unit.id} made a Desperate Escape without being battle-shocked: it takes a "
+                               "battle-shock roll."})
+    return events
+
+
+# -- charge obligations ------------------------------------------------------------------------
+def _distance_to(model: Model, units: tuple[Unit, ...]) -> float:
+    return min(model_distance(model, t).straight for u in units for t in u.models)
+
+
+def _vicinity(targets: tuple[Unit, ...], mover: Model, reach: float):
+    """The centres from which `mover` would be within `reach` of a target model (using the
+    mover's inscribed radius, so the area is never larger than the truth)."""
+    from shapely import union_all
+
+    from .moving import inscribed_radius
+    r = inscribed_radius(mover.base)
+    shapes = []
+    for u in targets:
+        for t in u.models:
+            if t.base.kind == "round":
+                shapes.append(Point(t.x, t.y).buffer(t.base.radius + r + reach, quad_segs=16))
+            else:
+                shapes.append(t.footprint.buffer(r + reach, quad_segs=16))
+    return union_all(shapes)
+
+
+def _reach(situation: Situation, unit: Unit, model: Model, max_distance: float, mode):
+    """Where this model's centre could end (conservative: never more than the truth)."""
+    if mode.skies:
+        r = model.base.radius
+        return Point(model.x, model.y).buffer(max_distance, quad_segs=16).intersection(
+            box(r, r, situation.table.width - r, situation.table.height - r))
+    return navigator_for(situation, unit, model.base, mode).reachable_region((model.x, model.y), max_distance)
+
+
+def _charge_while_moving(situation, unit, move, verdict, outcome, targets, max_distance, mode) -> bool:
+    """11.04 while moving: each model ends closer to a target, within 1" of one if it can, and
+    engaged with one if it can.
+
+    "If it can" is judged for each model on its own: whether some spot it could reach within the
+    charge distance (a conservative reachable region) is within 1" (or engagement range) of a
+    target model. Other models' positions and the unit's coherency are not taken into account,
+    so the engine may accept a model that stopped short when only a cramped spot was left.
+    """
+    rule = RULES["charge"]
+    enemy_targets = tuple(t for t in targets if t.army != unit.army)
+    if not enemy_targets:
+        return True
+    ok = True
+    for mid, mm in outcome.models.items():
+        before = _distance_to(mm.start, enemy_targets)
+        after = _distance_to(mm.end, enemy_targets)
+        ok &= verdict.check(rule, "while-moving", after < before - EPSILON, mid,
+                            f"{mid} ends closer to its targets ({fmt(before)}\" to {fmt(after)}\")."
+                            if after < before - EPSILON else
+                            f"{mid} must end closer to a charge target; it goes from {fmt(before)}\" to {fmt(after)}\".",
+                            after, before)
+        close = after <= CHARGE_CLOSE + EPSILON
+        engaged = any(in_engagement_range(mm.end, t) for u in enemy_targets for t in u.models)
+        region = None
+        if not close:
+            region = _reach(situation, unit, mm.start, max_distance, mode)
+            could = region.intersects(_vicinity(enemy_targets, mm.start, CHARGE_CLOSE))
+            ok &= verdict.check(rule, "while-moving", not could, mid,
+                                f"{mid} could not reach within 1\" of a target, so ending {fmt(after)}\" away is allowed."
+                                if not could else
+                                f"{mid} ends {fmt(after)}\" from the nearest target, but it could have got within 1\": "
+                                "a charging model must end within 1\" of a target if it can.", after, CHARGE_CLOSE)
+        else:
+            verdict.check(rule, "while-moving", True, mid, f"{mid} ends within 1\" of a target.", after, CHARGE_CLOSE)
+        if not engaged:
+            region = region if region is not None else _reach(situation, unit, mm.start, max_distance, mode)
+            could = region.intersects(_vicinity(enemy_targets, mm.start, ENGAGEMENT_RANGE.horizontal))
+            ok &= verdict.check(rule, "while-moving", not could, mid,
+                                f"{mid} could not reach engagement range of a target." if not could else
+                                f"{mid} ends outside engagement range, but it could have reached it: a charging "
+                                "model must end engaged with a target if it can.")
+        else:
+            verdict.check(rule, "while-moving", True, mid, f"{mid} ends engaged with a target.")
+    return ok
+
+
+# -- suggestions --------------------------------------------------------------------------------
+def suggest_needs_end(situation: Situation, move: Move) -> Move:
+    """Normal, advance and fall-back moves go where the player wants: the engine needs `end`."""
+    raise InvalidInput("end", f"{article(move.type)} move goes where the player chooses: give each moving "
+                              "model's end position in `end` (the engine only suggests charge and surge "
+                              "placements)")
+
+
+def suggest_charge(situation: Situation, move: Move) -> Move:
+    """A charge placement that meets 11.04's obligations when the dice allow it.
+
+    Models closest to the targets go first. Each takes the reachable spot in base contact with a
+    target model (else 1", else 2" from one) that is nearest to where it stands, does not overlap
+    another model, does not engage a unit that is not a target and keeps within 2" of a model
+    already placed. A model that can reach none of those moves as far as it can towards the
+    nearest target model along its shortest path. The result is judged like any proposal.
+    """
+    unit = situation.unit(move.unit)
+    targets = tuple(t for t in _charge_targets(situation, unit, move) if t.army != unit.army)
+    seed = move.seed
+    if move.dice is None and seed is None:
+        seed = Dice(None).seed  # fix the server's roll now so adjudicate sees the same dice
+    scratch = Verdict(move={})
+    dice = Dice(move.dice, seed)
+    max_distance = _max_distance(situation, unit, move, scratch, dice)
+    mode = mode_for(unit, move.type, move.declarations)
+    target_models = [t for u in targets for t in u.models]
+    others = [e for e in situation.enemies_of(unit) if e not in targets]
+    bystanders = [m for u in situation.units if u.id != unit.id for m in u.models]
+    order = sorted(unit.models, key=lambda m: _distance_to(m, targets) if targets else 0.0)
+    placed: dict[str, Model] = {}
+    end: dict[str, Pose] = {}
+    paths: dict[str, tuple] = {}
+
+    def acceptable(candidate: Model) -> bool:
+        if not (candidate.base.radius <= candidate.x <= situation.table.width - candidate.base.radius and
+                candidate.base.radius <= candidate.y <= situation.table.height - candidate.base.radius):
+            return False
+        if any(overlap(candidate, b) for b in bystanders if abs(b.x - candidate.x) < 6 and abs(b.y - candidate.y) < 6):
+            return False
+        if any(overlap(candidate, p) for p in placed.values()):
+            return False
+        if any(in_engagement_range(candidate, m) for u in others for m in u.models):
+            return False
+        if any(t.solid and candidate.footprint.intersection(t.footprint).area > EPSILON for t in situation.terrain):
+            return False
+        if placed and not any(model_distance(candidate, p).horizontal <= 2.0 for p in placed.values()):
+            return False
+        return True
+
+    for m in order:
+        chosen = None
+        for gap in (0.0, CHARGE_CLOSE - 0.01, ENGAGEMENT_RANGE.horizontal - 0.01):
+            candidates = []
+            for t in target_models:
+                reach = t.base.radius + m.base.radius + gap + 1e-4 if t.base.kind == "round" and m.base.kind == "round" \
+                    else None
+                for k in range(48):
+                    a = 2 * math.pi * k / 48
+                    if reach is None:  # non-round: step out from the target along the ray
+                        rr = t.base.radius + m.base.radius + gap
+                        c = m.placed(t.x + rr * math.cos(a), t.y + rr * math.sin(a), 0.0)
+                    else:
+                        c = m.placed(t.x + reach * math.cos(a), t.y + reach * math.sin(a), 0.0)
+                    candidates.append((math.hypot(c.x - m.x, c.y - m.y), c))
+            candidates.sort(key=lambda pair: pair[0])
+            for straight, c in candidates:
+                if straight > max_distance + EPSILON:
+                    break
+                if not acceptable(c):
+                    continue
+                pts, horizontal, vertical, found = plan_path(situation, unit, m, c, mode)
+                if found and horizontal + vertical <= max_distance + EPSILON:
+                    chosen = (c, pts)
+                    break
+            if chosen:
+                break
+        if chosen is None and target_models:
+            chosen = _towards(situation, unit, m, target_models, max_distance, mode, acceptable)
+        if chosen is None:
+            chosen = (m, [(m.x, m.y)])
+        c, pts = chosen
+        placed[m.id] = c
+        end[m.id] = Pose(c.x, c.y, c.z, c.facing)
+        if len(pts) > 2:
+            paths[m.id] = tuple((p[0], p[1], 0.0) for p in pts[1:-1])
+    return Move(move.unit, move.type, move.declarations, move.dice, MappingProxyType(end),
+                MappingProxyType(paths), seed)
+
+
+def _towards(situation, unit, m, target_models, max_distance, mode, acceptable):
+    """Move as far as allowed along the shortest path towards the nearest target model."""
+    nearest = min(target_models, key=lambda t: math.hypot(t.x - m.x, t.y - m.y))
+    gap = nearest.base.radius + m.base.radius + 1e-4
+    d = math.hypot(nearest.x - m.x, nearest.y - m.y) or 1.0
+    goal = m.placed(nearest.x + (m.x - nearest.x) / d * gap, nearest.y + (m.y - nearest.y) / d * gap, 0.0)
+    pts, horizontal, vertical, found = plan_path(situation, unit, m, goal, mode)
+    if not found:
+        return None
+    from shapely.geometry import LineString
+    line = LineString(pts) if len(pts) > 1 else None
+    if line is None:
+        return None
+    for fraction in (1.0, 0.95, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1):
+        budget = min(line.length, max_distance - vertical) * fraction
+        p = line.interpolate(budget)
+        c = m.placed(p.x, p.y, 0.0)
+        if acceptable(c):
+            cut = [q for q in pts if LineString(pts).project(Point(q)) < budget - 1e-9]
+            return c, [*cut, (p.x, p.y)]
+    return None
