@@ -41,7 +41,8 @@ from ..situation import Model, Situation, Unit
 from ..systems import SYSTEMS, MoveRule
 from ..verdict import Finding, Verdict
 from .measuring import engaged_enemy_units, engaged_with_model, unit_distance
-from .surge_solver import SurgeSpace, suggest_placement
+from .moving import fmt, judge_move
+from .surge_solver import SURGE_MODE, SurgeSpace, suggest_placement
 
 RULE = "21.02"
 #: RULES.md 0: a placement counts as closest if nothing legal is closer by more than this.
@@ -430,22 +431,17 @@ def adjudicate_surge(situation: Situation, move: Move) -> Verdict:
     verdict.move["target"] = target
     if target is None:
         return verdict
-    end = dict(move.end or {})
-    ground = judge_ground_move(situation, unit, end, move.paths, max_distance, verdict)
-    placed = {m.id: ground.placed.get(m.id, m) for m in unit.models}
+    # 03.01 / 13.06 while moving and end of move, as for any ground move (never in the skies)
+    ground = judge_move(situation, move, verdict, max_distance, rule="03.01", mode=SURGE_MODE)
+    placed = {m.id: ground.placements.get(m.id, m) for m in unit.models}
     verdict.proposed = {mid: {"x": m.x, "y": m.y} for mid, m in placed.items()}
-    space = SurgeSpace(situation, unit, target, max_distance, navigator_for(situation, unit))
+    space = SurgeSpace(situation, unit, target, max_distance)
     _while_moving(space, placed, ground, verdict)
     _after_moving(situation, unit, target, placed, verdict)
     if verdict.legal:
         state = {unit.id: {"moved_this_phase": True, "surges_used": use_record(situation, unit, ability)}}
-        verdict.after = ground.after.moved(state=state) if ground.after is not None else \
-            situation.moved({m.id: _pose(m) for m in placed.values()}, state)
+        verdict.after = situation.moved(ground.poses, state)
     return verdict
-
-
-def _pose(model: Model) -> dict:
-    return {"x": model.x, "y": model.y, "z": model.z, "facing": model.facing}
 
 
 def _while_moving(space: SurgeSpace, placed: dict[str, Model], ground, verdict: Verdict) -> None:
@@ -454,31 +450,31 @@ def _while_moving(space: SurgeSpace, placed: dict[str, Model], ground, verdict: 
     target = space.target.id
     tolerance = PLACEMENT_TOLERANCE
     for mid, model in placed.items():
-        moved = ground.distance.get(mid, 0.0)
+        moved = ground.models[mid].distance if mid in ground.models else 0.0
         result = verdict.models.setdefault(mid, {})
         engaged = space.engaged_with_target(model)
         gap = space.target_distance(model)
         result["engaged_with"] = sorted(engaged_with_model(space.situation, space.unit, model))
         if engaged:
             verdict.check(RULE, "while-moving", True, mid,
-                          f"{mid} moved {moved:.2f}\" of {space.max_distance:g}\" and ends engaged with {target}.",
+                          f"{mid} moved {fmt(moved)}\" of {fmt(space.max_distance)}\" and ends engaged with {target}.",
                           measured=moved, limit=space.max_distance)
             continue
         better = space.better_position(mid, placed, tolerance)
         if better is None:
             verdict.check(RULE, "while-moving", True, mid,
-                          f"{mid} moved {moved:.2f}\" of {space.max_distance:g}\" and ends {gap:.2f}\" from "
+                          f"{mid} moved {fmt(moved)}\" of {fmt(space.max_distance)}\" and ends {fmt(gap)}\" from "
                           f"{target}; it could not have got engaged with {target} or meaningfully closer.",
                           measured=gap)
         elif better.engaged:
             verdict.check(RULE, "while-moving", False, mid,
-                          f"{mid} ends {gap:.2f}\" from {target}, not engaged, but it could have ended engaged "
-                          f"with it at ({better.model.x:.2f}, {better.model.y:.2f}), {better.moved:.2f}\" from its "
+                          f"{mid} ends {fmt(gap)}\" from {target}, not engaged, but it could have ended engaged "
+                          f"with it at ({better.model.x:.2f}, {better.model.y:.2f}), {fmt(better.moved)}\" from its "
                           f"start; each model must end engaged with the surge target if it can.",
                           measured=gap, limit=better.distance)
         else:
             verdict.check(RULE, "while-moving", False, mid,
-                          f"{mid} ends {gap:.2f}\" from {target}, but it could have got to {better.distance:.2f}\" "
+                          f"{mid} ends {fmt(gap)}\" from {target}, but it could have got to {fmt(better.distance)}\" "
                           f"at ({better.model.x:.2f}, {better.model.y:.2f}); a model that cannot engage the surge "
                           f"target must end as close to it as it can.",
                           measured=gap, limit=better.distance)
@@ -510,7 +506,7 @@ def suggest_surge(situation: Situation, move: Move) -> Move:
     if target is None:
         end = {m.id: Pose(m.x, m.y, m.z, m.facing) for m in unit.models}
     else:
-        space = SurgeSpace(trimmed, unit, target, max_distance, navigator_for(trimmed, unit))
+        space = SurgeSpace(trimmed, unit, target, max_distance)
         placed = suggest_placement(space)
         end = {mid: Pose(m.x, m.y, m.z, m.facing) for mid, m in placed.items()}
     return Move(move.unit, move.type, move.declarations, move.dice, end, {}, dice.seed)

@@ -43,7 +43,12 @@ from shapely.ops import nearest_points, unary_union
 
 from ..geometry import EPSILON
 from ..situation import Model, Situation, Unit, overlap
-from .measuring import ENGAGEMENT_RANGE, COHERENCY_RANGE, COHERENCY_SPAN, coherency, in_engagement_range, model_distance
+from .measuring import COHERENCY_RANGE, COHERENCY_SPAN, ENGAGEMENT_RANGE, coherency, in_engagement_range, model_distance
+from .moving import Mode, navigator_for, plan_path
+
+#: A surge is a ground move with no through-model permission of its own (21.02: take to the
+#: skies is not for surges; AIRCRAFT can still be crossed, 23.02, as for every ground move).
+SURGE_MODE = Mode()
 
 #: How far inside the true limits the regions stay: the judge's margin, and the solver's (larger,
 #: so every position the solver picks lies strictly inside the judge's regions: a placement the
@@ -103,17 +108,15 @@ class SurgeSpace:
     """Everything the test and the solver need for one surge: the unit, the target, the maximum
     distance, and (cached) each model's reachable ground.
 
-    `navigate(model) -> navigator` gives the 40K navigator for the model's base (pathfinding).
     Regions are built with a `margin` (how far inside the true limits they stay): JUDGE_MARGIN
     for the judge, SOLVER_MARGIN for the solver.
     """
 
-    def __init__(self, situation: Situation, unit: Unit, target: str, max_distance: float, navigate):
+    def __init__(self, situation: Situation, unit: Unit, target: str, max_distance: float):
         self.situation = situation
         self.unit = unit
         self.target = situation.unit(target)
         self.max_distance = max_distance
-        self.navigate = navigate
         self.starts: dict[str, Model] = {m.id: m for m in unit.models}
         self.other_enemies = [e for e in situation.enemies_of(unit) if e.id != target]
         self.bystanders = [m for u in situation.units if u.id != unit.id for m in u.models]
@@ -141,7 +144,8 @@ class SurgeSpace:
         if mid not in self._reach:
             start = self.starts[mid]
             try:
-                self._reach[mid] = self.navigate(start).reachable_region((start.x, start.y), self.max_distance)
+                nav = navigator_for(self.situation, self.unit, start.base, SURGE_MODE)
+                self._reach[mid] = nav.reachable_region((start.x, start.y), self.max_distance)
             except shapely.errors.GEOSException:
                 # A geometry failure must not crash a verdict; an empty region only makes the
                 # search find nothing for this model (the judge then never faults it).
@@ -263,13 +267,11 @@ class SurgeSpace:
             return None
         if mates and not joins_in_coherency(model, mates, mates_coherency or coherency(mates)):
             return None
-        path = self.navigate(start).shortest_path((start.x, start.y), (x, y))
-        if path is None:
+        # the same path the move judge (rules/wh40k/moving.py) will take and measure
+        _, horizontal, vertical, found = plan_path(self.situation, self.unit, start, model, SURGE_MODE)
+        if not found or horizontal + vertical > self.max_distance + EPSILON:
             return None
-        length = path[0] if isinstance(path, tuple) else path
-        if length > self.max_distance + 1e-6:
-            return None
-        return model, length
+        return model, horizontal + vertical
 
     # -- the 1.6 test -----------------------------------------------------------------------------
     def lower_bound(self, mid: str) -> float:
