@@ -464,8 +464,8 @@ def _while_moving(space: SurgeSpace, placed: dict[str, Model], ground, verdict: 
         if better is None:
             verdict.check(RULE, "while-moving", True, mid,
                           f"{mid} moved {fmt(moved)}\" of {fmt(space.max_distance)}\" and ends {fmt(gap)}\" from "
-                          f"{target}; it could not have got engaged with {target} or meaningfully closer.",
-                          measured=gap)
+                          f"{target}; it could not have ended engaged with {target}, nor more than "
+                          f"{fmt(tolerance)}\" closer to it.", measured=gap)
         elif better.engaged:
             verdict.check(RULE, "while-moving", False, mid,
                           f"{mid} ends {fmt(gap)}\" from {target}, not engaged, but it could have ended engaged "

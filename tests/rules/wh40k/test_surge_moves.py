@@ -256,3 +256,36 @@ def test_a_surge_goes_around_solid_terrain_not_through_it():
     assert verdict.models["B1"]["engaged_with"] == []
     straight = adjudicate(s, surge(dice=[4], end={"B1": (30.0, 23.74 + 0.0)}))
     assert not straight.legal
+
+
+def test_a_unit_that_can_fly_surges_toward_a_closer_aircraft_but_along_the_ground():
+    b = unit("B", "red", line("B", 3, 28.0, 20.0), keywords=("INFANTRY", "FLY"), abilities=[BLOOD_SURGE])
+    jet = unit("J", "blue", [model("J1", 29.5, 25.0, mm=60)], keywords=("VEHICLE", "AIRCRAFT", "FLY"))
+    c = unit("C", "blue", line("C", 3, 28.0, 30.0))
+    a = unit("A", "blue", line("A", 3, 28.0, 40.0))
+    s = table(b, jet, c, a)
+    # J1 (60 mm: r 1.18") is 5 - 0.63 - 1.18 = 3.19" from B2; C is 10 - 1.26 = 8.74" away
+    verdict = adjudicate(s, surge(dice=[4]))
+    assert verdict.legal, failures(verdict)
+    assert verdict.move["target"] == "J"
+    assert all(r["engaged_with"] == ["J"] for r in verdict.models.values())
+    assert not any(f.rule == "21.03" for f in verdict.findings)
+
+
+def test_when_no_legal_placement_exists_the_verdict_says_so_and_nothing_moves():
+    # B1 and B2 start 12" apart (out of coherency); a 1" surge cannot bring them within 9"
+    b = unit("B", "red", [model("B1", 20.0, 20.0), model("B2", 32.0, 20.0)], abilities=[BLOOD_SURGE])
+    c = unit("C", "blue", [model("C1", 26.0, 26.0)])
+    a = unit("A", "blue", [model("A1", 50.0, 40.0)])
+    verdict = adjudicate(table(b, a, c), surge(dice=[1]))
+    assert not verdict.legal and verdict.after is None
+    assert any(f.rule == "03.03" and not f.passed for f in verdict.findings)
+
+
+def test_the_verdict_is_plain_json():
+    import json
+
+    verdict = adjudicate(worked_example(), surge(trigger={"event": "shot", "by": "A", "destroyed": ["B4", "B5"]}))
+    doc = json.loads(json.dumps(verdict.as_dict()))
+    assert doc["legal"] and doc["move"]["target"] == "C" and doc["move"]["max_distance"] == 4.0
+    assert doc["scenario"]["units"][0]["state"]["moved_this_phase"] is True

@@ -34,3 +34,54 @@ def test_keep_out_discs_contain_the_circle_and_must_be_inside_discs_lie_within_i
 def test_the_inner_radius_of_an_oval_is_half_its_width():
     oval = Base.from_document({"oval": [60, 35]}, 25.4)
     assert abs(inner_radius(oval) - 35 / 2 / 25.4) < 1e-9
+
+
+def five_before_two():
+    """B: five models in a line at y = 20 (x 20 to 26); C: two models 6" ahead at x 23 and 25."""
+    from rules import Situation
+
+    def model(mid, x, y):
+        return {"id": mid, "base": {"round": 32}, "x": x, "y": y}
+
+    return Situation.from_document({
+        "format": "arbiter.scenario/1", "system": "wh40k-11e", "table": {"width": 60, "height": 44},
+        "terrain": [], "armies": [{"id": "red"}, {"id": "blue"}],
+        "units": [{"id": "B", "army": "red", "keywords": ["INFANTRY"],
+                   "abilities": [{"id": "s", "kind": "surge", "trigger": "models-hit-by-shooting", "distance": "D6"}],
+                   "models": [model(f"B{i}", 20 + 1.5 * i, 20) for i in range(5)]},
+                  {"id": "C", "army": "blue", "models": [model("C1", 23.0, 26.0), model("C2", 25.0, 26.0)]},
+                  {"id": "A", "army": "blue", "models": [model("A1", 50.0, 40.0)]}],
+        "turn": {"round": 1, "active_army": "blue", "phase": "shooting"}})
+
+
+def surge_4():
+    from rules import Move
+
+    return Move.from_document({"unit": "B", "type": "surge", "dice": [4],
+                               "declarations": {"trigger": {"event": "shot", "by": "A", "hits": 2}}}, "wh40k-11e")
+
+
+def test_the_suggestion_gets_all_five_models_engaged_when_there_is_room():
+    from rules import adjudicate
+
+    verdict = adjudicate(five_before_two(), surge_4())
+    assert verdict.legal
+    assert all(r["engaged_with"] == ["C"] for r in verdict.models.values())
+
+
+def test_when_the_greedy_pass_fails_the_slid_unit_is_improved_into_a_legal_placement(monkeypatch):
+    from rules import adjudicate
+    from rules.move import Pose
+    from rules.wh40k import surge_solver
+    from rules.wh40k.surge_solver import SurgeSpace, suggest_placement
+
+    s = five_before_two()
+    monkeypatch.setattr(surge_solver, "_greedy", lambda space: None)
+    placed = suggest_placement(SurgeSpace(s, s.unit("B"), "C", 4.0))
+    verdict = adjudicate(s, surge_4().with_end({k: Pose(m.x, m.y, m.z) for k, m in placed.items()}))
+    assert verdict.legal, [f.text for f in verdict.failures]
+    # Slid 3.83" straight ahead, B1-B4 end within 2" of C. B0 (20, 20) is 6.71 - 1.26 = 5.45"
+    # from C1: the only spots it could engage from within 4" lie where B1 now stands, so it
+    # stays unengaged, as close as it can get with the others fixed (the rule's own test).
+    engaged = {mid for mid, r in verdict.models.items() if r["engaged_with"] == ["C"]}
+    assert engaged == {"B1", "B2", "B3", "B4"}
