@@ -143,13 +143,16 @@ class SurgeSpace:
         """The navigator's region of centres model `mid` can reach within the maximum distance."""
         if mid not in self._reach:
             start = self.starts[mid]
+            nav = navigator_for(self.situation, self.unit, start.base, SURGE_MODE)
             try:
-                nav = navigator_for(self.situation, self.unit, start.base, SURGE_MODE)
                 self._reach[mid] = nav.reachable_region((start.x, start.y), self.max_distance)
             except shapely.errors.GEOSException:
-                # A geometry failure must not crash a verdict; an empty region only makes the
-                # search find nothing for this model (the judge then never faults it).
-                self._reach[mid] = shapely.Polygon()
+                # GEOS can fail on degenerate overlays (seen where a shadow meets the table
+                # edge). Fall back to the free space within the distance as the crow flies: a
+                # superset of the reach, which is safe here because every position taken from
+                # a region is checked exactly (path length included) before it is used.
+                crow = disc_around(start.x, start.y, self.max_distance)
+                self._reach[mid] = _safe(shapely.intersection, crow, nav.free_space)
         return self._reach[mid]
 
     def static_region(self, mid: str, margin: float = JUDGE_MARGIN):
