@@ -13,9 +13,9 @@ from __future__ import annotations
 import math
 import random
 import time
+from functools import partial
 
 from shapely.geometry import Point, Polygon
-
 from timing import median_ms, report
 
 from rules import Move, Situation, adjudicate, suggest
@@ -29,17 +29,34 @@ def terrain_piece(rng: random.Random, i: int) -> dict:
     n = rng.randint(4, 12)
     size = rng.uniform(1.5, 4.0)
     angles = sorted(rng.uniform(0, 2 * math.pi) for _ in range(n))
-    points = [[round(cx + size * rng.uniform(0.6, 1.0) * math.cos(a), 3),
-               round(cy + size * rng.uniform(0.6, 1.0) * math.sin(a), 3)] for a in angles]
+    points = [
+        [
+            round(cx + size * rng.uniform(0.6, 1.0) * math.cos(a), 3),
+            round(cy + size * rng.uniform(0.6, 1.0) * math.sin(a), 3),
+        ]
+        for a in angles
+    ]
     kind = rng.choice(["light", "dense", "dense", "solid"])
-    return {"id": f"t{i}", "type": "ruin" if kind != "solid" else "building",
-            "category": "dense" if kind == "solid" else kind, "height": rng.choice([1, 3, 5]),
-            "solid": kind == "solid", "footprint": points}
+    return {
+        "id": f"t{i}",
+        "type": "ruin" if kind != "solid" else "building",
+        "category": "dense" if kind == "solid" else kind,
+        "height": rng.choice([1, 3, 5]),
+        "solid": kind == "solid",
+        "footprint": points,
+    }
 
 
 def block(prefix: str, n: int, x0: float, y0: float, cols: int, step: float = 1.5) -> list[dict]:
-    return [{"id": f"{prefix}{i + 1}", "base": {"round": BASE_MM},
-             "x": round(x0 + (i % cols) * step, 3), "y": round(y0 + (i // cols) * step, 3)} for i in range(n)]
+    return [
+        {
+            "id": f"{prefix}{i + 1}",
+            "base": {"round": BASE_MM},
+            "x": round(x0 + (i % cols) * step, 3),
+            "y": round(y0 + (i // cols) * step, 3),
+        }
+        for i in range(n)
+    ]
 
 
 def board(seed: int) -> dict | None:
@@ -47,18 +64,54 @@ def board(seed: int) -> dict | None:
     about 6" away) and three more enemy units; None if the pieces landed on the units."""
     rng = random.Random(seed)
     units = [
-        {"id": "B", "army": "red", "name": "Berzerkers", "keywords": ["INFANTRY"], "move": 6,
-         "abilities": [{"id": "blood-surge", "kind": "surge", "trigger": "models-destroyed-by-shooting",
-                        "distance": "D6"}],
-         "models": block("B", 20, 20.0, 10.0, cols=5)},
-        {"id": "C", "army": "blue", "name": "Crisis", "keywords": ["INFANTRY"], "move": 6,
-         "models": block("C", 10, 19.5, 22.0, cols=5, step=2.0)},
-        {"id": "A", "army": "blue", "name": "Fire Warriors", "keywords": ["INFANTRY"], "move": 6,
-         "models": block("A", 10, 40.0, 36.0, cols=5)},
-        {"id": "D", "army": "blue", "name": "Pathfinders", "keywords": ["INFANTRY"], "move": 6,
-         "models": block("D", 5, 36.0, 14.0, cols=5)},
-        {"id": "E", "army": "blue", "name": "Stealth", "keywords": ["INFANTRY"], "move": 6,
-         "models": block("E", 5, 5.0, 30.0, cols=5)},
+        {
+            "id": "B",
+            "army": "red",
+            "name": "Berzerkers",
+            "keywords": ["INFANTRY"],
+            "move": 6,
+            "abilities": [
+                {
+                    "id": "blood-surge",
+                    "kind": "surge",
+                    "trigger": "models-destroyed-by-shooting",
+                    "distance": "D6",
+                }
+            ],
+            "models": block("B", 20, 20.0, 10.0, cols=5),
+        },
+        {
+            "id": "C",
+            "army": "blue",
+            "name": "Crisis",
+            "keywords": ["INFANTRY"],
+            "move": 6,
+            "models": block("C", 10, 19.5, 22.0, cols=5, step=2.0),
+        },
+        {
+            "id": "A",
+            "army": "blue",
+            "name": "Fire Warriors",
+            "keywords": ["INFANTRY"],
+            "move": 6,
+            "models": block("A", 10, 40.0, 36.0, cols=5),
+        },
+        {
+            "id": "D",
+            "army": "blue",
+            "name": "Pathfinders",
+            "keywords": ["INFANTRY"],
+            "move": 6,
+            "models": block("D", 5, 36.0, 14.0, cols=5),
+        },
+        {
+            "id": "E",
+            "army": "blue",
+            "name": "Stealth",
+            "keywords": ["INFANTRY"],
+            "move": 6,
+            "models": block("E", 5, 5.0, 30.0, cols=5),
+        },
     ]
     clear = [Point(m["x"], m["y"]).buffer(R + 0.7) for u in units for m in u["models"]]
     lane = Polygon([(19, 9), (28, 9), (28, 26), (19, 26)])  # keep the surge lane mostly open
@@ -75,15 +128,28 @@ def board(seed: int) -> dict | None:
         terrain.append(piece)
     if len(terrain) < 25:
         return None
-    return {"format": "arbiter.scenario/1", "system": "wh40k-11e", "name": f"bench {seed}",
-            "table": {"width": 60, "height": 44}, "terrain": terrain,
-            "armies": [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}],
-            "units": units, "turn": {"round": 2, "active_army": "blue", "phase": "shooting"}}
+    return {
+        "format": "arbiter.scenario/1",
+        "system": "wh40k-11e",
+        "name": f"bench {seed}",
+        "table": {"width": 60, "height": 44},
+        "terrain": terrain,
+        "armies": [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}],
+        "units": units,
+        "turn": {"round": 2, "active_army": "blue", "phase": "shooting"},
+    }
 
 
-MOVE = {"format": "arbiter.move/1", "unit": "B", "type": "surge", "dice": [5],
-        "declarations": {"ability": "blood-surge",
-                         "trigger": {"event": "shot", "by": "A", "models_destroyed": 1}}}
+MOVE = {
+    "format": "arbiter.move/1",
+    "unit": "B",
+    "type": "surge",
+    "dice": [5],
+    "declarations": {
+        "ability": "blood-surge",
+        "trigger": {"event": "shot", "by": "A", "models_destroyed": 1},
+    },
+}
 
 
 def main() -> None:
@@ -95,20 +161,24 @@ def main() -> None:
         suggested = suggest(Situation.from_document(doc), move)
         cold.append((time.perf_counter() - started) * 1000)
         situation = Situation.from_document(doc)
-        suggest_ms.append(median_ms(lambda: suggest(situation, move), repeat=5, warmup=0))
-        judge_ms.append(median_ms(lambda: adjudicate(situation, suggested), repeat=9, warmup=1))
+        suggest_ms.append(median_ms(partial(suggest, situation, move), repeat=5, warmup=0))
+        judge_ms.append(median_ms(partial(adjudicate, situation, suggested), repeat=9, warmup=1))
         verdict = adjudicate(situation, suggested)
         legal += verdict.legal
         engaged.append(sum(1 for r in verdict.models.values() if r.get("engaged_with") == ["C"]))
-    print(f"   {len(docs)} boards, 20-model unit, D6 roll 5; suggestion judged legal on {legal}/{len(docs)}; "
-          f"models engaged with the target: {engaged}")
+    print(
+        f"   {len(docs)} boards, 20-model unit, D6 roll 5; "
+        f"suggestion judged legal on {legal}/{len(docs)}; "
+        f"models engaged with the target: {engaged}"
+    )
     report("suggest, first call on a board (cold caches)", sorted(cold)[len(cold) // 2])
     report("suggest (20 models)", sorted(suggest_ms)[len(suggest_ms) // 2], 250)
     report("adjudicate the suggestion", sorted(judge_ms)[len(judge_ms) // 2], 50)
 
 
 if __name__ == "__main__":
-    import sys
     import pathlib
+    import sys
+
     sys.path[:0] = [str(pathlib.Path(__file__).resolve().parent.parent)]
     main()

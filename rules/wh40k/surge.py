@@ -48,10 +48,12 @@ RULE = "21.02"
 #: RULES.md 0: a placement counts as closest if nothing legal is closer by more than this.
 PLACEMENT_TOLERANCE = SYSTEMS["wh40k-11e"].placement_tolerance
 SURGE_TRIGGERS = {
-    "models-destroyed-by-shooting": "one or more of its models are destroyed by an enemy unit's shooting",
+    "models-destroyed-by-shooting": (
+        "one or more of its models are destroyed by an enemy unit's shooting"
+    ),
     "models-hit-by-shooting": "one or more of its models are hit by an enemy unit's shooting",
     "wounds-lost-to-shooting": "one or more of its models lose a wound to an enemy unit's shooting",
-    "enemy-ended-move-within-8": "an enemy unit ends a move within 8\" of it",
+    "enemy-ended-move-within-8": 'an enemy unit ends a move within 8" of it',
 }
 SURGE_LIMITS = {"once-per-phase": "phase", "once-per-turn": "turn", "once-per-battle": "battle"}
 #: The range of the "enemy ended a move nearby" trigger (RULES.md 1.6).
@@ -88,12 +90,20 @@ class SurgeAbility:
         elif isinstance(distance, str) and (match := _DISTANCE.match(distance)):
             dice, bonus = 1, float(match.group(1) or 0)
         else:
-            raise InvalidInput(f"{field}.distance", 'must be "D6", "D6+1", "D6+2" or a number of inches')
+            raise InvalidInput(
+                f"{field}.distance", 'must be "D6", "D6+1", "D6+2" or a number of inches'
+            )
         limit = doc.get("limit")
         if limit is not None and limit not in SURGE_LIMITS:
             raise InvalidInput(f"{field}.limit", f"must be one of {', '.join(SURGE_LIMITS)}")
-        return cls(ident, str(doc.get("name") or ident), trigger, dice, bonus,
-                   SURGE_LIMITS[limit] if limit else None)
+        return cls(
+            ident,
+            str(doc.get("name") or ident),
+            trigger,
+            dice,
+            bonus,
+            SURGE_LIMITS[limit] if limit else None,
+        )
 
     @property
     def distance_text(self) -> str:
@@ -107,8 +117,11 @@ class SurgeAbility:
 
 def surge_abilities(unit: Unit) -> list[SurgeAbility]:
     """The unit's surge-granting abilities (`kind: "surge"`), parsed."""
-    return [SurgeAbility.from_document(a, f"units[{unit.id}].abilities[{i}]")
-            for i, a in enumerate(unit.abilities) if a.get("kind") == "surge"]
+    return [
+        SurgeAbility.from_document(a, f"units[{unit.id}].abilities[{i}]")
+        for i, a in enumerate(unit.abilities)
+        if a.get("kind") == "surge"
+    ]
 
 
 # -- what happened: the trigger -------------------------------------------------------------------
@@ -142,7 +155,9 @@ class Trigger:
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise InvalidInput(f"{field}.{key}", "must be a whole number of 0 or more")
             if value and event != "shot":
-                raise InvalidInput(f"{field}.{key}", "only a shot has hits, wounds lost or models destroyed")
+                raise InvalidInput(
+                    f"{field}.{key}", "only a shot has hits, wounds lost or models destroyed"
+                )
             counts[key] = value
         destroyed = doc.get("destroyed", [])
         if not isinstance(destroyed, list) or not all(isinstance(m, str) for m in destroyed):
@@ -156,8 +171,14 @@ class Trigger:
     def describe(self) -> str:
         if self.event == "enemy-ended-move":
             return f"{self.by} ended a move"
-        parts = [f"{n} {w}" for n, w in ((self.hits, "hit(s)"), (self.wounds_lost, "wound(s) lost"),
-                                          (self.models_destroyed, "model(s) destroyed"))]
+        parts = [
+            f"{n} {w}"
+            for n, w in (
+                (self.hits, "hit(s)"),
+                (self.wounds_lost, "wound(s) lost"),
+                (self.models_destroyed, "model(s) destroyed"),
+            )
+        ]
         return f"{self.by} shot it ({', '.join(parts)})"
 
 
@@ -170,38 +191,58 @@ def without_destroyed(situation: Situation, unit_id: str, trigger: Trigger | Non
     own = {m.id for m in unit.models}
     for mid in trigger.destroyed:
         if mid not in own:
-            raise InvalidInput("declarations.trigger.destroyed", f"{mid!r} is not a model of unit {unit_id}")
+            raise InvalidInput(
+                "declarations.trigger.destroyed", f"{mid!r} is not a model of unit {unit_id}"
+            )
     if own <= set(trigger.destroyed):
-        raise InvalidInput("declarations.trigger.destroyed", f"no model of unit {unit_id} survives to surge")
+        raise InvalidInput(
+            "declarations.trigger.destroyed", f"no model of unit {unit_id} survives to surge"
+        )
     return situation.moved(removed=trigger.destroyed)
 
 
-def trigger_check(situation: Situation, unit: Unit, ability: SurgeAbility,
-                  trigger: Trigger | None) -> tuple[bool, str]:
+def trigger_check(
+    situation: Situation, unit: Unit, ability: SurgeAbility, trigger: Trigger | None
+) -> tuple[bool, str]:
     """21.02 eligible-if "the rule allowing it has been triggered": (met, why) in plain words."""
     wants = SURGE_TRIGGERS[ability.trigger]
     if trigger is None:
-        return False, (f"{ability.name} lets {unit.id} surge when {wants}; no such event was declared, "
-                       "so it has not been triggered.")
+        return False, (
+            f"{ability.name} lets {unit.id} surge when {wants}; no such event was declared, "
+            "so it has not been triggered."
+        )
     if not situation.has_unit(trigger.by):
-        raise InvalidInput("declarations.trigger.by", f"no unit with id {trigger.by!r} in this scenario")
+        raise InvalidInput(
+            "declarations.trigger.by", f"no unit with id {trigger.by!r} in this scenario"
+        )
     by = situation.unit(trigger.by)
     if by.army == unit.army:
-        return False, f"{trigger.by} is a friendly unit; only an enemy unit can trigger {ability.name}."
+        return (
+            False,
+            f"{trigger.by} is a friendly unit; only an enemy unit can trigger {ability.name}.",
+        )
     if ability.trigger == "enemy-ended-move-within-8":
         if trigger.event != "enemy-ended-move":
-            return False, f"{ability.name} needs an enemy unit to end a move nearby, not {trigger.describe()}."
+            return (
+                False,
+                f"{ability.name} needs an enemy unit to end a move nearby, "
+                f"not {trigger.describe()}.",
+            )
         gap = unit_distance(by, unit)
         met = gap <= ENEMY_MOVE_TRIGGER_RANGE + 1e-6
-        return met, (f"{trigger.by} ended its move {gap:.2f}\" from {unit.id}, "
-                     f"{'within' if met else 'further than'} the {ENEMY_MOVE_TRIGGER_RANGE:g}\" "
-                     f"{ability.name} needs.")
+        return met, (
+            f'{trigger.by} ended its move {gap:.2f}" from {unit.id}, '
+            f'{"within" if met else "further than"} the {ENEMY_MOVE_TRIGGER_RANGE:g}" '
+            f"{ability.name} needs."
+        )
     if trigger.event != "shot":
         return False, f"{ability.name} needs {unit.id} to be shot, not {trigger.describe()}."
-    count = {"models-destroyed-by-shooting": trigger.models_destroyed,
-             "models-hit-by-shooting": max(trigger.hits, trigger.wounds_lost, trigger.models_destroyed),
-             # a destroyed model lost its last wound, so it counts as a wound lost
-             "wounds-lost-to-shooting": max(trigger.wounds_lost, trigger.models_destroyed)}[ability.trigger]
+    count = {
+        "models-destroyed-by-shooting": trigger.models_destroyed,
+        "models-hit-by-shooting": max(trigger.hits, trigger.wounds_lost, trigger.models_destroyed),
+        # a destroyed model lost its last wound, so it counts as a wound lost
+        "wounds-lost-to-shooting": max(trigger.wounds_lost, trigger.models_destroyed),
+    }[ability.trigger]
     if count:
         return True, f"{trigger.describe()}: {ability.name} triggers when {wants}."
     return False, f"{trigger.describe()}, but {ability.name} only triggers when {wants}."
@@ -211,15 +252,25 @@ def trigger_check(situation: Situation, unit: Unit, ability: SurgeAbility,
 def uses_counting(situation: Situation, unit: Unit, ability: SurgeAbility) -> list[Mapping]:
     """The recorded uses of `ability` that count against its limit now."""
     turn = situation.turn
-    used = [u for u in (unit.state.get("surges_used") or []) if isinstance(u, Mapping)
-            and u.get("ability") == ability.id]
+    used = [
+        u
+        for u in (unit.state.get("surges_used") or [])
+        if isinstance(u, Mapping) and u.get("ability") == ability.id
+    ]
     if ability.limit == "battle":
         return used
     if ability.limit == "turn":
-        return [u for u in used if u.get("round") == turn.round and u.get("turn") == turn.active_army]
+        return [
+            u for u in used if u.get("round") == turn.round and u.get("turn") == turn.active_army
+        ]
     if ability.limit == "phase":
-        return [u for u in used if u.get("round") == turn.round and u.get("turn") == turn.active_army
-                and u.get("phase") == turn.phase]
+        return [
+            u
+            for u in used
+            if u.get("round") == turn.round
+            and u.get("turn") == turn.active_army
+            and u.get("phase") == turn.phase
+        ]
     return []
 
 
@@ -227,8 +278,9 @@ def use_record(situation: Situation, unit: Unit, ability: SurgeAbility) -> list[
     """The unit's `surges_used` after one more use of `ability` now."""
     turn = situation.turn
     previous = [dict(u) for u in (unit.state.get("surges_used") or []) if isinstance(u, Mapping)]
-    return previous + [{"ability": ability.id, "round": turn.round, "turn": turn.active_army,
-                        "phase": turn.phase}]
+    return previous + [
+        {"ability": ability.id, "round": turn.round, "turn": turn.active_army, "phase": turn.phase}
+    ]
 
 
 # -- eligibility (21.02 eligible-if) ------------------------------------------------------------
@@ -237,23 +289,40 @@ def find_ability(unit: Unit, ability_id: str | None) -> tuple[SurgeAbility | Non
     abilities = surge_abilities(unit)
     if ability_id is not None:
         if unit.ability(ability_id) is None:
-            raise InvalidInput("declarations.ability", f"unit {unit.id} has no ability {ability_id!r}")
+            raise InvalidInput(
+                "declarations.ability", f"unit {unit.id} has no ability {ability_id!r}"
+            )
         found = next((a for a in abilities if a.id == ability_id), None)
         if found is None:
-            return None, f"{ability_id} is not an ability that grants a surge move, so it cannot allow one."
+            return (
+                None,
+                f"{ability_id} is not an ability that grants a surge move, so it cannot allow one.",
+            )
         return found, ""
     if len(abilities) == 1:
         return abilities[0], ""
     if not abilities:
-        return None, f"{unit.id} has no ability that grants a surge move; a unit can only surge when a rule lets it."
-    return None, (f"{unit.id} has several surge abilities ({', '.join(a.id for a in abilities)}); "
-                  "declare which one is used.")
+        return (
+            None,
+            f"{unit.id} has no ability that grants a surge move; a unit can only surge when a "
+            "rule lets it.",
+        )
+    return None, (
+        f"{unit.id} has several surge abilities ({', '.join(a.id for a in abilities)}); "
+        "declare which one is used."
+    )
 
 
-def eligibility_findings(situation: Situation, unit: Unit, ability: SurgeAbility | None,
-                         trigger: Trigger | None, why_no_ability: str = "") -> list[Finding]:
+def eligibility_findings(
+    situation: Situation,
+    unit: Unit,
+    ability: SurgeAbility | None,
+    trigger: Trigger | None,
+    why_no_ability: str = "",
+) -> list[Finding]:
     """21.02 eligible-if, every condition checked (not only the first that fails):
-    triggered (and within the ability's limit), not battle-shocked, unengaged, not moved this phase."""
+    triggered (and within the ability's limit), not battle-shocked, unengaged, not moved this
+    phase."""
     out = []
     if ability is None:
         out.append(Finding(RULE, "eligible-if", False, unit.id, why_no_ability))
@@ -262,28 +331,64 @@ def eligibility_findings(situation: Situation, unit: Unit, ability: SurgeAbility
         out.append(Finding(RULE, "eligible-if", met, unit.id, why))
         if ability.limit:
             used = uses_counting(situation, unit, ability)
-            out.append(Finding(
-                RULE, "eligible-if", not used, unit.id,
-                f"{ability.name} can be used once per {ability.limit}"
-                + (f" and {unit.id} has already used it this {ability.limit}." if used
-                   else f"; {unit.id} has not used it yet this {ability.limit}."),
-                measured=len(used), limit=0))
+            out.append(
+                Finding(
+                    RULE,
+                    "eligible-if",
+                    not used,
+                    unit.id,
+                    f"{ability.name} can be used once per {ability.limit}"
+                    + (
+                        f" and {unit.id} has already used it this {ability.limit}."
+                        if used
+                        else f"; {unit.id} has not used it yet this {ability.limit}."
+                    ),
+                    measured=len(used),
+                    limit=0,
+                )
+            )
     shocked = unit.flag("battle_shocked")
-    out.append(Finding(RULE, "eligible-if", not shocked, unit.id,
-                       f"{unit.id} is battle-shocked, and a battle-shocked unit cannot surge." if shocked
-                       else f"{unit.id} is not battle-shocked."))
+    out.append(
+        Finding(
+            RULE,
+            "eligible-if",
+            not shocked,
+            unit.id,
+            f"{unit.id} is battle-shocked, and a battle-shocked unit cannot surge."
+            if shocked
+            else f"{unit.id} is not battle-shocked.",
+        )
+    )
     engaged = engaged_enemy_units(situation, unit)
-    out.append(Finding(RULE, "eligible-if", not engaged, unit.id,
-                       f"{unit.id} is engaged with {', '.join(engaged)}, and only an unengaged unit can surge."
-                       if engaged else f"{unit.id} is unengaged."))
+    out.append(
+        Finding(
+            RULE,
+            "eligible-if",
+            not engaged,
+            unit.id,
+            f"{unit.id} is engaged with {', '.join(engaged)}, and only an unengaged unit can surge."
+            if engaged
+            else f"{unit.id} is unengaged.",
+        )
+    )
     moved = unit.flag("moved_this_phase")
-    out.append(Finding(RULE, "eligible-if", not moved, unit.id,
-                       f"{unit.id} has already moved this phase, so it cannot surge now." if moved
-                       else f"{unit.id} has not moved this phase."))
+    out.append(
+        Finding(
+            RULE,
+            "eligible-if",
+            not moved,
+            unit.id,
+            f"{unit.id} has already moved this phase, so it cannot surge now."
+            if moved
+            else f"{unit.id} has not moved this phase.",
+        )
+    )
     return out
 
 
-def surge_offers(situation: Situation, unit_id: str | None, event: Mapping) -> list[tuple[str, str, list[Finding]]]:
+def surge_offers(
+    situation: Situation, unit_id: str | None, event: Mapping
+) -> list[tuple[str, str, list[Finding]]]:
     """Which surge moves are on offer after `event` (a trigger document), and why or why not.
 
     `unit_id` None means every unit with a surge ability. A shot only concerns the unit it hit,
@@ -292,12 +397,16 @@ def surge_offers(situation: Situation, unit_id: str | None, event: Mapping) -> l
     """
     trigger = Trigger.from_document(event, "event")
     if unit_id is None and trigger.event == "shot":
-        raise InvalidInput("unit", "a shot concerns the unit it hit: name that unit to list its surge moves")
+        raise InvalidInput(
+            "unit", "a shot concerns the unit it hit: name that unit to list its surge moves"
+        )
     units = [situation.unit(unit_id)] if unit_id is not None else list(situation.units)
     offers = []
     for unit in units:
         for ability in surge_abilities(unit):
-            offers.append((unit.id, ability.id, eligibility_findings(situation, unit, ability, trigger)))
+            offers.append(
+                (unit.id, ability.id, eligibility_findings(situation, unit, ability, trigger))
+            )
     return offers
 
 
@@ -310,7 +419,7 @@ def eligibility(situation: Situation, unit_id: str, declarations: dict) -> list[
     return eligibility_findings(situation, unit, ability, trigger, why)
 
 
-# -- before moving: the surge target ----------------------------------------------------------------
+# -- before moving: the surge target --------------------------------------------------------------
 @dataclass(frozen=True)
 class TargetChoice:
     """21.02 before moving: the closest enemy units (ties within EPSILON) and who was ignored."""
@@ -338,61 +447,114 @@ def surge_target_candidates(situation: Situation, unit: Unit) -> TargetChoice:
     if not gaps:
         return TargetChoice((), math.inf, tuple(ignored))
     closest = min(g for g, _ in gaps)
-    return TargetChoice(tuple(i for g, i in gaps if g <= closest + EPSILON), closest, tuple(ignored))
+    return TargetChoice(
+        tuple(i for g, i in gaps if g <= closest + EPSILON), closest, tuple(ignored)
+    )
 
 
-def choose_surge_target(situation: Situation, unit: Unit, declared: str | None, verdict: Verdict) -> str | None:
+def choose_surge_target(
+    situation: Situation, unit: Unit, declared: str | None, verdict: Verdict
+) -> str | None:
     """21.02 before moving: record the surge target finding(s); None when there is none."""
     choice = surge_target_candidates(situation, unit)
-    note = (f" AIRCRAFT units are ignored because {unit.id} cannot FLY ({', '.join(choice.ignored_aircraft)})."
-            if choice.ignored_aircraft else "")
+    note = (
+        f" AIRCRAFT units are ignored because {unit.id} cannot FLY "
+        f"({', '.join(choice.ignored_aircraft)})."
+        if choice.ignored_aircraft
+        else ""
+    )
     if not choice.candidates:
-        verdict.check(RULE, "before-moving", False, unit.id,
-                      f"There is no enemy unit {unit.id} could surge toward, so it has no surge target.{note}")
+        verdict.check(
+            RULE,
+            "before-moving",
+            False,
+            unit.id,
+            f"There is no enemy unit {unit.id} could surge toward, so it has no surge "
+            f"target.{note}",
+        )
         return None
     if declared is not None and not situation.has_unit(declared):
-        raise InvalidInput("declarations.surge_target", f"no unit with id {declared!r} in this scenario")
+        raise InvalidInput(
+            "declarations.surge_target", f"no unit with id {declared!r} in this scenario"
+        )
     if len(choice.candidates) == 1:
         target = choice.candidates[0]
         if declared is not None and declared != target:
-            verdict.check(RULE, "before-moving", False, unit.id,
-                          f"The surge target must be the closest enemy unit, {target} "
-                          f"({choice.distance:.2f}\" away), not {declared}.{note}",
-                          measured=unit_distance(unit, situation.unit(declared)), limit=choice.distance)
+            verdict.check(
+                RULE,
+                "before-moving",
+                False,
+                unit.id,
+                f"The surge target must be the closest enemy unit, {target} "
+                f'({choice.distance:.2f}" away), not {declared}.{note}',
+                measured=unit_distance(unit, situation.unit(declared)),
+                limit=choice.distance,
+            )
             return None
-        verdict.check(RULE, "before-moving", True, unit.id,
-                      f"The surge target is {target}, the closest enemy unit ({choice.distance:.2f}\" away).{note}",
-                      measured=choice.distance)
+        verdict.check(
+            RULE,
+            "before-moving",
+            True,
+            unit.id,
+            f"The surge target is {target}, the closest enemy unit "
+            f'({choice.distance:.2f}" away).{note}',
+            measured=choice.distance,
+        )
         return target
     tied = ", ".join(choice.candidates)
     if declared is None:
-        verdict.check(RULE, "before-moving", False, unit.id,
-                      f"{tied} are equally close ({choice.distance:.2f}\"); the player chooses which one is "
-                      f"the surge target (declare surge_target).{note}", measured=choice.distance)
+        verdict.check(
+            RULE,
+            "before-moving",
+            False,
+            unit.id,
+            f'{tied} are equally close ({choice.distance:.2f}"); the player chooses which one is '
+            f"the surge target (declare surge_target).{note}",
+            measured=choice.distance,
+        )
         return None
     if declared not in choice.candidates:
-        verdict.check(RULE, "before-moving", False, unit.id,
-                      f"{declared} is not among the closest enemy units ({tied}, {choice.distance:.2f}\" "
-                      f"away), so it cannot be the surge target.{note}", measured=choice.distance)
+        verdict.check(
+            RULE,
+            "before-moving",
+            False,
+            unit.id,
+            f'{declared} is not among the closest enemy units ({tied}, {choice.distance:.2f}" '
+            f"away), so it cannot be the surge target.{note}",
+            measured=choice.distance,
+        )
         return None
-    verdict.check(RULE, "before-moving", True, unit.id,
-                  f"{tied} are equally close ({choice.distance:.2f}\"); the player chose {declared} as the "
-                  f"surge target.{note}", measured=choice.distance)
+    verdict.check(
+        RULE,
+        "before-moving",
+        True,
+        unit.id,
+        f'{tied} are equally close ({choice.distance:.2f}"); the player chose {declared} as the '
+        f"surge target.{note}",
+        measured=choice.distance,
+    )
     return declared
 
 
-# -- the move ---------------------------------------------------------------------------------------
+# -- the move -------------------------------------------------------------------------------------
 def _declarations(move: Move) -> tuple[str | None, Trigger | None]:
     raw = move.declarations.get("trigger")
-    return move.declarations.get("ability"), (Trigger.from_document(raw) if raw is not None else None)
+    return move.declarations.get("ability"), (
+        Trigger.from_document(raw) if raw is not None else None
+    )
 
 
 def _refuse_take_to_the_skies(move: Move, unit: Unit, verdict: Verdict) -> None:
     """21.03: take to the skies belongs to normal, advance, fall-back and charge moves only."""
     if move.declarations.get("take_to_the_skies"):
-        verdict.check("21.03", "before-moving", False, unit.id,
-                      f"{unit.id} cannot take to the skies for a surge move: that is only for normal, "
-                      "advance, fall-back and charge moves, so a surge is always made along the ground.")
+        verdict.check(
+            "21.03",
+            "before-moving",
+            False,
+            unit.id,
+            f"{unit.id} cannot take to the skies for a surge move: that is only for normal, "
+            "advance, fall-back and charge moves, so a surge is always made along the ground.",
+        )
 
 
 def _prepare(situation: Situation, move: Move):
@@ -402,7 +564,13 @@ def _prepare(situation: Situation, move: Move):
     situation = without_destroyed(situation, move.unit, trigger)
     unit = situation.unit(move.unit)
     ability, why = find_ability(unit, ability_id)
-    return situation, unit, ability, trigger, eligibility_findings(situation, unit, ability, trigger, why)
+    return (
+        situation,
+        unit,
+        ability,
+        trigger,
+        eligibility_findings(situation, unit, ability, trigger, why),
+    )
 
 
 def adjudicate_surge(situation: Situation, move: Move) -> Verdict:
@@ -416,17 +584,28 @@ def adjudicate_surge(situation: Situation, move: Move) -> Verdict:
     verdict.findings.extend(findings)
     _refuse_take_to_the_skies(move, unit, verdict)
     if not verdict.legal or ability is None:
-        verdict.check(RULE, "before-moving", False, unit.id,
-                      f"{unit.id} cannot make this surge move, so none of its models moves.")
+        verdict.check(
+            RULE,
+            "before-moving",
+            False,
+            unit.id,
+            f"{unit.id} cannot make this surge move, so none of its models moves.",
+        )
         return verdict
     dice = Dice(move.dice, move.seed)
     max_distance = ability.max_distance(dice.roll(ability.dice))
     dice.finish()
     verdict.move.update({"ability": ability.id, "max_distance": max_distance, **dice.summary()})
-    verdict.check(RULE, "before-moving", True, unit.id,
-                  f"{ability.name} gives a surge of {ability.distance_text}"
-                  + (f": rolled {', '.join(str(d.value) for d in dice.rolled)}" if ability.dice else "")
-                  + f", so each model may move up to {max_distance:g}\".", measured=max_distance)
+    verdict.check(
+        RULE,
+        "before-moving",
+        True,
+        unit.id,
+        f"{ability.name} gives a surge of {ability.distance_text}"
+        + (f": rolled {', '.join(str(d.value) for d in dice.rolled)}" if ability.dice else "")
+        + f', so each model may move up to {max_distance:g}".',
+        measured=max_distance,
+    )
     target = choose_surge_target(situation, unit, move.declarations.get("surge_target"), verdict)
     verdict.move["target"] = target
     if target is None:
@@ -439,7 +618,9 @@ def adjudicate_surge(situation: Situation, move: Move) -> Verdict:
     _while_moving(space, placed, ground, verdict)
     _after_moving(situation, unit, target, placed, verdict)
     if verdict.legal:
-        state = {unit.id: {"moved_this_phase": True, "surges_used": use_record(situation, unit, ability)}}
+        state = {
+            unit.id: {"moved_this_phase": True, "surges_used": use_record(situation, unit, ability)}
+        }
         verdict.after = situation.moved(ground.poses, state)
     return verdict
 
@@ -456,39 +637,81 @@ def _while_moving(space: SurgeSpace, placed: dict[str, Model], ground, verdict: 
         gap = space.target_distance(model)
         result["engaged_with"] = sorted(engaged_with_model(space.situation, space.unit, model))
         if engaged:
-            verdict.check(RULE, "while-moving", True, mid,
-                          f"{mid} moved {fmt(moved)}\" of {fmt(space.max_distance)}\" and ends engaged with {target}.",
-                          measured=moved, limit=space.max_distance)
+            verdict.check(
+                RULE,
+                "while-moving",
+                True,
+                mid,
+                f'{mid} moved {fmt(moved)}" of {fmt(space.max_distance)}" and ends engaged '
+                f"with {target}.",
+                measured=moved,
+                limit=space.max_distance,
+            )
             continue
         better = space.better_position(mid, placed, tolerance)
         if better is None:
-            verdict.check(RULE, "while-moving", True, mid,
-                          f"{mid} moved {fmt(moved)}\" of {fmt(space.max_distance)}\" and ends {fmt(gap)}\" from "
-                          f"{target}; it could not have ended engaged with {target}, nor more than "
-                          f"{fmt(tolerance)}\" closer to it.", measured=gap)
+            verdict.check(
+                RULE,
+                "while-moving",
+                True,
+                mid,
+                f'{mid} moved {fmt(moved)}" of {fmt(space.max_distance)}" and ends '
+                f'{fmt(gap)}" from '
+                f"{target}; it could not have ended engaged with {target}, nor more than "
+                f'{fmt(tolerance)}" closer to it.',
+                measured=gap,
+            )
         elif better.engaged:
-            verdict.check(RULE, "while-moving", False, mid,
-                          f"{mid} ends {fmt(gap)}\" from {target}, not engaged, but it could have ended engaged "
-                          f"with it at ({better.model.x:.2f}, {better.model.y:.2f}), {fmt(better.moved)}\" from its "
-                          f"start; each model must end engaged with the surge target if it can.",
-                          measured=gap, limit=better.distance)
+            verdict.check(
+                RULE,
+                "while-moving",
+                False,
+                mid,
+                f'{mid} ends {fmt(gap)}" from {target}, not engaged, but it could have ended '
+                f"engaged with it at ({better.model.x:.2f}, {better.model.y:.2f}), "
+                f'{fmt(better.moved)}" from its '
+                f"start; each model must end engaged with the surge target if it can.",
+                measured=gap,
+                limit=better.distance,
+            )
         else:
-            verdict.check(RULE, "while-moving", False, mid,
-                          f"{mid} ends {fmt(gap)}\" from {target}, but it could have got to {fmt(better.distance)}\" "
-                          f"at ({better.model.x:.2f}, {better.model.y:.2f}); a model that cannot engage the surge "
-                          f"target must end as close to it as it can.",
-                          measured=gap, limit=better.distance)
+            verdict.check(
+                RULE,
+                "while-moving",
+                False,
+                mid,
+                f'{mid} ends {fmt(gap)}" from {target}, but it could have got to '
+                f'{fmt(better.distance)}" at ({better.model.x:.2f}, {better.model.y:.2f}); a model '
+                f"that cannot engage the surge "
+                f"target must end as close to it as it can.",
+                measured=gap,
+                limit=better.distance,
+            )
 
 
-def _after_moving(situation: Situation, unit: Unit, target: str, placed: dict[str, Model], verdict: Verdict) -> None:
-    """21.02 after moving: engaged with no enemy unit but the target; cannot move again this phase."""
+def _after_moving(
+    situation: Situation, unit: Unit, target: str, placed: dict[str, Model], verdict: Verdict
+) -> None:
+    """21.02 after moving: engaged with no enemy unit but the target; cannot move again this
+    phase."""
     engaged = [e for e in engaged_enemy_units(situation, unit, placed) if e != target]
-    verdict.check(RULE, "after-moving", not engaged, unit.id,
-                  f"{unit.id} would end engaged with {', '.join(engaged)}, which is not its surge target "
-                  f"{target}; a surge may only end engaged with the surge target." if engaged
-                  else f"{unit.id} is engaged with no enemy unit other than the surge target {target}.")
-    verdict.check(RULE, "after-moving", True, unit.id,
-                  f"{unit.id} is marked as having moved this phase, so it cannot move again this phase.")
+    verdict.check(
+        RULE,
+        "after-moving",
+        not engaged,
+        unit.id,
+        f"{unit.id} would end engaged with {', '.join(engaged)}, which is not its surge target "
+        f"{target}; a surge may only end engaged with the surge target."
+        if engaged
+        else f"{unit.id} is engaged with no enemy unit other than the surge target {target}.",
+    )
+    verdict.check(
+        RULE,
+        "after-moving",
+        True,
+        unit.id,
+        f"{unit.id} is marked as having moved this phase, so it cannot move again this phase.",
+    )
 
 
 def suggest_surge(situation: Situation, move: Move) -> Move:
@@ -496,7 +719,11 @@ def suggest_surge(situation: Situation, move: Move) -> Move:
     and the dice fixed (the seed is kept, so judging it rolls the same values)."""
     trimmed, unit, ability, trigger, findings = _prepare(situation, move)
     dice = Dice(move.dice, move.seed)
-    if not all(f.passed for f in findings) or ability is None or move.declarations.get("take_to_the_skies"):
+    if (
+        not all(f.passed for f in findings)
+        or ability is None
+        or move.declarations.get("take_to_the_skies")
+    ):
         # Not eligible: the suggestion is to stay put; judging it explains why.
         end = {m.id: Pose(m.x, m.y, m.z, m.facing) for m in unit.models}
         return Move(move.unit, move.type, move.declarations, move.dice, end, {}, dice.seed)
@@ -512,4 +739,6 @@ def suggest_surge(situation: Situation, move: Move) -> Move:
     return Move(move.unit, move.type, move.declarations, move.dice, end, {}, dice.seed)
 
 
-SYSTEMS["wh40k-11e"].register("surge", MoveRule("21.02", adjudicate_surge, suggest_surge, eligibility))
+SYSTEMS["wh40k-11e"].register(
+    "surge", MoveRule("21.02", adjudicate_surge, suggest_surge, eligibility)
+)

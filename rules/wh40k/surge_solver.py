@@ -43,7 +43,14 @@ from shapely.ops import nearest_points, unary_union
 
 from ..geometry import EPSILON
 from ..situation import Model, Situation, Unit, overlap
-from .measuring import COHERENCY_RANGE, COHERENCY_SPAN, ENGAGEMENT_RANGE, coherency, in_engagement_range, model_distance
+from .measuring import (
+    COHERENCY_RANGE,
+    COHERENCY_SPAN,
+    ENGAGEMENT_RANGE,
+    coherency,
+    in_engagement_range,
+    model_distance,
+)
 from .moving import Mode, navigator_for, plan_path
 
 #: A surge is a ground move with no through-model permission of its own (21.02: take to the
@@ -127,6 +134,7 @@ class SurgeSpace:
         self._reach: dict[str, object] = {}
         self._static: dict[tuple[str, float], object] = {}
         self._zone: dict[tuple[str, float], object] = {}
+        self._best: dict[tuple[str, float], tuple[bool, float]] = {}
 
     # -- measuring against the target -------------------------------------------------------
     def target_distance(self, model: Model) -> float:
@@ -136,7 +144,9 @@ class SurgeSpace:
         return any(in_engagement_range(model, t) for t in self.target.models)
 
     def engaged_with_others(self, model: Model) -> list[str]:
-        return [e.id for e in self.other_enemies if any(in_engagement_range(model, t) for t in e.models)]
+        return [
+            e.id for e in self.other_enemies if any(in_engagement_range(model, t) for t in e.models)
+        ]
 
     # -- regions of base centres ------------------------------------------------------------
     def reach(self, mid: str):
@@ -167,8 +177,9 @@ class SurgeSpace:
             keep_out = []
             for e in self.other_enemies:
                 for t in e.models:
-                    if abs(t.z) <= ENGAGEMENT_RANGE.vertical + EPSILON and \
-                            _near(t, bbox, ENGAGEMENT_RANGE.horizontal + r_out + t.base.radius):
+                    if abs(t.z) <= ENGAGEMENT_RANGE.vertical + EPSILON and _near(
+                        t, bbox, ENGAGEMENT_RANGE.horizontal + r_out + t.base.radius
+                    ):
                         keep_out.append(_clearance(t, ENGAGEMENT_RANGE.horizontal + r_out))
             for b in self.bystanders:
                 if abs(b.z) <= EPSILON and _near(b, bbox, r_out + b.base.radius):
@@ -184,8 +195,11 @@ class SurgeSpace:
         key = (mid, margin)
         if key not in self._zone:
             r_in = inner_radius(self.starts[mid].base) - margin
-            parts = [t.footprint.buffer(ENGAGEMENT_RANGE.horizontal + r_in, quad_segs=CIRCLE_QUAD_SEGS)
-                     for t in self.target.models if abs(t.z) <= ENGAGEMENT_RANGE.vertical]
+            parts = [
+                t.footprint.buffer(ENGAGEMENT_RANGE.horizontal + r_in, quad_segs=CIRCLE_QUAD_SEGS)
+                for t in self.target.models
+                if abs(t.z) <= ENGAGEMENT_RANGE.vertical
+            ]
             zone = unary_union(parts) if parts else shapely.Polygon()
             shapely.prepare(zone)
             self._zone[key] = zone
@@ -194,20 +208,21 @@ class SurgeSpace:
     def static_best(self, mid: str, margin: float = JUDGE_MARGIN) -> tuple[bool, float]:
         """Ignoring its own unit: can `mid` engage the target at all, and how close can it get?
         (Bounds for the full test: the unit's other models only take positions away.)"""
-        key = (mid, margin, "best")
-        if key not in self._static:
+        key = (mid, margin)
+        if key not in self._best:
             region = self.static_region(mid, margin)
             if region.is_empty:
-                self._static[key] = (False, math.inf)
+                self._best[key] = (False, math.inf)
             else:
                 can_engage = region.intersects(self.engagement_zone(mid, margin))
                 p = nearest_points(region, self.target_shape)[0]
                 start = self.starts[mid]
-                self._static[key] = (can_engage, self.target_distance(start.placed(p.x, p.y, 0.0)))
-        return self._static[key]
+                self._best[key] = (can_engage, self.target_distance(start.placed(p.x, p.y, 0.0)))
+        return self._best[key]
 
-    def region_among(self, mid: str, mates: list[Model], margin: float = JUDGE_MARGIN, groups=None,
-                     within=None):
+    def region_among(
+        self, mid: str, mates: list[Model], margin: float = JUDGE_MARGIN, groups=None, within=None
+    ):
         """Centres for `mid` with its unit mates `mates` fixed: no overlap with them and the unit
         in coherency (a 2" link to every group the mates form, within 9" of each). `within`
         replaces the model's static region (to search a smaller area, or a larger one)."""
@@ -218,17 +233,23 @@ class SurgeSpace:
         r_out, r_in = outer_radius(base) + margin, inner_radius(base) - margin
         bbox = region.bounds
         near = [m for m in mates if _near(m, bbox, r_out + m.base.radius)]
-        keep_out = _discs(near, [r_out + m.base.radius for m in near], around=True) if near else None
+        keep_out = (
+            _discs(near, [r_out + m.base.radius for m in near], around=True) if near else None
+        )
         inside = []
         by_id = {m.id: m for m in mates}
         link = COHERENCY_RANGE.horizontal + r_in
-        for group in (groups if groups is not None else coherency(mates).groups):
-            members = [by_id[g] for g in group if _near(by_id[g], bbox, link + by_id[g].base.radius)]
+        for group in groups if groups is not None else coherency(mates).groups:
+            members = [
+                by_id[g] for g in group if _near(by_id[g], bbox, link + by_id[g].base.radius)
+            ]
             if not members:
                 return shapely.Polygon()
             # 64-gons: inscribed, short of the circle by < 0.004" at these radii, which the gap
             # between the two margins (SOLVER_MARGIN - JUDGE_MARGIN) covers
-            inside.append(_discs(members, [link + inner_radius(m.base) for m in members], quad_segs=16))
+            inside.append(
+                _discs(members, [link + inner_radius(m.base) for m in members], quad_segs=16)
+            )
         for m in mates:
             span = COHERENCY_SPAN.horizontal + r_in + inner_radius(m.base)
             if _farthest(m, bbox) > span:
@@ -242,7 +263,9 @@ class SurgeSpace:
         return region
 
     # -- the exact check of one position ---------------------------------------------------------
-    def legal_for(self, mid: str, x: float, y: float, mates: list[Model], mates_coherency=None) -> tuple[Model, float] | None:
+    def legal_for(
+        self, mid: str, x: float, y: float, mates: list[Model], mates_coherency=None
+    ) -> tuple[Model, float] | None:
         """Model `mid` ended at (x, y, z=0) with `mates` fixed: (the placed model, path length)
         if every condition holds exactly, else None. `mates_coherency` is coherency(mates) when
         the caller has it already."""
@@ -251,27 +274,44 @@ class SurgeSpace:
         if model.base.kind == "round":
             r = model.base.radius
             table = self.situation.table
-            if not (r - EPSILON <= x <= table.width - r + EPSILON and r - EPSILON <= y <= table.height - r + EPSILON):
+            if not (
+                r - EPSILON <= x <= table.width - r + EPSILON
+                and r - EPSILON <= y <= table.height - r + EPSILON
+            ):
                 return None
             centre = Point(x, y)
-            if any(f.solid and f.footprint.distance(centre) < r - EPSILON for f in self.situation.terrain):
+            if any(
+                f.solid and f.footprint.distance(centre) < r - EPSILON
+                for f in self.situation.terrain
+            ):
                 return None
         else:
             fp = model.footprint
             if not self._table.contains(fp):
                 return None
-            if any(f.solid and f.footprint.intersection(fp).area > EPSILON for f in self.situation.terrain):
+            if any(
+                f.solid and f.footprint.intersection(fp).area > EPSILON
+                for f in self.situation.terrain
+            ):
                 return None
-        if any(overlap(model, b) for b in self.bystanders if abs(b.z - model.z) <= EPSILON and _close(model, b)):
+        if any(
+            overlap(model, b)
+            for b in self.bystanders
+            if abs(b.z - model.z) <= EPSILON and _close(model, b)
+        ):
             return None
-        if any(overlap(model, m) for m in mates if abs(m.z - model.z) <= EPSILON and _close(model, m)):
+        if any(
+            overlap(model, m) for m in mates if abs(m.z - model.z) <= EPSILON and _close(model, m)
+        ):
             return None
         if self.engaged_with_others(model):
             return None
         if mates and not joins_in_coherency(model, mates, mates_coherency or coherency(mates)):
             return None
         # the same path the move judge (rules/wh40k/moving.py) will take and measure
-        _, horizontal, vertical, found = plan_path(self.situation, self.unit, start, model, SURGE_MODE)
+        _, horizontal, vertical, found = plan_path(
+            self.situation, self.unit, start, model, SURGE_MODE
+        )
         if not found or horizontal + vertical > self.max_distance + EPSILON:
             return None
         return model, horizontal + vertical
@@ -282,8 +322,9 @@ class SurgeSpace:
         start = self.starts[mid]
         return max(0.0, start.footprint.distance(self.target_shape) - self.max_distance)
 
-    def better_position(self, mid: str, placed: Mapping[str, Model], tolerance: float,
-                        margin: float = JUDGE_MARGIN) -> Alternative | None:
+    def better_position(
+        self, mid: str, placed: Mapping[str, Model], tolerance: float, margin: float = JUDGE_MARGIN
+    ) -> Alternative | None:
         """RULES.md 1.6 for one model: a legal position (others fixed) engaged with the target while
         the model is not, or closer to it by more than `tolerance`. None if there is none."""
         current = placed[mid]
@@ -303,15 +344,22 @@ class SurgeSpace:
         improving = self.target_shape.buffer(reach_out / math.cos(math.pi / 32), quad_segs=8)
         # First without the navigator: within the maximum distance as the crow flies, which holds
         # every reachable position. If even that has nothing better, neither has the true reach.
-        crow = _safe(shapely.intersection, disc_around(start.x, start.y, self.max_distance + 0.01), improving)
+        crow = _safe(
+            shapely.intersection, disc_around(start.x, start.y, self.max_distance + 0.01), improving
+        )
         if self.region_among(mid, mates, margin, together.groups, crow).is_empty:
             return None
         can_engage, best = self.static_best(mid, margin)
         may_engage = may_engage and can_engage
         if not may_engage and now <= best + tolerance:
             return None
-        region = self.region_among(mid, mates, margin, together.groups,
-                                   _safe(shapely.intersection, self.static_region(mid, margin), improving))
+        region = self.region_among(
+            mid,
+            mates,
+            margin,
+            together.groups,
+            _safe(shapely.intersection, self.static_region(mid, margin), improving),
+        )
         if region.is_empty:
             return None
         if may_engage:
@@ -346,11 +394,15 @@ def joins_in_coherency(model: Model, mates: list[Model], mates_coherency) -> boo
     return all(any(g in linked for g in group) for group in mates_coherency.groups)
 
 
-def _discs(models: list[Model], radii: list[float], around: bool = False, quad_segs: int = CIRCLE_QUAD_SEGS):
+def _discs(
+    models: list[Model], radii: list[float], around: bool = False, quad_segs: int = CIRCLE_QUAD_SEGS
+):
     """The union of discs about the models' centres (circumscribed when `around`)."""
     factor = 1.0 / math.cos(math.pi / (4 * quad_segs)) if around else 1.0
     points = shapely.points([(m.x, m.y) for m in models])
-    return shapely.union_all(shapely.buffer(points, [r * factor for r in radii], quad_segs=quad_segs))
+    return shapely.union_all(
+        shapely.buffer(points, [r * factor for r in radii], quad_segs=quad_segs)
+    )
 
 
 def _candidates(region, towards_point=None, towards_shape=None):
@@ -391,7 +443,7 @@ def _farthest(model: Model, bbox) -> float:
     return max(math.hypot(cx - model.x, cy - model.y) for cx in (minx, maxx) for cy in (miny, maxy))
 
 
-# -- the suggestion ---------------------------------------------------------------------------------
+# -- the suggestion -------------------------------------------------------------------------------
 def suggest_placement(space: SurgeSpace) -> dict[str, Model]:
     """A placement meeting 21.02 while moving (see the module docstring): the most models engaged
     with the target that the search finds, then each other model as close as it can get.
@@ -403,10 +455,13 @@ def suggest_placement(space: SurgeSpace) -> dict[str, Model]:
     # Finally the judge's own test: whatever it would still fault is moved to the position it
     # names (exactly legal), so the judge passes the suggestion by construction.
     from .surge import PLACEMENT_TOLERANCE
+
     return improve(space, placed, JUDGE_MARGIN, PLACEMENT_TOLERANCE)
 
 
-def improve(space: SurgeSpace, placed: dict[str, Model], margin: float, step: float) -> dict[str, Model]:
+def improve(
+    space: SurgeSpace, placed: dict[str, Model], margin: float, step: float
+) -> dict[str, Model]:
     """Move each model in turn to a better position (others fixed) until none improves by more
     than `step`. Each move strictly improves one model and keeps the unit legal, so it ends."""
     placed = dict(placed)
@@ -430,7 +485,9 @@ def _greedy(space: SurgeSpace) -> dict[str, Model] | None:
         start = space.starts[mid]
         mates = list(placed.values())
         together = coherency(mates) if mates else None
-        region = space.region_among(mid, mates, SOLVER_MARGIN, together.groups if together else None)
+        region = space.region_among(
+            mid, mates, SOLVER_MARGIN, together.groups if together else None
+        )
         if region.is_empty:
             return None
         chosen = None
@@ -471,10 +528,15 @@ def _slide(space: SurgeSpace) -> dict[str, Model] | None:
     for k in range(steps, -1, -1):
         t = space.max_distance * k / steps
         moved = {m.id: m.placed(m.x + ux * t, m.y + uy * t, 0.0) for m in starts}
-        if k and not all(space.static_region(mid, SOLVER_MARGIN).contains(Point(m.x, m.y))
-                         for mid, m in moved.items()):
+        if k and not all(
+            space.static_region(mid, SOLVER_MARGIN).contains(Point(m.x, m.y))
+            for mid, m in moved.items()
+        ):
             continue
         mates = list(moved.values())
-        if all(space.legal_for(mid, m.x, m.y, [o for o in mates if o.id != mid]) for mid, m in moved.items()):
+        if all(
+            space.legal_for(mid, m.x, m.y, [o for o in mates if o.id != mid])
+            for mid, m in moved.items()
+        ):
             return moved
     return None

@@ -9,8 +9,13 @@ from rules import Move, Situation, adjudicate, suggest
 from rules.wh40k.measuring import engaged_enemy_units
 
 R = 16 / 25.4  # radius of a 32 mm base, in inches (0.63")
-BLOOD_SURGE = {"id": "blood-surge", "kind": "surge", "name": "Blood Surge",
-               "trigger": "models-destroyed-by-shooting", "distance": "D6"}
+BLOOD_SURGE = {
+    "id": "blood-surge",
+    "kind": "surge",
+    "name": "Blood Surge",
+    "trigger": "models-destroyed-by-shooting",
+    "distance": "D6",
+}
 SHOT = {"event": "shot", "by": "A", "hits": 4, "wounds_lost": 2, "models_destroyed": 2}
 
 
@@ -19,26 +24,42 @@ def model(mid, x, y, mm=32):
 
 
 def unit(uid, army, models, keywords=("INFANTRY",), abilities=(), state=None):
-    doc = {"id": uid, "army": army, "name": uid, "keywords": list(keywords), "move": 6,
-           "models": models, "abilities": list(abilities)}
+    doc = {
+        "id": uid,
+        "army": army,
+        "name": uid,
+        "keywords": list(keywords),
+        "move": 6,
+        "models": models,
+        "abilities": list(abilities),
+    }
     if state:
         doc["state"] = state
     return doc
 
 
 def table(*units, terrain=()):
-    return Situation.from_document({
-        "format": "arbiter.scenario/1", "system": "wh40k-11e", "name": "surge",
-        "table": {"width": 60, "height": 44}, "terrain": list(terrain),
-        "armies": [{"id": "red", "name": "World Eaters"}, {"id": "blue", "name": "Tau"}],
-        "units": list(units),
-        "turn": {"round": 2, "active_army": "blue", "phase": "shooting"},
-    })
+    return Situation.from_document(
+        {
+            "format": "arbiter.scenario/1",
+            "system": "wh40k-11e",
+            "name": "surge",
+            "table": {"width": 60, "height": 44},
+            "terrain": list(terrain),
+            "armies": [{"id": "red", "name": "World Eaters"}, {"id": "blue", "name": "Tau"}],
+            "units": list(units),
+            "turn": {"round": 2, "active_army": "blue", "phase": "shooting"},
+        }
+    )
 
 
 def surge(dice=(4,), end=None, trigger=SHOT, **declarations):
-    doc = {"format": "arbiter.move/1", "unit": "B", "type": "surge",
-           "declarations": {"ability": "blood-surge", "trigger": trigger, **declarations}}
+    doc = {
+        "format": "arbiter.move/1",
+        "unit": "B",
+        "type": "surge",
+        "declarations": {"ability": "blood-surge", "trigger": trigger, **declarations},
+    }
     if dice is not None:
         doc["dice"] = list(dice)
     if end is not None:
@@ -80,16 +101,23 @@ def test_worked_example_every_survivor_surges_4_inches_and_ends_engaged_with_c()
     assert engaged_enemy_units(after, "B") == ("C",)
     assert after.unit("B").flag("moved_this_phase")
     assert after.unit("B").state["surges_used"] == [
-        {"ability": "blood-surge", "round": 2, "turn": "blue", "phase": "shooting"}]
+        {"ability": "blood-surge", "round": 2, "turn": "blue", "phase": "shooting"}
+    ]
 
 
 def test_worked_example_with_the_players_own_placement():
     s = worked_example()
     # each survivor straight ahead 4": centres 1.5" apart from C's line: 1.5 - 1.26 = 0.24" away
     end = {"B1": (28.0, 24.0), "B2": (29.5, 24.0), "B3": (31.0, 24.0)}
-    verdict = adjudicate(s, surge(end=end, trigger={"event": "shot", "by": "A", "destroyed": ["B4", "B5"]}))
+    verdict = adjudicate(
+        s, surge(end=end, trigger={"event": "shot", "by": "A", "destroyed": ["B4", "B5"]})
+    )
     assert verdict.legal, failures(verdict)
-    texts = [f.text for f in verdict.findings if f.stage == "while-moving" and f.subject == "B1" and f.rule == "21.02"]
+    texts = [
+        f.text
+        for f in verdict.findings
+        if f.stage == "while-moving" and f.subject == "B1" and f.rule == "21.02"
+    ]
     assert texts == ['B1 moved 4" of 4" and ends engaged with C.']
 
 
@@ -97,13 +125,17 @@ def test_a_second_surge_in_the_same_phase_is_refused():
     s = worked_example()
     first = adjudicate(s, surge(trigger={"event": "shot", "by": "A", "destroyed": ["B4", "B5"]}))
     assert first.legal
-    again = adjudicate(first.after, surge(trigger={"event": "shot", "by": "A", "models_destroyed": 1}))
+    again = adjudicate(
+        first.after, surge(trigger={"event": "shot", "by": "A", "models_destroyed": 1})
+    )
     assert not again.legal and again.after is None
     assert any("already moved this phase" in f.text for f in failures(again))
 
 
-@pytest.mark.parametrize("state, words", [({"battle_shocked": True}, "battle-shocked"),
-                                          ({"moved_this_phase": True}, "already moved")])
+@pytest.mark.parametrize(
+    "state, words",
+    [({"battle_shocked": True}, "battle-shocked"), ({"moved_this_phase": True}, "already moved")],
+)
 def test_an_ineligible_unit_does_not_move_and_is_told_why(state, words):
     doc = worked_example().to_document()
     doc["units"][0]["state"] = state
@@ -129,7 +161,7 @@ def test_taking_to_the_skies_is_refused_for_a_surge_and_the_finding_says_why():
     assert verdict.after is None
 
 
-# -- "if possible" (RULES.md 1.6) ---------------------------------------------------------------------
+# -- "if possible" (RULES.md 1.6) -----------------------------------------------------------------
 def test_a_model_stopping_short_of_engagement_is_illegal_and_told_where_it_could_have_stood():
     # C is 7.8" ahead here and B rolls a 6; B1 stops 2.3" from C1 instead of 2.0"
     b = unit("B", "red", line("B", 3, 28.0, 20.0), abilities=[BLOOD_SURGE])
@@ -167,8 +199,9 @@ def test_when_the_target_is_out_of_reach_every_model_must_close_to_its_minimum_d
     assert suggested.legal
     for mid in ("B1", "B2", "B3"):
         m = suggested.after.model(mid)
-        assert min(math.hypot(m.x - c.x, m.y - c.y) - 2 * R for c in s.unit("C").models) == \
-            pytest.approx(15.74, abs=0.06)
+        assert min(
+            math.hypot(m.x - c.x, m.y - c.y) - 2 * R for c in s.unit("C").models
+        ) == pytest.approx(15.74, abs=0.06)
 
 
 def test_only_the_models_that_can_reach_engage_and_the_rest_close_in():
@@ -192,7 +225,13 @@ def test_a_placement_that_engages_a_second_enemy_unit_is_illegal():
     doc["units"].append(unit("D", "blue", [model("D1", 37.5, 25.5)]))
     s = Situation.from_document(doc)
     # B5 ends at (35, 23.6), 3.74" from its start: 3.14 - 1.26 = 1.88" from D1, engaged with D
-    end = {"B1": (28.0, 24.0), "B2": (29.5, 24.0), "B3": (31.0, 24.0), "B4": (32.5, 24.0), "B5": (35.0, 23.6)}
+    end = {
+        "B1": (28.0, 24.0),
+        "B2": (29.5, 24.0),
+        "B3": (31.0, 24.0),
+        "B4": (32.5, 24.0),
+        "B5": (35.0, 23.6),
+    }
     verdict = adjudicate(s, surge(end=end))
     assert not verdict.legal
     after = [f for f in failures(verdict) if f.stage == "after-moving"]
@@ -206,7 +245,9 @@ def test_a_placement_that_engages_a_second_enemy_unit_is_illegal():
 def test_a_closer_aircraft_is_not_the_surge_target_of_infantry():
     s = worked_example()
     doc = s.to_document()
-    doc["units"].append(unit("J", "blue", [model("J1", 40.0, 20.0, mm=100)], keywords=("AIRCRAFT", "FLY")))
+    doc["units"].append(
+        unit("J", "blue", [model("J1", 40.0, 20.0, mm=100)], keywords=("AIRCRAFT", "FLY"))
+    )
     # J1 is 6 - 0.63 - 1.97 = 3.4" from B5, closer than C (4.24"), but B cannot FLY
     verdict = adjudicate(Situation.from_document(doc), surge())
     assert verdict.legal and verdict.move["target"] == "C"
@@ -246,8 +287,14 @@ def test_a_surge_goes_around_solid_terrain_not_through_it():
     b = unit("B", "red", [model("B1", 30.0, 20.0)], abilities=[BLOOD_SURGE])
     c = unit("C", "blue", [model("C1", 30.0, 27.0)])
     a = unit("A", "blue", [model("A1", 50.0, 40.0)])
-    wall = {"id": "wall", "type": "building", "category": "dense", "height": 6, "solid": True,
-            "footprint": [[27, 22.5], [33, 22.5], [33, 23.5], [27, 23.5]]}
+    wall = {
+        "id": "wall",
+        "type": "building",
+        "category": "dense",
+        "height": 6,
+        "solid": True,
+        "footprint": [[27, 22.5], [33, 22.5], [33, 23.5], [27, 23.5]],
+    }
     s = table(b, a, c, terrain=[wall])
     # straight through the wall B1 would need 7 - 1.26 - 2 = 3.74"; around it (3.6" sideways
     # each way) it cannot engage with 4", so it ends as close as it can without crossing
@@ -259,8 +306,12 @@ def test_a_surge_goes_around_solid_terrain_not_through_it():
 
 
 def test_a_unit_that_can_fly_surges_toward_a_closer_aircraft_but_along_the_ground():
-    b = unit("B", "red", line("B", 3, 28.0, 20.0), keywords=("INFANTRY", "FLY"), abilities=[BLOOD_SURGE])
-    jet = unit("J", "blue", [model("J1", 29.5, 25.0, mm=60)], keywords=("VEHICLE", "AIRCRAFT", "FLY"))
+    b = unit(
+        "B", "red", line("B", 3, 28.0, 20.0), keywords=("INFANTRY", "FLY"), abilities=[BLOOD_SURGE]
+    )
+    jet = unit(
+        "J", "blue", [model("J1", 29.5, 25.0, mm=60)], keywords=("VEHICLE", "AIRCRAFT", "FLY")
+    )
     c = unit("C", "blue", line("C", 3, 28.0, 30.0))
     a = unit("A", "blue", line("A", 3, 28.0, 40.0))
     s = table(b, jet, c, a)
@@ -274,7 +325,9 @@ def test_a_unit_that_can_fly_surges_toward_a_closer_aircraft_but_along_the_groun
 
 def test_when_no_legal_placement_exists_the_verdict_says_so_and_nothing_moves():
     # B1 and B2 start 12" apart (out of coherency); a 1" surge cannot bring them within 9"
-    b = unit("B", "red", [model("B1", 20.0, 20.0), model("B2", 32.0, 20.0)], abilities=[BLOOD_SURGE])
+    b = unit(
+        "B", "red", [model("B1", 20.0, 20.0), model("B2", 32.0, 20.0)], abilities=[BLOOD_SURGE]
+    )
     c = unit("C", "blue", [model("C1", 26.0, 26.0)])
     a = unit("A", "blue", [model("A1", 50.0, 40.0)])
     verdict = adjudicate(table(b, a, c), surge(dice=[1]))
@@ -285,7 +338,9 @@ def test_when_no_legal_placement_exists_the_verdict_says_so_and_nothing_moves():
 def test_the_verdict_is_plain_json():
     import json
 
-    verdict = adjudicate(worked_example(), surge(trigger={"event": "shot", "by": "A", "destroyed": ["B4", "B5"]}))
+    verdict = adjudicate(
+        worked_example(), surge(trigger={"event": "shot", "by": "A", "destroyed": ["B4", "B5"]})
+    )
     doc = json.loads(json.dumps(verdict.as_dict()))
     assert doc["legal"] and doc["move"]["target"] == "C" and doc["move"]["max_distance"] == 4.0
     assert doc["scenario"]["units"][0]["state"]["moved_this_phase"] is True

@@ -20,25 +20,66 @@ def tables(draw):
     n = draw(st.integers(2, 6))
     bx, by = draw(st.floats(8, 50)), draw(st.floats(6, 20))
     cols = draw(st.integers(1, 3))
-    b_models = [{"id": f"B{i + 1}", "base": {"round": 32}, "x": bx + (i % cols) * 1.5,
-                 "y": by + (i // cols) * 1.5} for i in range(n)]
+    b_models = [
+        {
+            "id": f"B{i + 1}",
+            "base": {"round": 32},
+            "x": bx + (i % cols) * 1.5,
+            "y": by + (i // cols) * 1.5,
+        }
+        for i in range(n)
+    ]
     gap = draw(st.floats(3.5, 10))
     angle = draw(st.floats(0.3, math.pi - 0.3))
     cx, cy = bx + gap * math.cos(angle), by + 1.5 * (n // cols) + gap * math.sin(angle)
     c_n = draw(st.integers(1, 4))
-    c_models = [{"id": f"C{i + 1}", "base": {"round": draw(st.sampled_from([25, 32, 40]))},
-                 "x": cx + 2.2 * i, "y": cy} for i in range(c_n)]
+    c_models = [
+        {
+            "id": f"C{i + 1}",
+            "base": {"round": draw(st.sampled_from([25, 32, 40]))},
+            "x": cx + 2.2 * i,
+            "y": cy,
+        }
+        for i in range(c_n)
+    ]
     units = [
-        {"id": "B", "army": "red", "keywords": ["INFANTRY"], "move": 6, "models": b_models,
-         "abilities": [{"id": "surge", "kind": "surge", "trigger": "models-hit-by-shooting", "distance": "D6"}]},
+        {
+            "id": "B",
+            "army": "red",
+            "keywords": ["INFANTRY"],
+            "move": 6,
+            "models": b_models,
+            "abilities": [
+                {
+                    "id": "surge",
+                    "kind": "surge",
+                    "trigger": "models-hit-by-shooting",
+                    "distance": "D6",
+                }
+            ],
+        },
         {"id": "C", "army": "blue", "keywords": ["INFANTRY"], "move": 6, "models": c_models},
     ]
     if draw(st.booleans()):
         dx, dy = draw(st.floats(-8, 8)), draw(st.floats(4, 12))
-        units.append({"id": "D", "army": "blue", "keywords": ["INFANTRY"], "move": 6,
-                      "models": [{"id": "D1", "base": {"round": 32}, "x": cx + dx, "y": cy + dy}]})
-    units.append({"id": "A", "army": "blue", "keywords": ["INFANTRY"], "move": 6,
-                  "models": [{"id": "A1", "base": {"round": 32}, "x": 58.0, "y": 42.0}]})
+        units.append(
+            {
+                "id": "D",
+                "army": "blue",
+                "keywords": ["INFANTRY"],
+                "move": 6,
+                "models": [{"id": "D1", "base": {"round": 32}, "x": cx + dx, "y": cy + dy}],
+            }
+        )
+    units.append(
+        {
+            "id": "A",
+            "army": "blue",
+            "keywords": ["INFANTRY"],
+            "move": 6,
+            "models": [{"id": "A1", "base": {"round": 32}, "x": 58.0, "y": 42.0}],
+        }
+    )
     terrain = []
     models = [Point(m["x"], m["y"]).buffer(R + 0.1) for u in units for m in u["models"]]
     for i in range(draw(st.integers(0, 4))):
@@ -48,11 +89,25 @@ def tables(draw):
         if any(shape.intersects(m) for m in models):
             continue
         solid = draw(st.booleans())
-        terrain.append({"id": f"t{i}", "type": "ruin", "category": "dense", "height": 3, "solid": solid,
-                        "footprint": [list(p) for p in list(shape.exterior.coords)[:-1]]})
-    doc = {"format": "arbiter.scenario/1", "system": "wh40k-11e", "table": {"width": 60, "height": 44},
-           "terrain": terrain, "armies": [{"id": "red"}, {"id": "blue"}], "units": units,
-           "turn": {"round": 1, "active_army": "blue", "phase": "shooting"}}
+        terrain.append(
+            {
+                "id": f"t{i}",
+                "type": "ruin",
+                "category": "dense",
+                "height": 3,
+                "solid": solid,
+                "footprint": [list(p) for p in list(shape.exterior.coords)[:-1]],
+            }
+        )
+    doc = {
+        "format": "arbiter.scenario/1",
+        "system": "wh40k-11e",
+        "table": {"width": 60, "height": 44},
+        "terrain": terrain,
+        "armies": [{"id": "red"}, {"id": "blue"}],
+        "units": units,
+        "turn": {"round": 1, "active_army": "blue", "phase": "shooting"},
+    }
     for u in units:
         for m in u["models"]:
             assume(R + 0.05 < m["x"] < 60 - R - 0.05 and R + 0.05 < m["y"] < 44 - R - 0.05)
@@ -61,12 +116,22 @@ def tables(draw):
 
 
 def surge_move(roll):
-    return Move.from_document({"unit": "B", "type": "surge", "dice": [roll],
-                               "declarations": {"trigger": {"event": "shot", "by": "A", "hits": 1}}},
-                              "wh40k-11e")
+    return Move.from_document(
+        {
+            "unit": "B",
+            "type": "surge",
+            "dice": [roll],
+            "declarations": {"trigger": {"event": "shot", "by": "A", "hits": 1}},
+        },
+        "wh40k-11e",
+    )
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
+)
 @given(tables())
 def test_the_suggestion_is_legal_and_a_model_pushed_back_breaks_the_rule_unless_engaged(case):
     doc, roll, pick = case
@@ -96,8 +161,15 @@ def test_the_suggestion_is_legal_and_a_model_pushed_back_breaks_the_rule_unless_
     after = min(model_distance(after_model, t).straight for t in target)
     was_engaged = verdict.models[mid]["engaged_with"] == ["C"]
     try:
-        again = adjudicate(s, suggested.with_end(
-            {k: type(v)(pushed[k]["x"], pushed[k]["y"], v.z, v.facing) for k, v in suggested.end.items()}))
+        again = adjudicate(
+            s,
+            suggested.with_end(
+                {
+                    k: type(v)(pushed[k]["x"], pushed[k]["y"], v.z, v.facing)
+                    for k, v in suggested.end.items()
+                }
+            ),
+        )
     except Exception:
         assume(False)  # pushed off the table: not a placement at all
     assert (not again.legal) or was_engaged or after - before < 0.1, (mid, before, after)

@@ -16,8 +16,13 @@ def placed(i, x, y, z=0.0):
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(st.floats(0, 12), st.floats(0, 12), st.sampled_from([0.0, 0.0, 3.0, 6.0])),
-                min_size=2, max_size=8))
+@given(
+    st.lists(
+        st.tuples(st.floats(0, 12), st.floats(0, 12), st.sampled_from([0.0, 0.0, 3.0, 6.0])),
+        min_size=2,
+        max_size=8,
+    )
+)
 def test_adding_one_model_to_its_mates_is_coherent_exactly_when_the_whole_unit_is(points):
     models = [placed(i, x, y, z) for i, (x, y, z) in enumerate(points)]
     *mates, last = models
@@ -43,22 +48,52 @@ def five_before_two():
     def model(mid, x, y):
         return {"id": mid, "base": {"round": 32}, "x": x, "y": y}
 
-    return Situation.from_document({
-        "format": "arbiter.scenario/1", "system": "wh40k-11e", "table": {"width": 60, "height": 44},
-        "terrain": [], "armies": [{"id": "red"}, {"id": "blue"}],
-        "units": [{"id": "B", "army": "red", "keywords": ["INFANTRY"],
-                   "abilities": [{"id": "s", "kind": "surge", "trigger": "models-hit-by-shooting", "distance": "D6"}],
-                   "models": [model(f"B{i}", 20 + 1.5 * i, 20) for i in range(5)]},
-                  {"id": "C", "army": "blue", "models": [model("C1", 23.0, 26.0), model("C2", 25.0, 26.0)]},
-                  {"id": "A", "army": "blue", "models": [model("A1", 50.0, 40.0)]}],
-        "turn": {"round": 1, "active_army": "blue", "phase": "shooting"}})
+    return Situation.from_document(
+        {
+            "format": "arbiter.scenario/1",
+            "system": "wh40k-11e",
+            "table": {"width": 60, "height": 44},
+            "terrain": [],
+            "armies": [{"id": "red"}, {"id": "blue"}],
+            "units": [
+                {
+                    "id": "B",
+                    "army": "red",
+                    "keywords": ["INFANTRY"],
+                    "abilities": [
+                        {
+                            "id": "s",
+                            "kind": "surge",
+                            "trigger": "models-hit-by-shooting",
+                            "distance": "D6",
+                        }
+                    ],
+                    "models": [model(f"B{i}", 20 + 1.5 * i, 20) for i in range(5)],
+                },
+                {
+                    "id": "C",
+                    "army": "blue",
+                    "models": [model("C1", 23.0, 26.0), model("C2", 25.0, 26.0)],
+                },
+                {"id": "A", "army": "blue", "models": [model("A1", 50.0, 40.0)]},
+            ],
+            "turn": {"round": 1, "active_army": "blue", "phase": "shooting"},
+        }
+    )
 
 
 def surge_4():
     from rules import Move
 
-    return Move.from_document({"unit": "B", "type": "surge", "dice": [4],
-                               "declarations": {"trigger": {"event": "shot", "by": "A", "hits": 2}}}, "wh40k-11e")
+    return Move.from_document(
+        {
+            "unit": "B",
+            "type": "surge",
+            "dice": [4],
+            "declarations": {"trigger": {"event": "shot", "by": "A", "hits": 2}},
+        },
+        "wh40k-11e",
+    )
 
 
 def test_the_suggestion_gets_all_five_models_engaged_when_there_is_room():
