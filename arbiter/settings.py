@@ -23,6 +23,8 @@ if not SECRET_KEY:
         raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
     SECRET_KEY = "insecure-development-key-only-for-debug"
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+# Needed behind an HTTPS proxy for POSTs from the site's own pages, e.g. "https://arbiter.club.org".
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -100,6 +102,21 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# whitenoise serves static files (collectstatic into STATIC_ROOT in production); compressed but
+# not renamed, so the vendored htmx keeps the sha384 noted beside it.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+
+# Sessions live in the database, so several app servers behind one proxy share them.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
+
+if not DEBUG:
+    # Behind a TLS-terminating proxy (README "Deployment").
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
+    CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
 
 # Largest request body Django reads into memory (scenario imports are limited separately).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_500_000

@@ -1,7 +1,28 @@
 from django.urls import path
 
-from . import views
+from . import lessons, stepper, views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("scenarios/new", views.scenario_new, name="scenario_new"),
+    path("scenarios/import", views.scenario_import, name="scenario_import"),
+    path("scenarios/<int:pk>/", views.scenario_detail, name="scenario"),
+    path("scenarios/<int:pk>/scenario.json", views.scenario_json, name="scenario_json"),
+    path("s/<slug:token>/", views.share, name="share"),
+    path("s/<slug:token>/scenario.json", views.share_json, name="share_json"),
+    path("s/<slug:token>/table.png", views.share_png, name="share_png"),
+    path("s/<slug:token>/copy", views.fork, name="fork"),
+    path("api/v1/adjudicate", views.api_adjudicate, name="api_adjudicate"),
+    # the move stepper, step links and lessons (stepper.py, lessons.py)
+    path("scenarios/<int:pk>/move", stepper.move, name="move"),
+    path("scenarios/<int:pk>/move/check", stepper.move_check, name="move_check"),
+    path("scenarios/<int:pk>/move/suggest", stepper.move_suggest, name="move_suggest"),
+    path("scenarios/<int:pk>/move/commit", stepper.move_commit, name="move_commit"),
+    path("scenarios/<int:pk>/move/undo", stepper.move_undo, name="move_undo"),
+    path("s/<slug:token>/steps/<int:index>/", stepper.step_detail, name="step"),
+    path("s/<slug:token>/steps/<int:index>/table.png", stepper.step_png, name="step_png"),
+    path("lessons/<slug:slug>/", lessons.lesson, name="lesson"),
+    path("lessons/<slug:slug>/<int:number>/", lessons.lesson, name="lesson_step"),
+    path("lessons/<slug:slug>/check", lessons.lesson_check, name="lesson_check"),
+    path("lessons/<slug:slug>/suggest", lessons.lesson_suggest, name="lesson_suggest"),
 ]

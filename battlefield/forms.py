@@ -1,0 +1,54 @@
+"""Forms for the pages: new scenario, import, rename."""
+
+from django import forms
+
+from rules.situation import LIMITS
+
+from .models import SYSTEM_CHOICES
+
+#: Table sizes offered for a new scenario, per system, in its unit (RULES.md 1.1, 2.1).
+TABLE_SIZES = {
+    "wh40k-11e": [
+        ("60x44", "60 × 44 in (Strike Force)"),
+        ("44x30", "44 × 30 in (Combat Patrol)"),
+        ("72x48", "72 × 48 in (6 × 4 ft)"),
+    ],
+    "warmaster-revolution": [
+        ("180x120", "180 × 120 cm"),
+        ("120x120", "120 × 120 cm"),
+        ("240x120", "240 × 120 cm"),
+    ],
+}
+
+
+class NewScenarioForm(forms.Form):
+    """Name, and game system with table size in one grouped choice (width × height)."""
+
+    name = forms.CharField(max_length=200, initial="New scenario")
+    table = forms.ChoiceField(
+        label="Game and table",
+        choices=[
+            (label, [(f"{system}:{size}", text) for size, text in TABLE_SIZES[system]])
+            for system, label in SYSTEM_CHOICES
+        ],
+    )
+
+    @property
+    def system(self) -> str:
+        return self.cleaned_data["table"].split(":")[0]
+
+    def table_size(self) -> tuple[int, int]:
+        width, height = self.cleaned_data["table"].split(":")[1].split("x")
+        return int(width), int(height)
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(
+        label="Scenario JSON file",
+        help_text=f"A scenario exported from Arbiter (format arbiter.scenario/1), at most "
+        f"{LIMITS['document_bytes'] // 1000:,} kB.",
+    )
+
+
+class RenameForm(forms.Form):
+    name = forms.CharField(max_length=200)

@@ -1,0 +1,65 @@
+"""`python manage.py adjudicate SCENARIO.json MOVE.json`: print the verdict (FORMAT.md).
+
+Exit status: 0 the move is legal, 1 it is not, 2 the input is invalid (the message, naming the
+field, goes to stderr). Nothing is stored.
+"""
+
+import json
+import sys
+from pathlib import Path
+
+from django.core.management.base import BaseCommand
+
+from rules import InvalidInput, adjudicate
+from rules.situation import LIMITS
+
+from ...validation import API_BODY_BYTES, TooLarge, parse_json, validate_move, validate_scenario
+
+EXIT_LEGAL, EXIT_ILLEGAL, EXIT_INVALID = 0, 1, 2
+MOVE_BYTES = API_BODY_BYTES - LIMITS["document_bytes"]
+
+
+class Command(BaseCommand):
+    help = "Judge a move: prints the verdict JSON; exit 0 legal, 1 illegal, 2 invalid input."
+    requires_system_checks = []
+    requires_migrations_checks = False
+
+    def add_arguments(self, parser):
+        parser.add_argument("scenario", help="scenario JSON file (FORMAT.md), or - for stdin")
+        parser.add_argument("move", help="move JSON file (FORMAT.md)")
+        parser.add_argument("--compact", action="store_true", help="print the verdict on one line")
+
+    def handle(self, *args, **options):
+        try:
+            scenario = parse_json(
+                self.read(options["scenario"], LIMITS["document_bytes"]),
+                what=f"scenario file {options['scenario']}",
+            )
+            situation = validate_scenario(scenario)
+            move_doc = parse_json(
+                self.read(options["move"], MOVE_BYTES),
+                limit=MOVE_BYTES,
+                what=f"move file {options['move']}",
+            )
+            move = validate_move(move_doc, situation.system)
+            verdict = adjudicate(situation, move)
+        except InvalidInput as exc:
+            where = f"{exc.field}: " if exc.field else ""
+            self.stderr.write(f"invalid input: {where}{exc.message}")
+            sys.exit(EXIT_INVALID)
+        indent = None if options["compact"] else 2
+        self.stdout.write(json.dumps(verdict.as_dict(), indent=indent, ensure_ascii=False))
+        sys.exit(EXIT_LEGAL if verdict.legal else EXIT_ILLEGAL)
+
+    def read(self, name: str, limit: int) -> bytes:
+        """The file's bytes (one more than the limit at most, so parse_json reports the size)."""
+        try:
+            if name == "-":
+                return sys.stdin.buffer.read(limit + 1)
+            path = Path(name)
+            size = path.stat().st_size
+            if size > limit:
+                raise TooLarge("", f"{name} is {size:,} bytes; the limit is {limit:,} bytes")
+            return path.read_bytes()
+        except OSError as exc:
+            raise InvalidInput("", f"cannot read {name}: {exc.strerror}") from None

@@ -1,0 +1,331 @@
+"""Scenarios, their step log, the unit catalogue and lessons (DESIGN.md "battlefield/").
+
+Clubs and membership come with accounts (a later issue): `Scenario.owner` is nullable until then,
+and a `club` foreign key will sit beside it.
+"""
+
+from __future__ import annotations
+
+import copy
+import secrets
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, models, transaction
+from django.urls import reverse
+
+from rules import InvalidInput, Situation
+
+from .validation import validate_scenario
+
+SYSTEM_CHOICES = [
+    ("wh40k-11e", "Warhammer 40,000 (11th edition)"),
+    ("warmaster-revolution", "Warmaster (Revolution)"),
+]
+
+#: Order of keys in an exported document: FORMAT.md's order, then anything else alphabetically.
+KEY_ORDER = [
+    "format",
+    "system",
+    "name",
+    "description",
+    "table",
+    "terrain",
+    "armies",
+    "units",
+    "turn",
+    "id",
+    "army",
+    "type",
+    "category",
+    "height",
+    "solid",
+    "footprint",
+    "keywords",
+    "move",
+    "state",
+    "abilities",
+    "models",
+    "base",
+    "x",
+    "y",
+    "z",
+    "facing",
+    "width",
+]
+
+
+def new_share_token() -> str:
+    """192 random bits, URL-safe (never a UUID, never derived from the primary key)."""
+    return secrets.token_urlsafe(24)
+
+
+def ordered(value):
+    """A JSON value with object keys in FORMAT.md's order (equal to the input as JSON)."""
+    if isinstance(value, dict):
+        rank = {k: i for i, k in enumerate(KEY_ORDER)}
+        keys = sorted(value, key=lambda k: (rank.get(k, len(rank)), k))
+        return {k: ordered(value[k]) for k in keys}
+    if isinstance(value, list):
+        return [ordered(v) for v in value]
+    return value
+
+
+def blank_document(system: str, name: str, width: float, height: float) -> dict:
+    """A new, empty table: two armies, no terrain, no units."""
+    return {
+        "format": "arbiter.scenario/1",
+        "system": system,
+        "name": name,
+        "table": {"width": width, "height": height},
+        "terrain": [],
+        "armies": [{"id": "red", "name": "Red army"}, {"id": "blue", "name": "Blue army"}],
+        "units": [],
+        "turn": {"round": 1, "active_army": "red"},
+    }
+
+
+class StaleScenario(Exception):
+    """The scenario changed since it was read (optimistic concurrency, see Scenario.save)."""
+
+
+class Scenario(models.Model):
+    class Visibility(models.TextChoices):
+        PRIVATE = "private", "Private (owner, and anyone with the share link)"
+        PUBLIC = "public", "Public (listed on the home page)"
+
+    system = models.CharField(max_length=40, choices=SYSTEM_CHOICES, editable=False)
+    name = models.CharField(max_length=200, editable=False)
+    document = models.JSONField(help_text="The scenario document (FORMAT.md), validated on save.")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="scenarios",
+    )
+    visibility = models.CharField(
+        max_length=10, choices=Visibility.choices, default=Visibility.PRIVATE
+    )
+    share_token = models.CharField(
+        max_length=64, unique=True, default=new_share_token, editable=False
+    )
+    version = models.PositiveIntegerField(default=1, editable=False)
+    forked_from = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="forks",
+        editable=False,
+    )
+    #: Set for scenarios that `load_demo` manages (the data file's name), so reloading updates
+    #: them in place instead of adding copies.
+    demo_key = models.CharField(max_length=100, unique=True, null=True, blank=True, editable=False)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+        indexes = [models.Index(fields=["visibility", "system"])]
+
+    def __str__(self) -> str:
+        return self.name or f"Scenario {self.pk}"
+
+    # -- the document ------------------------------------------------------------------------
+    def clean(self) -> None:
+        """Validate the document with the one validator (admin forms call this)."""
+        try:
+            validate_scenario(self.document)
+        except InvalidInput as exc:
+            raise ValidationError(
+                {"document": f"{exc.field or 'document'}: {exc.message}"}
+            ) from None
+
+    @property
+    def situation(self) -> Situation:
+        """The stored document as a Situation. Documents are validated on the way in (import,
+        API, admin, load_demo), so only the engine's own build runs here, not the schema."""
+        return Situation.from_document(self.document)
+
+    def export_document(self) -> dict:
+        """The document for download: the same JSON that was imported, keys in FORMAT.md order."""
+        return ordered(copy.deepcopy(self.document))
+
+    def save(self, *args, **kwargs):
+        """Every change bumps `version` (PNG cache key; optimistic concurrency later).
+
+        The update is conditional on the version read, so two servers saving the same read of a
+        scenario cannot both win: the second raises StaleScenario.
+        """
+        self.system = self.document.get("system", "")
+        self.name = str(self.document.get("name", ""))[:200]
+        if self._state.adding or self.pk is None:
+            return super().save(*args, **kwargs)
+        read_version = self.version
+        self.version = read_version + 1
+        with transaction.atomic():
+            fields = {
+                f.attname: getattr(self, f.attname)
+                for f in self._meta.concrete_fields
+                if not f.primary_key and f.attname not in ("created",)
+            }
+            fields["updated"] = models.functions.Now()
+            updated = Scenario.objects.filter(pk=self.pk, version=read_version).update(**fields)
+        if not updated:
+            self.version = read_version
+            raise StaleScenario(f"scenario {self.pk} changed since version {read_version}")
+        self.refresh_from_db(fields=["updated"])
+
+    def rename(self, name: str) -> None:
+        self.document = {**self.document, "name": name}
+        self.save()
+
+    def fork(self, owner=None) -> Scenario:
+        """'Copy to edit': a new private scenario with the same document and a new token."""
+        document = copy.deepcopy(self.document)
+        return Scenario.objects.create(
+            document=document, owner=owner, forked_from=self, visibility=Scenario.Visibility.PRIVATE
+        )
+
+    # -- URLs ----------------------------------------------------------------------------------
+    def get_absolute_url(self) -> str:
+        return reverse("scenario", args=[self.pk])
+
+    def share_url(self) -> str:
+        return reverse("share", args=[self.share_token])
+
+    # -- picture -------------------------------------------------------------------------------
+    def png(self) -> bytes:
+        """The PNG picture of the current version, drawn once per version and kept in the
+        database (several app servers share it; nothing is cached in process memory)."""
+        cached = Picture.objects.filter(scenario=self, version=self.version).first()
+        if cached is not None:
+            return bytes(cached.png)
+        from .pictures import table_png
+
+        png = table_png(self.situation)
+        try:
+            with transaction.atomic():
+                Picture.objects.update_or_create(
+                    scenario=self, defaults={"version": self.version, "png": png}
+                )
+        except IntegrityError:  # another server stored it at the same moment: theirs is as good
+            pass
+        return png
+
+
+class Picture(models.Model):
+    """The cached PNG of a scenario at one version (replaced when the version moves on)."""
+
+    scenario = models.OneToOneField(
+        Scenario, on_delete=models.CASCADE, primary_key=True, related_name="picture"
+    )
+    version = models.PositiveIntegerField()
+    png = models.BinaryField()
+    created = models.DateTimeField(auto_now=True)
+
+
+class Step(models.Model):
+    """One adjudicated move in a scenario's log. Append-only: a step is never changed; undo is a
+    later step (or a pointer), never a deletion."""
+
+    scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="steps")
+    index = models.PositiveIntegerField()
+    move = models.JSONField()
+    verdict = models.JSONField()
+    #: Each die with its source ({"value", "source": "user"|"server"}) and the seed when the
+    #: server rolled: the verdict's move.dice / move.seed.
+    dice = models.JSONField(default=dict, blank=True)
+    #: The scenario document before this step (what an undo restores); null for older steps.
+    before = models.JSONField(null=True, blank=True)
+    #: For an undo step: the index of the step it takes back (its move and verdict are empty).
+    undoes = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["scenario", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["scenario", "index"], name="one_step_per_index")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.scenario} step {self.index}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise ValueError("steps are append-only: a saved step is never changed")
+        return super().save(*args, **kwargs)
+
+    @classmethod
+    def append(cls, scenario: Scenario, move: dict, verdict: dict, **extra) -> Step:
+        """Add a step at the end of the log (the unique index refuses a concurrent duplicate).
+        `extra`: `before` (the document before the step) and `undoes` (for an undo step)."""
+        last = scenario.steps.aggregate(last=models.Max("index"))["last"]
+        moved = verdict.get("move", {})
+        dice = {"dice": moved.get("dice", [])}
+        if "seed" in moved:
+            dice["seed"] = moved["seed"]
+        return cls.objects.create(
+            scenario=scenario,
+            index=0 if last is None else last + 1,
+            move=move,
+            verdict=verdict,
+            dice=dice,
+            **extra,
+        )
+
+
+class UnitProfile(models.Model):
+    """A catalogue entry: a real unit's keywords, move and base, per game system."""
+
+    system = models.CharField(max_length=40, choices=SYSTEM_CHOICES)
+    name = models.CharField(max_length=100)
+    keywords = models.JSONField(default=list, blank=True)
+    move = models.FloatField(
+        null=True, blank=True, help_text="40K: M in inches. Warmaster: pace in cm."
+    )
+    base = models.JSONField(help_text='FORMAT.md base: {"round": 32}, {"oval": [60, 35]}, ...')
+    model_count = models.PositiveSmallIntegerField(default=1, help_text="Typical models per unit.")
+    abilities = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["system", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["system", "name"], name="one_profile_per_name")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.system})"
+
+    def clean(self) -> None:
+        """Check the profile as the unit it would become, with the scenario validator."""
+        from .validation import profile_as_scenario
+
+        try:
+            validate_scenario(profile_as_scenario(self))
+        except InvalidInput as exc:
+            field = exc.field.removeprefix("units[0].models[0].").removeprefix("units[0].")
+            raise ValidationError(f"{field}: {exc.message}") from None
+
+
+class Lesson(models.Model):
+    """A scenario plus the narrated steps that teach a rule (content comes with the UI issue).
+
+    `steps` is an ordered list of {"title", "narration", "move"?}: narration in our own words
+    with rule section numbers; `move` a FORMAT.md move to play at that step.
+    """
+
+    slug = models.SlugField(unique=True)
+    title = models.CharField(max_length=200)
+    system = models.CharField(max_length=40, choices=SYSTEM_CHOICES)
+    scenario = models.ForeignKey(Scenario, on_delete=models.PROTECT, related_name="lessons")
+    summary = models.TextField(blank=True)
+    steps = models.JSONField(default=list, blank=True)
+    order = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["order", "title"]
+
+    def __str__(self) -> str:
+        return self.title

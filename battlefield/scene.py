@@ -1,0 +1,746 @@
+"""The drawing list: one description of a picture of the table, drawn twice.
+
+`scene(situation, highlight=..., overlays=...)` turns a `rules.Situation` into a `Scene` of plain
+shapes (grid lines, terrain areas, model marks, labels, overlays, a legend). The SVG template
+(templates/battlefield/table.svg) and the Pillow painter (battlefield/pictures.py) both draw that
+same list, so the PNG shows the same table as the SVG.
+
+Conventions (RULES.md 0): every coordinate is in table units (40K inches, Warmaster cm), origin at
+the table's top-left corner, x to the right, y downwards, as in SVG: nothing is flipped. Facing is
+degrees clockwise from +x. Line widths and text sizes are given in table units too, derived from
+`px`, the size of one pixel when the whole picture is about 1200 pixels wide, so pictures of a
+small and a large table look alike.
+
+Styling:
+- Armies take colours from the Okabe-Ito palette (distinguishable with the common kinds of colour
+  blindness) in the order the scenario lists them.
+- 40K terrain is styled by category (RULES.md 1.5): exposed (light sand, dashed edge), light
+  (green), dense (brown), and anything `solid` is drawn darkest. Warmaster terrain is styled by
+  type (RULES.md 2.2): open, hill, woods, river/ford, village, road/bridge, low obstacle,
+  deep water, impassable.
+- A facing tick (a line from the centre to the front edge) is drawn on every base whose facing
+  matters: every non-round base, and round bases turned away from the default facing.
+- A highlighted model gets a ring just outside its base: a black line between two white lines,
+  so it stands out at better than 3:1 against any table, terrain or army colour.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from types import SimpleNamespace
+
+from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry.base import BaseGeometry
+
+from rules.geometry import Base
+from rules.situation import Model, Situation, TerrainFeature
+
+#: Okabe-Ito colours, in the order armies take them (LIMITS allows at most 8 armies).
+ARMY_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#56B4E9", "#CC79A7", "#F0E442",
+                "#000000")
+ARMY_COLOUR_NAMES = ("blue", "orange", "green", "vermillion", "sky blue", "purple", "yellow",
+                     "black")
+
+PAGE_COLOUR = "#FFFFFF"
+TABLE_COLOUR = "#EEEADF"
+INK = "#1A1A1A"
+HALO = "#FFFFFF"
+
+#: Reference width of a picture in pixels: `px` is one of these pixels in table units.
+REFERENCE_PX = 1200
+MARGIN_PX = 28
+LABEL_PX = 14
+AXIS_PX = 11
+LEGEND_PX = 13
+
+
+@dataclass(frozen=True)
+class Paint:
+    """How a shape is filled and stroked. Colours are "#RRGGBB"; widths and dashes in table
+    units; `opacity` applies to the fill only (overlays are see-through, terrain is not)."""
+
+    fill: str | None = None
+    stroke: str | None = None
+    width: float = 0.0
+    dash: tuple[float, ...] = ()
+    opacity: float = 1.0
+
+    @property
+    def attrs(self) -> str:
+        """SVG presentation attributes (our own colours and numbers only: safe markup)."""
+        parts = [f'fill="{self.fill or "none"}"']
+        if self.fill and self.opacity < 1:
+            parts.append(f'fill-opacity="{num(self.opacity)}"')
+        if self.stroke and self.width > 0:
+            parts.append(f'stroke="{self.stroke}" stroke-width="{num(self.width)}"')
+            if self.dash:
+                parts.append(f'stroke-dasharray="{" ".join(num(d) for d in self.dash)}"')
+            parts.append('stroke-linejoin="round"')
+        else:
+            parts.append('stroke="none"')
+        return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class TerrainStyle:
+    key: str
+    label: str
+    fill: str
+    stroke: str
+    dashed: bool = False
+
+
+def _styles(*rows: tuple) -> dict[str, TerrainStyle]:
+    return {row[0]: TerrainStyle(*row) for row in rows}
+
+
+#: 40K terrain by category (RULES.md 1.5); `solid` wins over the category.
+TERRAIN_40K = _styles(
+    ("exposed", "Exposed terrain", "#DDD3B2", "#8A7F5C", True),
+    ("light", "Light terrain", "#B9CC9C", "#5A7040"),
+    ("dense", "Dense terrain", "#A8967A", "#54452F"),
+    ("solid", "Solid terrain (no entry)", "#5E5A53", "#2B2824"),
+    ("other", "Terrain without a category", "#D0D0D0", "#777777", True),
+)
+
+#: Warmaster terrain by type (RULES.md 2.2).
+TERRAIN_WARMASTER = _styles(
+    ("open", "Open ground", "#E4DEC6", "#ADA27C", True),
+    ("hill", "Hill", "#D8C08C", "#8A6A36"),
+    ("woods", "Woods", "#7FA36B", "#3B6530"),
+    ("river", "River, ford", "#9CC8E8", "#2F78B0"),
+    ("village", "Village", "#C99A78", "#784828"),
+    ("road", "Road, bridge", "#CBC3B0", "#7D7566"),
+    ("obstacle", "Low obstacle", "#B09A70", "#5C4C2E"),
+    ("deep-water", "Deep water (impassable)", "#3F6F9F", "#1F3F5F"),
+    ("impassable", "Impassable", "#5E5A53", "#2B2824"),
+    ("other", "Other terrain", "#D0D0D0", "#777777", True),
+)
+
+#: Warmaster terrain type labels (lower case, as entered) and the style drawing them.
+WARMASTER_TYPE_STYLE = {
+    "open": "open", "hill": "hill", "hills": "hill",
+    "woods": "woods", "wood": "woods", "forest": "woods", "tall scrub": "woods", "scrub": "woods",
+    "river": "river", "shallow river": "river", "ford": "river", "stream": "river",
+    "marsh": "river",
+    "village": "village", "town": "village",
+    "road": "road", "bridge": "road",
+    "low obstacle": "obstacle", "obstacle": "obstacle", "wall": "obstacle", "hedge": "obstacle",
+    "fence": "obstacle",
+    "deep water": "deep-water", "lake": "deep-water", "water": "deep-water",
+    "impassable": "impassable", "building": "impassable", "buildings": "impassable",
+    "boulders": "impassable", "ravine": "impassable", "ravines": "impassable",
+    "cliff": "impassable", "cliffs": "impassable", "mountain": "impassable",
+    "mountains": "impassable",
+}
+
+#: Overlay looks by css class; the first known class of an overlay picks its paint.
+#: Widths and dashes are in reference pixels, scaled to table units per scene.
+OVERLAY_STYLES = {
+    "reachable": ("#0072B2", 0.18, "#0072B2", 1.5, (6, 4)),
+    "engagement": ("#D55E00", 0.08, "#D55E00", 1.5, (5, 3)),
+    "coherency": (None, 1.0, "#009E73", 1.5, (2, 3)),
+    "blocked": ("#D55E00", 0.25, "#D55E00", 1.0, ()),
+    "path": (None, 1.0, INK, 1.5, (4, 3)),
+    "ruler": (None, 1.0, INK, 2.0, ()),
+    "overlay": ("#333333", 0.12, "#333333", 1.5, ()),
+}
+
+
+def num(value: float) -> str:
+    """A coordinate for SVG: three decimals at most (1/1000 in or cm is far below a pixel)."""
+    text = f"{value:.3f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _points_text(points: Iterable[tuple[float, float]]) -> str:
+    return " ".join(f"{num(x)},{num(y)}" for x, y in points)
+
+
+def _path_data(rings: Sequence[Sequence[tuple[float, float]]], closed: bool = True) -> str:
+    parts = []
+    for ring in rings:
+        if not ring:
+            continue
+        head, *rest = ring
+        parts.append(f"M{num(head[0])} {num(head[1])}"
+                     + "".join(f"L{num(x)} {num(y)}" for x, y in rest) + ("Z" if closed else ""))
+    return "".join(parts)
+
+
+# -- the shapes -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Lines:
+    """Straight segments ((x1, y1), (x2, y2)) sharing one paint (grid lines)."""
+
+    css: str
+    segments: tuple[tuple[tuple[float, float], tuple[float, float]], ...]
+    paint: Paint
+
+    @property
+    def d(self) -> str:
+        return "".join(f"M{num(a[0])} {num(a[1])}L{num(b[0])} {num(b[1])}"
+                       for a, b in self.segments)
+
+
+@dataclass(frozen=True)
+class Area:
+    """Filled polygons (each ring list: exterior first, then holes), e.g. terrain or a region."""
+
+    id: str
+    css: str
+    polygons: tuple[tuple[tuple[tuple[float, float], ...], ...], ...]
+    paint: Paint
+    title: str = ""
+    data: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def d(self) -> str:
+        return _path_data([ring for polygon in self.polygons for ring in polygon])
+
+
+@dataclass(frozen=True)
+class Path:
+    """An open polyline (a ruler, a path moved)."""
+
+    points: tuple[tuple[float, float], ...]
+    paint: Paint
+
+    @property
+    def d(self) -> str:
+        return _path_data([self.points], closed=False)
+
+
+@dataclass(frozen=True)
+class Disc:
+    """A circle (a point overlay, or an army swatch in the legend)."""
+
+    x: float
+    y: float
+    r: float
+    paint: Paint
+
+    @property
+    def cx(self) -> str:
+        return num(self.x)
+
+    @property
+    def cy(self) -> str:
+        return num(self.y)
+
+    @property
+    def radius(self) -> str:
+        return num(self.r)
+
+
+@dataclass(frozen=True)
+class Label:
+    """A line of text with a white halo. `anchor` is "start", "middle" or "end"; y is the
+    baseline, as in SVG."""
+
+    text: str
+    x: float
+    y: float
+    size: float
+    fill: str = INK
+    anchor: str = "middle"
+    halo: float = 0.0
+    weight: str = "normal"
+
+    @property
+    def attrs(self) -> str:
+        parts = [f'x="{num(self.x)}" y="{num(self.y)}" font-size="{num(self.size)}"',
+                 f'text-anchor="{self.anchor}" fill="{self.fill}"']
+        if self.weight != "normal":
+            parts.append(f'font-weight="{self.weight}"')
+        if self.halo:
+            parts.append(f'stroke="{HALO}" stroke-width="{num(self.halo)}" '
+                         'stroke-linejoin="round" paint-order="stroke"')
+        return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class ModelMark:
+    """One model's base, drawn at its centre and turned to its facing.
+
+    The shape is given in the model's own frame (centre at the origin, facing +x) so the SVG can
+    place it with one transform (easy to drag); `outline` is the same shape on the table, for
+    Pillow. `shape` is "circle" (r), "ellipse" (rx along the facing, ry) or "polygon" (local)."""
+
+    id: str
+    unit: str
+    army: str
+    x: float
+    y: float
+    facing: float
+    shape: str
+    r: float
+    rx: float
+    ry: float
+    local: tuple[tuple[float, float], ...]
+    outline: tuple[tuple[float, float], ...]
+    paint: Paint
+    tick: tuple[float, float] | None  # local x from, to along the facing; None: no tick
+    tick_paint: Paint
+    title: str
+    highlighted: bool = False
+    ring_local: tuple[tuple[float, float], ...] = ()
+    ring_outline: tuple[tuple[float, float], ...] = ()
+    ring_r: float = 0.0
+    ring_width: float = 0.0
+
+    @property
+    def transform(self) -> str:
+        turn = f" rotate({num(self.facing % 360)})" if self.facing % 360 else ""
+        return f"translate({num(self.x)} {num(self.y)}){turn}"
+
+    @property
+    def points(self) -> str:
+        return _points_text(self.local)
+
+    @property
+    def ring_points(self) -> str:
+        return _points_text(self.ring_local)
+
+    @property
+    def svg_r(self) -> str:
+        return num(self.r)
+
+    @property
+    def svg_rx(self) -> str:
+        return num(self.rx)
+
+    @property
+    def svg_ry(self) -> str:
+        return num(self.ry)
+
+    @property
+    def svg_ring_r(self) -> str:
+        return num(self.ring_r)
+
+    @property
+    def tick_d(self) -> str:
+        return f"M{num(self.tick[0])} 0L{num(self.tick[1])} 0" if self.tick else ""
+
+    @property
+    def ring_outer(self) -> str:
+        return num(self.ring_width * 3)
+
+    @property
+    def ring_inner(self) -> str:
+        return num(self.ring_width)
+
+    def to_table(self, local: Iterable[tuple[float, float]]) -> tuple[tuple[float, float], ...]:
+        """Points from the model's frame to table coordinates (turn by the facing, then move)."""
+        return _place(local, self.x, self.y, self.facing)
+
+
+@dataclass(frozen=True)
+class UnitGroup:
+    id: str
+    army: str
+    name: str
+    colour: str
+    models: tuple[ModelMark, ...]
+    label: Label | None
+
+
+@dataclass(frozen=True)
+class OverlayMark:
+    css: str
+    areas: tuple[Area, ...]
+    paths: tuple[Path, ...]
+    discs: tuple[Disc, ...]
+    label: Label | None
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    """One legend line: a swatch ("disc" for an army, "square" for terrain) and its text.
+    The page template may render these itself (`legend_entries`); the pictures draw them in the
+    strip under the table."""
+
+    kind: str
+    text: str
+    paint: Paint
+    swatch: Disc | Area | None = None
+    label: Label | None = None
+
+
+@dataclass(frozen=True)
+class Scene:
+    system: str
+    unit: str
+    width: float
+    height: float
+    view: tuple[float, float, float, float]  # min x, min y, width, height (table units)
+    px: float
+    title: str
+    desc: str
+    grid_minor: Lines
+    grid_major: Lines
+    border: Paint
+    terrain: tuple[Area, ...]
+    units: tuple[UnitGroup, ...]
+    overlays: tuple[OverlayMark, ...]
+    axis: tuple[Label, ...]
+    legend: tuple[LegendEntry, ...]
+    legend_title: Label | None = None
+    font_family: str = "DejaVu Sans, Verdana, Arial, sans-serif"
+    extra: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def view_box(self) -> str:
+        return " ".join(num(v) for v in self.view)
+
+    @property
+    def page(self) -> tuple[str, str, str, str]:
+        """The whole picture (table, margins, legend) as SVG numbers: x, y, width, height."""
+        return tuple(num(v) for v in self.view)  # type: ignore[return-value]
+
+    @property
+    def svg_width(self) -> str:
+        return num(self.width)
+
+    @property
+    def svg_height(self) -> str:
+        return num(self.height)
+
+    @property
+    def border_width(self) -> str:
+        return num(self.border.width)
+
+
+# -- building the scene -----------------------------------------------------------------------
+
+
+def terrain_style(system: str, feature: TerrainFeature) -> TerrainStyle:
+    """The look of a terrain feature: 40K by category (solid darkest), Warmaster by type."""
+    if system == "warmaster-revolution":
+        key = WARMASTER_TYPE_STYLE.get(feature.type.strip().lower(), "other")
+        return TERRAIN_WARMASTER[key]
+    if feature.solid:
+        return TERRAIN_40K["solid"]
+    return TERRAIN_40K.get(feature.category or "", TERRAIN_40K["other"])
+
+
+def army_colours(situation: Situation) -> dict[str, str]:
+    """Army id -> colour, by the order the scenario lists the armies."""
+    return {a.id: ARMY_COLOURS[i % len(ARMY_COLOURS)] for i, a in enumerate(situation.armies)}
+
+
+def _grid_steps(situation: Situation) -> tuple[float, float]:
+    """Minor and major grid spacing: 1 in / 6 in (40K), 10 cm / 50 cm (Warmaster)."""
+    return (10.0, 50.0) if situation.system == "warmaster-revolution" else (1.0, 6.0)
+
+
+@lru_cache(maxsize=64)
+def _ink_on(colour: str) -> str:
+    """Black or white, whichever reads better on `colour` (WCAG relative luminance)."""
+    r, g, b = (int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+
+    def lin(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    luminance = 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+    return INK if (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) else HALO
+
+
+def _polygons(geometry: BaseGeometry) -> list[Polygon]:
+    if geometry.is_empty:
+        return []
+    if isinstance(geometry, Polygon):
+        return [geometry]
+    return [g for part in getattr(geometry, "geoms", ()) for g in _polygons(part)]
+
+
+def _rings(polygon: Polygon) -> tuple[tuple[tuple[float, float], ...], ...]:
+    return tuple(tuple((float(x), float(y)) for x, y in ring.coords[:-1])
+                 for ring in (polygon.exterior, *polygon.interiors))
+
+
+@lru_cache(maxsize=256)
+def _base_shape(base: Base) -> tuple[str, float, float, float, tuple, float]:
+    """A base in its own frame (centre at the origin, facing +x): the SVG shape, its sizes, the
+    outline's points, and how far the front edge is from the centre along the facing."""
+    if base.kind == "round":
+        return "circle", base.radius, 0.0, 0.0, (), base.radius
+    if base.kind == "oval":
+        rx, ry = base.size[0] / 2, base.size[1] / 2
+        local = tuple((rx * math.cos(2 * math.pi * i / 64), ry * math.sin(2 * math.pi * i / 64))
+                      for i in range(64))
+        return "ellipse", 0.0, rx, ry, local, rx
+    if base.kind == "rect":
+        frontage, depth = base.size
+        local = ((-depth / 2, -frontage / 2), (depth / 2, -frontage / 2),
+                 (depth / 2, frontage / 2), (-depth / 2, frontage / 2))
+        return "polygon", 0.0, 0.0, 0.0, local, depth / 2
+    local = tuple(base.hull)
+    # A hull's front is where the facing ray from the centre leaves the outline.
+    ray = LineString([(0, 0), (base.radius * 2 + 1, 0)]).intersection(Polygon(local).exterior)
+    front = max((p.x for p in _points(ray)), default=base.radius)
+    return "polygon", 0.0, 0.0, 0.0, local, front
+
+
+@lru_cache(maxsize=256)
+def _grown(local: tuple[tuple[float, float], ...], gap: float) -> tuple[tuple[float, float], ...]:
+    """An outline pushed out by `gap` (rounded corners): where a highlight ring goes."""
+    grown = Polygon(local).buffer(gap, 8)
+    return tuple((float(x), float(y)) for x, y in grown.exterior.coords[:-1])
+
+
+def _place(points: Iterable[tuple[float, float]], x: float, y: float,
+           facing: float) -> tuple[tuple[float, float], ...]:
+    """Points from a model's frame to the table: turn by the facing (clockwise with y down),
+    then move to the centre."""
+    a = math.radians(facing)
+    c, s = math.cos(a), math.sin(a)
+    return tuple((x + px * c - py * s, y + px * s + py * c) for px, py in points)
+
+
+def _model_mark(model: Model, army: str, colour: str, title: str, px: float,
+                highlighted: bool) -> ModelMark:
+    shape, r, rx, ry, local, front = _base_shape(model.base)
+    turned = bool(model.facing % 360)
+    tick = (front * 0.35, front) if shape != "circle" or turned else None
+    ring_gap = 2.5 * px
+    ring_local = _grown(local, ring_gap) if highlighted and shape != "circle" else ()
+    return ModelMark(
+        id=model.id, unit=model.unit, army=army, x=model.x, y=model.y, facing=model.facing,
+        shape=shape, r=r, rx=rx, ry=ry, local=local,
+        outline=_place(local, model.x, model.y, model.facing),
+        paint=Paint(colour, INK, 1.0 * px), tick=tick,
+        tick_paint=Paint(None, _ink_on(colour), 2.0 * px), title=title, highlighted=highlighted,
+        ring_local=ring_local, ring_outline=_place(ring_local, model.x, model.y, model.facing),
+        ring_r=r + ring_gap if highlighted and shape == "circle" else 0.0,
+        ring_width=2.0 * px if highlighted else 0.0,
+    )
+
+
+def _points(geometry: BaseGeometry) -> list[Point]:
+    if geometry.is_empty:
+        return []
+    if isinstance(geometry, Point):
+        return [geometry]
+    if hasattr(geometry, "geoms"):
+        return [p for g in geometry.geoms for p in _points(g)]
+    return [Point(c) for c in geometry.coords]
+
+
+def _overlay_mark(overlay, index: int, px: float, label_size: float) -> OverlayMark:
+    """An overlay: any object with `geometry` (shapely), `css_class` and optional `label`, or a
+    tuple (geometry, css_class[, label])."""
+    if isinstance(overlay, tuple):
+        overlay = SimpleNamespace(geometry=overlay[0], css_class=(overlay[1:2] or ("",))[0],
+                                  label=(overlay[2:3] or ("",))[0])
+    css = str(getattr(overlay, "css_class", "") or "overlay")
+    key = next((c for c in css.split() if c in OVERLAY_STYLES), "overlay")
+    fill, opacity, stroke, width, dash = OVERLAY_STYLES[key]
+    paint = Paint(fill, stroke, width * px, tuple(d * px for d in dash), opacity)
+    line_paint = Paint(None, stroke, width * px, tuple(d * px for d in dash))
+    geometry = overlay.geometry
+    areas, paths, discs = [], [], []
+    parts = list(getattr(geometry, "geoms", [geometry])) if not isinstance(geometry, Polygon) \
+        else [geometry]
+    for part in parts:
+        if part.is_empty:
+            continue
+        if part.geom_type in ("Polygon", "MultiPolygon"):
+            areas.append(Area(f"overlay-{index}-{len(areas)}", css,
+                              tuple(_rings(p) for p in _polygons(part)), paint))
+        elif part.geom_type in ("LineString", "LinearRing", "MultiLineString"):
+            for line in getattr(part, "geoms", [part]):
+                paths.append(Path(tuple((float(x), float(y)) for x, y in line.coords), line_paint))
+        elif part.geom_type in ("Point", "MultiPoint"):
+            for p in _points(part):
+                discs.append(Disc(p.x, p.y, 3 * px, Paint(stroke, HALO, 1 * px)))
+        else:  # a nested collection
+            inner = _overlay_mark((part, css), index, px, label_size)
+            areas += inner.areas
+            paths += inner.paths
+            discs += inner.discs
+    label = None
+    text = str(getattr(overlay, "label", "") or "")
+    if text and not geometry.is_empty:
+        if geometry.geom_type in ("LineString", "MultiLineString"):
+            at = geometry.interpolate(0.5, normalized=True)
+            at = Point(at.x, at.y - 4 * px)
+        else:
+            # Near the top of a region, inside it, so it does not sit on the models it is for.
+            minx, miny, maxx, maxy = geometry.bounds
+            at = Point(geometry.centroid.x, miny + label_size * 1.4)
+            if not geometry.contains(at):
+                at = geometry.representative_point()
+        label = Label(text, at.x, at.y, label_size, fill=INK, halo=3 * px, weight="bold")
+    return OverlayMark(css, tuple(areas), tuple(paths), tuple(discs), label)
+
+
+def scene(situation: Situation, *, highlight: Iterable[str] = (),
+          overlays: Sequence = ()) -> Scene:
+    """The drawing list for a situation (see the module docstring)."""
+    width, height = situation.table.width, situation.table.height
+    unit = situation.unit_name
+    px = max(width, height * 4 / 3) / (REFERENCE_PX - 2 * MARGIN_PX)
+    margin = MARGIN_PX * px
+    highlight = set(highlight)
+    colours = army_colours(situation)
+    army_names = {a.id: a.name for a in situation.armies}
+    minor, major = _grid_steps(situation)
+
+    def segments(step: float, skip: float | None):
+        out = []
+        for i in range(1, int(math.floor(width / step + 1e-9)) + 1):
+            x = i * step
+            if x < width - 1e-9 and (skip is None or abs(x / skip - round(x / skip)) > 1e-9):
+                out.append(((x, 0.0), (x, height)))
+        for i in range(1, int(math.floor(height / step + 1e-9)) + 1):
+            y = i * step
+            if y < height - 1e-9 and (skip is None or abs(y / skip - round(y / skip)) > 1e-9):
+                out.append(((0.0, y), (width, y)))
+        return tuple(out)
+
+    grid_minor = Lines("grid-minor", segments(minor, major), Paint(None, "#CFC8B4", 0.6 * px))
+    grid_major = Lines("grid-major", segments(major, None), Paint(None, "#A89F86", 1.2 * px))
+
+    terrain = []
+    used_styles: dict[str, TerrainStyle] = {}
+    for feature in situation.terrain:
+        style = terrain_style(situation.system, feature)
+        used_styles.setdefault(style.key, style)
+        paint = Paint(style.fill, style.stroke, 1.5 * px, (5 * px, 3 * px) if style.dashed else ())
+        if situation.table.area.contains(feature.footprint):
+            polygons: tuple = ((feature.points,),)  # as entered, vertex order kept
+        else:
+            clipped = feature.footprint.intersection(situation.table.area)
+            polygons = tuple(_rings(p) for p in _polygons(clipped))
+        title = _terrain_title(situation.system, feature, style)
+        data = (("terrain", feature.id), ("type", feature.type))
+        if feature.category:
+            data += (("category", feature.category),)
+        terrain.append(Area(f"terrain-{feature.id}", f"terrain terrain-{style.key}", polygons,
+                            paint, title, data))
+
+    label_size = LABEL_PX * px
+    units = []
+    for u in situation.units:
+        colour = colours.get(u.army, ARMY_COLOURS[-1])
+        army_name = army_names.get(u.army, u.army)
+        marks = tuple(
+            _model_mark(m, u.army, colour, _model_title(m, u.name, army_name, unit), px,
+                        m.id in highlight)
+            for m in u.models)
+        units.append(UnitGroup(u.id, u.army, u.name, colour, marks,
+                               _unit_label(u.name, u.models, width, label_size, px)))
+
+    overlay_marks = tuple(_overlay_mark(o, i, px, label_size) for i, o in enumerate(overlays))
+
+    axis = [Label(unit, -margin * 0.5, -margin * 0.35, AXIS_PX * px, fill="#6B6455")]
+    x = major
+    while x < width - 1e-9:
+        axis.append(Label(f"{x:g}", x, -margin * 0.35, AXIS_PX * px, fill="#6B6455"))
+        x += major
+    y = major
+    while y < height - 1e-9:
+        axis.append(Label(f"{y:g}", -margin * 0.2, y + AXIS_PX * px * 0.35, AXIS_PX * px,
+                          fill="#6B6455", anchor="end"))
+        y += major
+
+    legend, legend_bottom = _legend(situation, colours, used_styles, width, height + margin, px)
+    view = (-margin, -margin, width + 2 * margin, legend_bottom + margin * 0.5 + margin)
+
+    return Scene(
+        system=situation.system, unit=unit, width=width, height=height, view=view, px=px,
+        title=situation.name or "Table",
+        desc=_description(situation, colours, used_styles),
+        grid_minor=grid_minor, grid_major=grid_major,
+        border=Paint(None, "#4A4438", 2.0 * px),
+        terrain=tuple(terrain), units=tuple(units), overlays=overlay_marks,
+        axis=tuple(axis), legend=legend,
+    )
+
+
+def _model_title(model: Model, unit_name: str, army_name: str, unit: str) -> str:
+    """What a tooltip or screen reader says about a model, its elevation included."""
+    up = f", {model.z:g} {unit} up" if model.z > 0 else ""
+    return f"{model.id}: {unit_name} ({army_name}){up}"
+
+
+def _unit_label(name: str, models, table_width: float, size: float, px: float) -> Label | None:
+    """The unit's name just above its topmost model (below it when that would leave the table)."""
+    if not name:
+        return None
+    top = min(m.y - m.base.radius for m in models)
+    bottom = max(m.y + m.base.radius for m in models)
+    x = sum(m.x for m in models) / len(models)
+    half = _text_width(name, size) / 2
+    x = min(max(x, half), max(table_width - half, half))
+    y = top - 5 * px if top - size > 0 else bottom + size
+    return Label(name, x, y, size, halo=3 * px, weight="bold")
+
+
+def _text_width(text: str, size: float) -> float:
+    """A text's width estimated from its length (both painters lay out the legend alike)."""
+    return 0.55 * size * len(text)
+
+
+def _legend(situation: Situation, colours: dict[str, str], styles: dict[str, TerrainStyle],
+            width: float, top: float, px: float) -> tuple[tuple[LegendEntry, ...], float]:
+    """Legend entries laid out in rows under the table; returns them and the bottom y."""
+    size = LEGEND_PX * px
+    row = 22 * px
+    swatch = 12 * px
+    entries = [("disc", a.name, Paint(colours[a.id], INK, 1.0 * px)) for a in situation.armies]
+    entries += [("square", s.label, Paint(s.fill, s.stroke, 1.5 * px,
+                                          (3 * px, 2 * px) if s.dashed else ()))
+                for s in styles.values()]
+    laid = []
+    x, y = 0.0, top + row * 0.8
+    for kind, text, paint in entries:
+        span = swatch + 6 * px + _text_width(text, size) + 16 * px
+        if x > 0 and x + span > width:
+            x, y = 0.0, y + row
+        if kind == "disc":
+            sw: Disc | Area = Disc(x + swatch / 2, y - swatch / 2 + size * 0.15, swatch / 2, paint)
+        else:
+            y0 = y - swatch + size * 0.15
+            sw = Area("", "legend-swatch",
+                      ((((x, y0), (x + swatch, y0), (x + swatch, y0 + swatch),
+                          (x, y0 + swatch)),),),
+                      paint)
+        laid.append(LegendEntry(kind, text, paint, sw,
+                                Label(text, x + swatch + 6 * px, y, size, anchor="start")))
+        x += span
+    return tuple(laid), (y if laid else top)
+
+
+def _terrain_title(system: str, feature: TerrainFeature, style: TerrainStyle) -> str:
+    if system == "warmaster-revolution":
+        return f"{feature.id}: {feature.type or 'terrain'} ({style.label.lower()})"
+    what = feature.category or "no category"
+    extra = ", solid" if feature.solid else ""
+    return f"{feature.id}: {feature.type or 'terrain'}, {what}{extra}, {feature.height:g} in tall"
+
+
+def _description(situation: Situation, colours: dict[str, str],
+                 styles: dict[str, TerrainStyle]) -> str:
+    """A sentence or two for screen readers: the table, its terrain and who is on it."""
+    t = situation.table
+    unit = situation.unit_name
+    parts = [f"A {t.width:g} by {t.height:g} {unit} table with "
+             f"{_count(len(situation.terrain), 'terrain feature')}"]
+    for i, army in enumerate(situation.armies):
+        units = [u for u in situation.units if u.army == army.id]
+        models = sum(len(u.models) for u in units)
+        colour_name = ARMY_COLOUR_NAMES[i % len(ARMY_COLOUR_NAMES)]
+        parts.append(f"{army.name} ({colour_name}): {_count(len(units), 'unit')}, "
+                     f"{_count(models, 'model')}")
+    return "; ".join(parts) + "."
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"

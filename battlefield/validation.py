@@ -1,0 +1,240 @@
+"""The one validator for scenario and move documents: import, API, command line and admin.
+
+A scenario is checked in two layers (FORMAT.md "Errors", docs/format.md):
+1. the JSON Schema shipped in `battlefield/schemas/scenario.schema.json` (types, required and
+   unknown fields, size limits per list), its first error turned into FORMAT.md's field syntax
+   (`units[2].models[0].base`);
+2. `rules.Situation.from_document`, for what a schema cannot say (simple footprints, models on
+   the table, no overlaps at rest, unique and existing ids, the total number of models).
+
+Moves are checked by `rules.Move.from_document`. Every failure is `InvalidInput(field, message)`;
+input over a documented size limit is `TooLarge`, its subclass (the API answers 413 for it).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+
+from rules import InvalidInput, Move, Situation
+from rules.situation import LIMITS
+
+SCHEMA_PATH = Path(__file__).resolve().parent / "schemas" / "scenario.schema.json"
+
+#: Largest body the adjudication API reads: a scenario at its limit plus room for the move.
+API_BODY_BYTES = LIMITS["document_bytes"] + 100_000
+
+
+class TooLarge(InvalidInput):
+    """Input over a documented size limit (README "Limits")."""
+
+
+@cache
+def scenario_schema() -> dict:
+    return json.loads(SCHEMA_PATH.read_text())
+
+
+@cache
+def _validator() -> Draft202012Validator:
+    schema = scenario_schema()
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(_inline_refs(schema, schema["$defs"]))
+
+
+def _inline_refs(node, defs: dict):
+    """The schema with each local `$ref` replaced by the definition itself (the same object):
+    a quarter faster to check (the schema has no recursive definitions)."""
+    if isinstance(node, dict):
+        ref = node.get("$ref", "")
+        if ref.startswith("#/$defs/") and len(node) == 1:
+            return _inline_refs(defs[ref.removeprefix("#/$defs/")], defs)
+        return {k: v if k == "$defs" else _inline_refs(v, defs) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_inline_refs(v, defs) for v in node]
+    return node
+
+
+# -- parsing ------------------------------------------------------------------------------
+
+
+def _refuse_constant(name: str):
+    raise InvalidInput("", f"{name} is not a number JSON allows")
+
+
+def parse_json(data: bytes | str, *, limit: int = LIMITS["document_bytes"], what: str = "file"):
+    """Parse JSON text, refusing more than `limit` bytes, NaN/Infinity and non-UTF-8 input."""
+    size = len(data.encode() if isinstance(data, str) else data)
+    if size > limit:
+        raise TooLarge("", f"the {what} is {size:,} bytes; the limit is {limit:,} bytes")
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise InvalidInput("", f"the {what} is not UTF-8 text") from None
+    try:
+        return json.loads(data, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(
+            "", f"the {what} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
+        ) from None
+    except RecursionError:
+        raise InvalidInput("", f"the {what} is nested too deeply") from None
+
+
+# -- scenario -------------------------------------------------------------------------------
+
+
+def field_path(parts) -> str:
+    """jsonschema's path (deque of keys and indices) in FORMAT.md's syntax: `units[2].models[0]`."""
+    out = ""
+    for part in parts:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+_TYPE_NAMES = {
+    "number": "a number",
+    "integer": "a whole number",
+    "string": "a string",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "an object",
+    "null": "null",
+}
+
+BASES = {"round", "oval", "rect", "hull"}
+
+#: The schema's per-list size limits, which the API reports as 413 (too large), not 400.
+_SIZE_VALIDATORS = {"maxItems", "maxProperties"}
+
+
+def _describe(error: ValidationError) -> InvalidInput:
+    """One schema error as InvalidInput naming the field, in plain words."""
+    path = list(error.absolute_path)
+    kind, value = error.validator, error.validator_value
+    if kind == "additionalProperties" and isinstance(error.instance, dict):
+        known = error.schema.get("properties", {})
+        extra = next(k for k in error.instance if k not in known)
+        return InvalidInput(field_path([*path, extra]), f"unknown field {extra!r}")
+    if kind == "required" and isinstance(error.instance, dict):
+        missing = next(k for k in value if k not in error.instance)
+        return InvalidInput(field_path([*path, missing]), "is required")
+    if "propertyNames" in error.absolute_schema_path:
+        return InvalidInput(
+            field_path([*path, str(error.instance)]),
+            "state flags are snake_case words (a-z, 0-9, _) of at most 60 characters",
+        )
+    field = field_path(path)
+    if kind == "type":
+        types = [value] if isinstance(value, str) else value
+        message = "must be " + " or ".join(_TYPE_NAMES.get(t, t) for t in types)
+    elif kind == "enum":
+        message = "must be one of " + ", ".join(json.dumps(v) for v in value)
+    elif kind == "const":
+        message = f"must be {json.dumps(value)}"
+    elif kind == "minimum":
+        message = f"must be at least {value}"
+    elif kind == "exclusiveMinimum":
+        message = f"must be more than {value}"
+    elif kind == "maximum":
+        message = f"must be at most {value}"
+    elif kind == "minItems":
+        message = f"needs at least {value} item(s)"
+    elif kind == "maxItems":
+        message = f"may hold at most {value} items (a documented limit)"
+    elif kind == "maxLength":
+        message = f"may be at most {value} characters long"
+    elif (
+        kind in ("minProperties", "maxProperties")
+        and set(error.schema.get("properties", ())) == BASES
+    ):
+        return InvalidInput(field_path(path), "needs exactly one of round, oval, rect, hull")
+    elif kind == "maxProperties":
+        message = f"may hold at most {value} entries (a documented limit)"
+    elif kind == "pattern":
+        if len(path) >= 2 and path[-2] == "keywords":
+            message = "keywords are upper-case words, like INFANTRY"
+        elif path and path[-1] == "distance":
+            message = 'must be a number or a dice expression like "D6" or "D6+2"'
+        elif path and path[-1] in ("id", "army", "active_army"):
+            message = "ids are letters, digits and - _ . : (starting with a letter or digit)"
+        else:
+            message = "has characters that are not allowed here"
+    elif kind == "oneOf" and path and path[-1] == "distance":
+        message = 'must be a number or a dice expression like "D6" or "D6+2"'
+    else:
+        message = error.message
+    cls = TooLarge if kind in _SIZE_VALIDATORS else InvalidInput
+    return cls(field, message)
+
+
+def check_schema(doc) -> None:
+    """Raise InvalidInput for the first schema error (naming its field), if any."""
+    error = best_match(_validator().iter_errors(doc))
+    if error is not None:
+        raise _describe(error)
+
+
+def validate_scenario(doc) -> Situation:
+    """The scenario document as a Situation, or InvalidInput naming the field.
+
+    Schema first (structure, unknown fields, per-list limits), then the total model count, then
+    the engine's geometric checks.
+    """
+    check_schema(doc)
+    total = sum(len(u["models"]) for u in doc["units"])
+    if total > LIMITS["models"]:
+        raise TooLarge("units", f"{total} models; a scenario may hold at most {LIMITS['models']}")
+    return Situation.from_document(doc)
+
+
+def validate_move(doc, system: str | None = None) -> Move:
+    """A move document as a Move, or InvalidInput naming the field."""
+    return Move.from_document(doc, system)
+
+
+def adjudication_request(payload) -> tuple[Situation, Move]:
+    """The API's and command line's input: {"scenario": {...}, "move": {...}}."""
+    if not isinstance(payload, dict):
+        raise InvalidInput("", 'the request must be a JSON object {"scenario": ..., "move": ...}')
+    for key in payload:
+        if key not in ("scenario", "move"):
+            raise InvalidInput(key, f"unknown field {key!r}")
+    for key in ("scenario", "move"):
+        if key not in payload:
+            raise InvalidInput(key, "is required")
+    # Fields are named within their own document, as FORMAT.md "Errors" shows (the command line
+    # reads the two documents from two files and names fields the same way).
+    situation = validate_scenario(payload["scenario"])
+    return situation, validate_move(payload["move"], situation.system)
+
+
+def profile_as_scenario(profile) -> dict:
+    """A catalogue profile (UnitProfile or its JSON) as a one-unit scenario, so the catalogue is
+    checked by the same validator as scenarios: keywords, move, base and abilities."""
+    get = profile.get if isinstance(profile, dict) else lambda k, d=None: getattr(profile, k, d)
+    unit = {
+        "id": "U",
+        "army": "A",
+        "name": get("name") or "unit",
+        "keywords": get("keywords") or [],
+        "abilities": get("abilities") or [],
+        "models": [{"id": "U1", "base": get("base"), "x": 500, "y": 500}],
+    }
+    if get("move") is not None:
+        unit["move"] = get("move")
+    return {
+        "format": "arbiter.scenario/1",
+        "system": get("system"),
+        "name": "profile",
+        "table": {"width": 1000, "height": 1000},
+        "armies": [{"id": "A"}],
+        "units": [unit],
+    }

@@ -1,0 +1,22 @@
+import pytest
+
+from rules import SYSTEMS, Verdict
+from rules.systems import MoveRule
+
+
+@pytest.fixture
+def judge_normal_moves_as(monkeypatch):
+    """Make the engine judge 40K normal moves with a fixed answer, for plumbing tests that must
+    not depend on which move types the engine covers. Restored after the test."""
+
+    def install(legal: bool):
+        def rule(situation, move):
+            verdict = Verdict(move={"unit": move.unit, "type": move.type})
+            verdict.check("09.05", "eligible-if", legal, move.unit, "A test's fixed answer.")
+            if legal:
+                verdict.after = situation.moved({k: v.as_dict() for k, v in move.end.items()})
+            return verdict
+
+        monkeypatch.setitem(SYSTEMS["wh40k-11e"].move_rules, "normal", MoveRule("09.05", rule))
+
+    return install
