@@ -172,14 +172,19 @@ class Trigger:
         if self.event == "enemy-ended-move":
             return f"{self.by} ended a move"
         parts = [
-            f"{n} {w}"
-            for n, w in (
-                (self.hits, "hit(s)"),
-                (self.wounds_lost, "wound(s) lost"),
-                (self.models_destroyed, "model(s) destroyed"),
+            f"{n} {one if n == 1 else many}"
+            for n, one, many in (
+                (self.hits, "hit", "hits"),
+                (self.wounds_lost, "wound lost", "wounds lost"),
+                (self.models_destroyed, "model destroyed", "models destroyed"),
             )
+            if n
         ]
-        return f"{self.by} shot it ({', '.join(parts)})"
+        return (
+            f"{self.by} shot it ({', '.join(parts)})"
+            if parts
+            else f"{self.by} shot it to no effect"
+        )
 
 
 def without_destroyed(situation: Situation, unit_id: str, trigger: Trigger | None) -> Situation:
