@@ -24,7 +24,7 @@ from . import flying
 from .measuring import (
     ENGAGEMENT_RANGE, engaged_enemy_units, in_engagement_range, model_distance, unit_distance,
 )
-from .moving import article, fall_back_mode, fmt, judge_move, mode_for, navigator_for, plan_path
+from .moving import MoveVerdict, article, fall_back_mode, fmt, judge_move, mode_for, navigator_for, plan_path
 
 RULES = {"normal": "09.05", "advance": "09.06", "fall-back": "09.07", "charge": "11.04"}
 #: 11.04: charge targets must be within this distance, and a charging unit within it of an enemy.
@@ -131,7 +131,7 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
     unit = situation.unit(move.unit)
     rule = RULES[move.type]
     skies = flying.takes_to_the_skies(move)
-    verdict = Verdict(move={"unit": unit.id, "type": move.type})
+    verdict = MoveVerdict(move={"unit": unit.id, "type": move.type})
     if skies:
         verdict.move["take_to_the_skies"] = True
     ok = eligible(verdict, situation, unit, move.type, move.declarations)
@@ -201,7 +201,8 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
         state["fell_back_this_turn"] = True
     if verdict.legal:
         verdict.events.extend(_events(unit, move, outcome))
-        verdict.after = situation.moved(outcome.poses, {unit.id: state})
+        poses = outcome.poses
+        verdict.after_move(lambda: situation.moved(poses, {unit.id: state}))
     return verdict
 
 

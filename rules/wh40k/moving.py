@@ -30,6 +30,7 @@ What the engine models, and what it simplifies (say so to users):
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -148,14 +149,72 @@ def ground_obstacles(situation: Situation, unit: Unit, base: Base, mode: Mode | 
     return hard, climbs
 
 
+_PER_SITUATION: dict[int, tuple] = {}  # id(situation) -> (weakref to it, its cache dict)
+
+
+def situation_cache(situation: Situation) -> dict:
+    """A scratch dict that lives as long as `situation` (which is immutable), for values that
+    are costly to derive and asked for again and again while judging moves on it."""
+    entry = _PER_SITUATION.get(id(situation))
+    if entry is None or entry[0]() is not situation:
+        for key in [k for k, (ref, _) in _PER_SITUATION.items() if ref() is None]:
+            del _PER_SITUATION[key]
+        entry = (weakref.ref(situation), {})
+        _PER_SITUATION[id(situation)] = entry
+    return entry[1]
+
+
+def _cached_obstacles(situation: Situation, unit: Unit, base: Base, mode: Mode):
+    """`ground_obstacles`, built once per situation, unit, base and mode (inflating every enemy
+    base costs more than judging a whole move)."""
+    cache = situation_cache(situation)
+    key = ("obstacles", unit.id, base, mode.key)
+    if key not in cache:
+        cache[key] = ground_obstacles(situation, unit, base, mode)
+    return cache[key]
+
+
+def terrain_bounds(situation: Situation) -> list:
+    """[(feature, (x0, y0, x1, y1))] for every terrain feature, computed once per situation."""
+    cache = situation_cache(situation)
+    if "terrain_bounds" not in cache:
+        cache["terrain_bounds"] = [(t, t.footprint.bounds) for t in situation.terrain]
+    return cache["terrain_bounds"]
+
+
 def navigator_for(situation: Situation, unit: Unit, base: Base, mode: Mode | str) -> pathfinding.Navigator:
     """The cached navigator for this board, base and mode (see rules/pathfinding.py)."""
     if isinstance(mode, str):
         mode = mode_for(unit, mode)
-    hard, climbs = ground_obstacles(situation, unit, base, mode)
+    hard, climbs = _cached_obstacles(situation, unit, base, mode)
     snap = pathfinding.DEFAULT_SNAP + (base.radius - inscribed_radius(base))
     return pathfinding.navigator(situation.table.width, situation.table.height, base.radius,
                                  hard, climbs, snap=snap)
+
+
+class MoveVerdict(Verdict):
+    """A Verdict whose `after` situation can be given as a function and is built on first use:
+    re-reading the whole scenario after a move costs more than judging the move.
+
+        verdict.after_move(lambda: situation.moved(poses, state))
+    """
+
+    def after_move(self, build) -> None:
+        self.__dict__["_after"] = None
+        self.__dict__["_build_after"] = build
+
+    @property  # type: ignore[override]
+    def after(self):
+        build = self.__dict__.get("_build_after")
+        if build is not None:
+            self.__dict__["_after"] = build()
+            self.__dict__["_build_after"] = None
+        return self.__dict__.get("_after")
+
+    @after.setter
+    def after(self, value) -> None:
+        self.__dict__["_after"] = value
+        self.__dict__["_build_after"] = None
 
 
 # -- exact checks along a segment ------------------------------------------------------------
@@ -298,11 +357,15 @@ def _trace(situation: Situation, unit: Unit, start: Model, end: Model, waypoints
     through: dict[str, str] = {}
     edge_ok = all(on_table(situation, start.base, p, end.facing) for p in waypoints)
     enemies = [(e, passable(mode, e)) for e in situation.enemies_of(unit)]
-    solids = [] if mode.skies else [t for t in situation.terrain if t.solid]
+    solids = [] if mode.skies else [(t, bounds) for t, bounds in terrain_bounds(situation) if t.solid]
     for a, b in zip(waypoints, waypoints[1:]):
         for facing in dict.fromkeys((end.facing, start.facing)):
             hit = None
-            for t in solids:
+            reach = start.base.radius
+            for t, (x0, y0, x1, y1) in solids:
+                if min(a[0], b[0]) - reach > x1 or max(a[0], b[0]) + reach < x0 or \
+                        min(a[1], b[1]) - reach > y1 or max(a[1], b[1]) + reach < y0:
+                    continue
                 if segment_blocker(start.base, a, b, facing, footprint=t.footprint):
                     hit = ("terrain", t.id)
                     break
@@ -311,6 +374,10 @@ def _trace(situation: Situation, unit: Unit, start: Model, end: Model, waypoints
                     if rule is not None and mode.skies:
                         continue  # flying over: nothing to record
                     for m in enemy.models:
+                        reach = start.base.radius + m.base.radius
+                        if m.x < min(a[0], b[0]) - reach or m.x > max(a[0], b[0]) + reach or \
+                                m.y < min(a[1], b[1]) - reach or m.y > max(a[1], b[1]) + reach:
+                            continue
                         if segment_blocker(start.base, a, b, facing, other=m):
                             if rule is None:
                                 hit = ("model", m.id)
@@ -442,6 +509,18 @@ _THROUGH_TEXT = {
 }
 
 
+def _base_overlaps_area(model: Model, feature, bounds) -> bool:
+    """Does the model's base overlap a terrain footprint by more than touching?"""
+    x0, y0, x1, y1 = bounds
+    r = model.base.radius
+    if model.x + r < x0 or model.x - r > x1 or model.y + r < y0 or model.y - r > y1:
+        return False
+    if model.base.kind == "round":
+        return feature.footprint.distance(Point(model.x, model.y)) < r - EPSILON
+    fp = model.footprint.buffer(-CURVE_SLACK) if model.base.kind == "oval" else model.footprint
+    return fp.intersection(feature.footprint).area > EPSILON
+
+
 def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict: Verdict) -> bool:
     """1.3 end of move: no overlap, not inside solid terrain, elevation (1.5), coherency."""
     moved = [mm for mm in outcome.models.values() if mm.moved]
@@ -465,11 +544,9 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
         inside = []
         for mm in moved:
             a = mm.end
-            for t in situation.terrain:
-                if t.solid and a.z < t.height - EPSILON:
-                    fp = a.footprint.buffer(-CURVE_SLACK) if a.base.kind in ("round", "oval") else a.footprint
-                    if fp.intersection(t.footprint).area > EPSILON:
-                        inside.append((a.id, t.id))
+            for t, bounds in terrain_bounds(situation):
+                if t.solid and a.z < t.height - EPSILON and _base_overlaps_area(a, t, bounds):
+                    inside.append((a.id, t.id))
         ok &= verdict.check("13.06", "end-of-move", not inside, unit.id,
                             "No model ends inside solid terrain." if not inside else
                             "A model cannot end inside solid terrain: " +
@@ -502,7 +579,7 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
 
 
 __all__ = [
-    "DENSE_CLIMB_HEIGHT", "MAY_END_ABOVE", "THROUGH_DENSE", "Mode", "ModelMove", "MoveOutcome",
+    "DENSE_CLIMB_HEIGHT", "MAY_END_ABOVE", "THROUGH_DENSE", "Mode", "ModelMove", "MoveOutcome", "MoveVerdict",
     "article", "climbs_dense", "end_placement", "fall_back_mode", "fmt", "ground_obstacles", "judge_move", "mode_for",
-    "navigator_for", "on_table", "passable", "plan_path", "segment_blocker", "unit_mark",
+    "navigator_for", "on_table", "passable", "plan_path", "segment_blocker", "situation_cache", "terrain_bounds", "unit_mark",
 ]

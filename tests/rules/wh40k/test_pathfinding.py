@@ -36,7 +36,8 @@ def test_path_goes_around_a_solid_block_and_is_as_short_as_the_true_curve_allows
     true = 2 * (math.sqrt(8 - R * R) + R * (math.atan2(-1, 0) % (2 * math.pi)
                                              - (math.atan2(2, -2) + math.acos(R / math.sqrt(8))))) + 4
     assert abs(true - 10.7874) < 1e-3
-    assert true - 1e-9 <= length <= true + 0.02  # circumscribed arcs: never shorter, barely longer
+    # circumscribed arcs (2 % of 0.63" outside the true corner): never shorter, barely longer
+    assert true - 1e-9 <= length <= true + 0.03
     assert not box(10, 10, 14, 14).buffer(R - 1e-6).intersects(LineString(waypoints))
 
 
