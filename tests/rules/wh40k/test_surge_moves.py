@@ -344,3 +344,23 @@ def test_the_verdict_is_plain_json():
     doc = json.loads(json.dumps(verdict.as_dict()))
     assert doc["legal"] and doc["move"]["target"] == "C" and doc["move"]["max_distance"] == 4.0
     assert doc["scenario"]["units"][0]["state"]["moved_this_phase"] is True
+
+
+def test_an_enemy_ending_its_move_nearby_sets_off_a_fixed_8_inch_surge_in_its_movement_phase():
+    ability = {
+        "id": "ambush",
+        "kind": "surge",
+        "trigger": "enemy-ended-move-within-8",
+        "distance": 8,
+    }
+    b = unit("B", "red", line("B", 3, 28.0, 20.0), abilities=[ability])
+    # X1 ended its move at (29.5, 27.5): 7.5 - 1.26 = 6.24" from B2, within 8"
+    x = unit("X", "blue", [model("X1", 29.5, 27.5)])
+    doc = table(b, x).to_document()
+    doc["turn"] = {"round": 3, "active_army": "blue", "phase": "movement"}
+    s = Situation.from_document(doc)
+    move = surge(dice=None, trigger={"event": "enemy-ended-move", "by": "X"}, ability="ambush")
+    verdict = adjudicate(s, move)
+    assert verdict.legal, failures(verdict)
+    assert verdict.move["max_distance"] == 8.0 and verdict.move["target"] == "X"
+    assert all(r["engaged_with"] == ["X"] for r in verdict.models.values())
