@@ -11,10 +11,10 @@ from . import warmaster, wh40k  # noqa: F401  (registers move rules)
 from .errors import InvalidInput
 from .move import Move, Pose
 from .situation import Model, Situation, TerrainFeature, Unit
-from .systems import SYSTEMS, adjudicate, move_options, suggest
+from .systems import SYSTEMS, adjudicate, move_options, reach, suggest
 from .verdict import Finding, Verdict
 
 __all__ = [
     "SYSTEMS", "Finding", "InvalidInput", "Model", "Move", "Pose", "Situation", "TerrainFeature",
-    "Unit", "Verdict", "adjudicate", "move_options", "suggest",
+    "Unit", "Verdict", "adjudicate", "move_options", "reach", "suggest",
 ]

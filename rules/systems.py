@@ -25,12 +25,15 @@ class MoveRule:
       the engine, or raises InvalidInput when the move type needs the player's destinations.
     - `eligibility(situation, unit_id, declarations) -> list[Finding]` lists the eligible-if
       checks, for the UI's "which moves may this unit make now".
+    - `reach(situation, move) -> [(geometry, "ground" | "skies")]`: where the unit's models can
+      end, for the table overlay (never includes ground they cannot reach).
     """
 
     rule: str
     adjudicate: Callable[[Situation, Move], Verdict]
     suggest: Callable[[Situation, Move], Move] | None = None
     eligibility: Callable[[Situation, str, dict], list[Finding]] | None = None
+    reach: Callable[[Situation, Move], list] | None = None
 
 
 @dataclass
@@ -95,6 +98,16 @@ def suggest(situation: Situation, move: Move) -> Move:
         raise InvalidInput("end", f"a {move.type} move needs the player's destinations; "
                                   "the engine does not suggest them")
     return rule.suggest(situation, move)
+
+
+def reach(situation: Situation, move: Move) -> list:
+    """Where the moving unit's models can end, as [(geometry, "ground" | "skies")] for the table
+    overlay; [] when the engine has no region for this move type. A move whose distance depends
+    on dice not rolled yet raises InvalidInput("dice", ...)."""
+    rule = _rule_for(situation, move)
+    if rule is None or rule.reach is None:
+        return []
+    return rule.reach(situation, move)
 
 
 def move_options(situation: Situation, unit_id: str, declarations: dict | None = None) -> dict[str, list[Finding] | None]:

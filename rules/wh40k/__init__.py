@@ -5,7 +5,6 @@ reusable move judge), `move_types` (1.4: normal, advance, fall back, charge), `f
 taking to the skies). Surge moves (1.6) live in `surge` and register themselves there.
 """
 
-import importlib.util
 from functools import partial
 
 from ..systems import SYSTEMS, MoveRule
@@ -22,10 +21,10 @@ for _type, _rule in move_types.RULES.items():
             if _type == "charge"
             else move_types.suggest_needs_end,
             eligibility=partial(move_types.eligibility, move_type=_type),
+            reach=move_types.reach,
         ),
     )
 
 # Surge moves (21.02) are built on top of this package in their own module, which registers
 # itself when imported.
-if importlib.util.find_spec(f"{__name__}.surge") is not None:
-    from . import surge  # type: ignore[attr-defined]  # noqa: F401
+from . import surge  # noqa: E402, F401

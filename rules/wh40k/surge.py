@@ -33,6 +33,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import shapely
+
 from ..dice import Dice
 from ..errors import InvalidInput
 from ..geometry import EPSILON
@@ -41,7 +43,7 @@ from ..situation import Model, Situation, Unit
 from ..systems import SYSTEMS, MoveRule
 from ..verdict import Finding, Verdict
 from .measuring import engaged_enemy_units, engaged_with_model, unit_distance
-from .moving import fmt, judge_move
+from .moving import fmt, judge_move, reachable_region
 from .surge_solver import SURGE_MODE, SurgeSpace, suggest_placement
 
 RULE = "21.02"
@@ -744,6 +746,20 @@ def suggest_surge(situation: Situation, move: Move) -> Move:
     return Move(move.unit, move.type, move.declarations, move.dice, end, {}, dice.seed)
 
 
+def reach(situation: Situation, move: Move) -> list:
+    """Where each surviving model can end, for the table overlay: always on the ground (a surge
+    never takes to the skies). The distance comes from the entered dice; before the roll there
+    is none yet (InvalidInput)."""
+    situation, unit, ability, _trigger, _findings = _prepare(situation, move)
+    if ability is None:
+        return []
+    if ability.dice and move.dice is None:
+        raise InvalidInput("dice", "the surge roll sets how far the unit can go")
+    max_distance = ability.max_distance(Dice(move.dice, move.seed).roll(ability.dice))
+    regions = [reachable_region(situation, m.id, max_distance, SURGE_MODE) for m in unit.models]
+    return [(shapely.union_all(regions), "ground")]
+
+
 SYSTEMS["wh40k-11e"].register(
-    "surge", MoveRule("21.02", adjudicate_surge, suggest_surge, eligibility)
+    "surge", MoveRule("21.02", adjudicate_surge, suggest_surge, eligibility, reach)
 )

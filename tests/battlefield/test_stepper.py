@@ -80,19 +80,17 @@ def test_the_unit_step_lists_every_unit_with_a_link_that_keeps_the_state(client,
 
 
 def test_move_types_not_covered_by_the_engine_say_so_and_offer_no_link(
-    client, mine, judge_normal_moves_as
+    client, mine, judge_normal_moves_as, monkeypatch
 ):
+    from rules import SYSTEMS
+
     judge_normal_moves_as(True)
+    monkeypatch.delitem(SYSTEMS["wh40k-11e"].move_rules, "charge")
     html = client.get(url(mine, "?unit=B")).content.decode()
     # normal is judged (by the fixture): a link to its declarations
     assert f'href="{url(mine)}?unit=B&amp;type=normal"' in html
-    from rules import SYSTEMS
-
-    uncovered = [t for t in MOVE_TYPES["wh40k-11e"] if t not in SYSTEMS["wh40k-11e"].move_rules]
-    assert uncovered, "every 40K move type is covered: pick another plumbing type"
-    for move_type in uncovered:
-        row = re.search(rf'data-type="{move_type}">(.*?)</li>', html, re.S).group(1)
-        assert "not covered yet" in row and "href" not in row
+    row = re.search(r'data-type="charge">(.*?)</li>', html, re.S).group(1)
+    assert "not covered yet" in row and "href" not in row
 
 
 def test_a_type_the_unit_may_not_make_lists_the_failed_eligible_if_findings(
@@ -234,11 +232,13 @@ def test_check_with_bad_input_answers_422_and_the_error_partial_into_the_verdict
     assert 'role="alert"' in html and field in html and "<svg" not in html
 
 
-def test_suggest_for_a_type_the_engine_does_not_cover_is_refused_with_a_message(client, mine):
+def test_suggest_for_a_type_the_engine_does_not_cover_is_refused_with_a_message(
+    client, mine, monkeypatch
+):
     from rules import SYSTEMS
 
-    uncovered = [t for t in MOVE_TYPES["wh40k-11e"] if t not in SYSTEMS["wh40k-11e"].move_rules]
-    data = {**MOVED, "type": uncovered[0]}
+    monkeypatch.delitem(SYSTEMS["wh40k-11e"].move_rules, "charge")
+    data = {**MOVED, "type": "charge"}
     response = client.post(url(mine, "/suggest"), data, headers=PARTIAL)
     assert response.status_code == 422
     assert "does not cover" in response.content.decode()
