@@ -447,16 +447,38 @@ def _farthest(model: Model, bbox) -> float:
 def suggest_placement(space: SurgeSpace) -> dict[str, Model]:
     """A placement meeting 21.02 while moving (see the module docstring): the most models engaged
     with the target that the search finds, then each other model as close as it can get.
-    Returns {model id: Model}; the unit's start positions when nothing legal was found."""
-    placed = _greedy(space) or _slide(space)
-    if placed is None:
+    Returns {model id: Model}; the unit's start positions when nothing legal was found.
+
+    Several starting placements are tried, because one greedy order can crowd the ground near
+    the target and leave models that could all have engaged short of it: closest models first,
+    farthest first (the models with least to spare choose first), every model straight at the
+    target, and the whole unit slid rigidly. Each is improved; the best (most models engaged,
+    then least total gap) wins, and the search stops at the first that engages every model.
+    """
+    best: dict[str, Model] | None = None
+    for attempt in _ATTEMPTS:
+        placed = attempt(space)
+        if placed is None:
+            continue
+        placed = improve(space, placed, SOLVER_MARGIN, SOLVER_STEP)
+        if best is None or _score(space, placed) < _score(space, best):
+            best = placed
+        if _score(space, best)[0] == -len(best):
+            break
+    if best is None:
         return dict(space.starts)
-    placed = improve(space, placed, SOLVER_MARGIN, SOLVER_STEP)
     # Finally the judge's own test: whatever it would still fault is moved to the position it
     # names (exactly legal), so the judge passes the suggestion by construction.
     from .surge import PLACEMENT_TOLERANCE
 
-    return improve(space, placed, JUDGE_MARGIN, PLACEMENT_TOLERANCE)
+    return improve(space, best, JUDGE_MARGIN, PLACEMENT_TOLERANCE)
+
+
+def _score(space: SurgeSpace, placed: Mapping[str, Model]) -> tuple[int, float]:
+    """Lower is better: (minus the models engaged with the target, the others' total gap)."""
+    engaged = [space.engaged_with_target(m) for m in placed.values()]
+    gap = sum(space.target_distance(m) for m, e in zip(placed.values(), engaged) if not e)
+    return -sum(engaged), gap
 
 
 def improve(
@@ -477,10 +499,15 @@ def improve(
     return placed
 
 
-def _greedy(space: SurgeSpace) -> dict[str, Model] | None:
-    """Closest model first, each to the best position linked to those already placed."""
+def _greedy(space: SurgeSpace, farthest_first: bool = False) -> dict[str, Model] | None:
+    """Closest model first (or farthest first), each to the best position linked to those
+    already placed."""
     placed: dict[str, Model] = {}
-    order = sorted(space.starts, key=lambda k: space.target_distance(space.starts[k]))
+    order = sorted(
+        space.starts,
+        key=lambda k: space.target_distance(space.starts[k]),
+        reverse=farthest_first,
+    )
     for mid in order:
         start = space.starts[mid]
         mates = list(placed.values())
@@ -540,3 +567,34 @@ def _slide(space: SurgeSpace) -> dict[str, Model] | None:
         ):
             return moved
     return None
+
+
+def _straight(space: SurgeSpace) -> dict[str, Model] | None:
+    """Every model straight at the nearest point of the target, just far enough to be engaged
+    (or as far as it may go), as a player would push them; None unless all of it is legal."""
+    # stop this far inside engagement range, so the exact check is not lost to rounding
+    inside = 0.05
+    moved: dict[str, Model] = {}
+    for mid, start in space.starts.items():
+        goal = nearest_points(space.target_shape, Point(start.x, start.y))[0]
+        dx, dy = goal.x - start.x, goal.y - start.y
+        length = math.hypot(dx, dy)
+        gap = space.target_distance(start)
+        step = min(space.max_distance, max(0.0, gap - ENGAGEMENT_RANGE.horizontal + inside))
+        if length < EPSILON or step <= 0:
+            moved[mid] = start
+            continue
+        moved[mid] = start.placed(start.x + dx / length * step, start.y + dy / length * step, 0.0)
+    mates = list(moved.values())
+    for mid, model in moved.items():
+        if not space.legal_for(mid, model.x, model.y, [o for o in mates if o.id != mid]):
+            return None
+    return moved
+
+
+_ATTEMPTS = (
+    _greedy,
+    lambda space: _greedy(space, farthest_first=True),
+    _straight,
+    _slide,
+)

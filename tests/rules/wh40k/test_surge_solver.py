@@ -104,14 +104,14 @@ def test_the_suggestion_gets_all_five_models_engaged_when_there_is_room():
     assert all(r["engaged_with"] == ["C"] for r in verdict.models.values())
 
 
-def test_when_the_greedy_pass_fails_the_slid_unit_is_improved_into_a_legal_placement(monkeypatch):
+def test_the_slid_unit_alone_is_improved_into_a_legal_placement(monkeypatch):
     from rules import adjudicate
     from rules.move import Pose
     from rules.wh40k import surge_solver
     from rules.wh40k.surge_solver import SurgeSpace, suggest_placement
 
     s = five_before_two()
-    monkeypatch.setattr(surge_solver, "_greedy", lambda space: None)
+    monkeypatch.setattr(surge_solver, "_ATTEMPTS", (surge_solver._slide,))
     placed = suggest_placement(SurgeSpace(s, s.unit("B"), "C", 4.0))
     verdict = adjudicate(s, surge_4().with_end({k: Pose(m.x, m.y, m.z) for k, m in placed.items()}))
     assert verdict.legal, [f.text for f in verdict.failures]
@@ -120,3 +120,20 @@ def test_when_the_greedy_pass_fails_the_slid_unit_is_improved_into_a_legal_place
     # stays unengaged, as close as it can get with the others fixed (the rule's own test).
     engaged = {mid for mid, r in verdict.models.items() if r["engaged_with"] == ["C"]}
     assert engaged == {"B1", "B2", "B3", "B4"}
+
+
+def test_the_suggestion_engages_every_model_that_some_placement_can_engage():
+    """The 21.01 worked example: a placement engaging all eight survivors exists (the demo move
+    pushes each 3.6" straight at C), so the engine's own suggestion must find as many."""
+    import json
+    import pathlib
+
+    from rules import Move, Situation, adjudicate
+
+    demo = pathlib.Path(__file__).resolve().parents[3] / "battlefield" / "demo"
+    s = Situation.from_document(json.loads((demo / "scenarios/surge-berzerkers.json").read_text()))
+    move = json.loads((demo / "moves/surge-berzerkers.json").read_text())
+    del move["end"]
+    verdict = adjudicate(s, Move.from_document(move, s.system))
+    assert verdict.legal, [f.text for f in verdict.failures]
+    assert all(r["engaged_with"] == ["C"] for r in verdict.models.values())
