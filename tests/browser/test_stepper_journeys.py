@@ -210,8 +210,11 @@ def test_the_surge_lesson_runs_to_the_end(fresh, request):
     page.get_by_role("link", name=re.compile("Surge basics")).click()
     page.wait_for_url(re.compile(r"/lessons/surge-basics/$"))
     while page.get_by_role("link", name="Next").count():
+        # wait for the step the link leads to, not just any step URL (the old link is swapped out)
+        target = page.get_by_role("link", name="Next").get_attribute("href")
         page.get_by_role("link", name="Next").click()
-        page.wait_for_url(re.compile(r"/lessons/surge-basics/\d+/$"))
+        page.wait_for_url(f"**{target}")
+        page.wait_for_selector(f'a[rel="next"]:not([href="{target}"]), #narration-h:text("Try it")')
     assert page.locator("#narration-h").inner_text() == "Try it"
     page.get_by_role("button", name="Suggest").click()
     page.wait_for_function("document.querySelector('#verdict').innerText.includes('Press Check')")
