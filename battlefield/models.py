@@ -137,7 +137,7 @@ class Scenario(models.Model):
         "Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="scenarios"
     )
     #: Soft delete: set when deleted; its owner may restore it for RESTORE_DAYS days.
-    deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
+    deleted_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["name", "pk"]

@@ -42,7 +42,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='scenario',
             name='deleted_at',
-            field=models.DateTimeField(blank=True, editable=False, null=True),
+            field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AlterField(
             model_name='scenario',
