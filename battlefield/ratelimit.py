@@ -38,7 +38,7 @@ class RateLimited(Exception):
     def message(self) -> str:
         what = SCOPE_NAMES.get(self.scope, self.scope)
         return (
-            f"Too many {what}: at most {self.count} every {duration(self.seconds)}. "
+            f"Too many {what}: at most {self.count} {rate(self.seconds)}. "
             f"Please wait {duration(self.retry_after)} and try again."
         )
 
@@ -50,6 +50,12 @@ SCOPE_NAMES = {
     "import": "imports",
     "api": "adjudication requests",
 }
+
+
+def rate(seconds: int) -> str:
+    """'a minute', 'an hour', 'every 5 minutes' (for 'at most 3 a minute')."""
+    text = duration(seconds)
+    return text if text.startswith("a") else f"every {text}"
 
 
 def duration(seconds: int) -> str:
