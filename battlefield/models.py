@@ -404,9 +404,7 @@ class Club(models.Model):
         """'member', 'organiser' or None."""
         if not getattr(user, "is_authenticated", False):
             return None
-        return (
-            self.memberships.filter(user=user).values_list("role", flat=True).first()
-        )
+        return self.memberships.filter(user=user).values_list("role", flat=True).first()
 
 
 class Membership(models.Model):

@@ -41,7 +41,12 @@ def test_signing_up_creates_the_account_and_signs_in(django_user_model):
     client = Client()
     response = client.post(
         "/accounts/signup/",
-        {"username": "bob", "email": "bob@example.org", "password1": PASSWORD, "password2": PASSWORD},
+        {
+            "username": "bob",
+            "email": "bob@example.org",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
     )
     assert response.status_code == 302 and response["Location"] == "/"
     assert django_user_model.objects.get(username="bob").email == "bob@example.org"

@@ -41,7 +41,10 @@ def world(django_user_model):
 
 def club_scenario(world, visibility: str) -> Scenario:
     return Scenario.objects.create(
-        document=scenario(), owner=world["users"]["owner"], club=world["club"], visibility=visibility
+        document=scenario(),
+        owner=world["users"]["owner"],
+        club=world["club"],
+        visibility=visibility,
     )
 
 
@@ -220,7 +223,9 @@ def test_a_deleted_scenario_is_gone_for_everyone_until_its_owner_restores_it(wor
     assert b"Two squads" not in Client().get("/").content
     owner = world["clients"]["owner"]
     assert b"Restore</button>" in owner.get("/scenarios/deleted").content
-    assert b"Restore</button>" not in world["clients"]["organiser"].get("/scenarios/deleted").content
+    assert (
+        b"Restore</button>" not in world["clients"]["organiser"].get("/scenarios/deleted").content
+    )
     assert owner.post(f"/scenarios/{s.pk}/restore").status_code == 302
     assert Client().get(s.share_url()).status_code == 200
     assert s.steps.count() == 0 and Scenario.objects.count() == 1  # nothing was removed
@@ -261,7 +266,9 @@ def test_the_home_page_lists_public_scenarios_and_the_visitors_own_and_club_ones
     public = club_scenario(world, "public")
     club = club_scenario(world, "club")
     Scenario.objects.create(
-        document=scenario(name="Owner's secret"), owner=world["users"]["owner"], visibility="private"
+        document=scenario(name="Owner's secret"),
+        owner=world["users"]["owner"],
+        visibility="private",
     )
     anonymous = Client().get("/").content.decode()
     assert public.share_url() in anonymous and club.get_absolute_url() not in anonymous

@@ -138,7 +138,9 @@ def test_sign_ups_are_limited(limits, django_user_model):
 def test_password_resets_are_limited(limits):
     client = Client()
     for _ in range(2):
-        assert client.post("/accounts/password_reset/", {"email": "a@example.org"}).status_code == 302
+        assert (
+            client.post("/accounts/password_reset/", {"email": "a@example.org"}).status_code == 302
+        )
     refused = client.post("/accounts/password_reset/", {"email": "a@example.org"})
     assert refused.status_code == 429
 

@@ -33,9 +33,7 @@ PRODUCTION_ENV = {
 
 
 def test_the_production_environment_passes_djangos_deployment_check(tmp_path):
-    env = {
-        k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))
-    }
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
     env.update(PRODUCTION_ENV, SQLITE_PATH=str(tmp_path / "db.sqlite3"))
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
@@ -221,7 +219,9 @@ def test_the_version_may_come_in_a_header_and_a_current_one_is_accepted(two_edit
     s, (owner, member) = two_editors
     ok = owner.post(s.get_absolute_url(), {"name": "First"}, headers={"X-Scenario-Version": "1"})
     assert ok.status_code == 302
-    stale = member.post(s.get_absolute_url(), {"name": "Second"}, headers={"X-Scenario-Version": "1"})
+    stale = member.post(
+        s.get_absolute_url(), {"name": "Second"}, headers={"X-Scenario-Version": "1"}
+    )
     assert stale.status_code == 409
     s.refresh_from_db()
     assert s.name == "First" and s.version == 2
