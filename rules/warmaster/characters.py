@@ -1,0 +1,190 @@
+"""Characters on flying mounts (RULES.md 2.5, 2.8).
+
+- `character-move`: a character with the FLYING keyword hops up to 100 cm under the flyers' end
+  rules (2.2, 2.5); it may end touching friendly units (to join them) but not enemies.
+- `character-escape`: a lone flying character touched by the enemy, or one that has joined a unit
+  (state `joined`) which ended where the character cannot be (woods, terrain infantry cannot enter),
+  moves up to 30 cm - not 100 - to end touching another friendly unit; if it cannot reach one, it is
+  slain. `suggest` finds the shortest such move (nearest friendly unit first); `adjudicate` judges a
+  hand placement against the 30 cm limit and the end rules.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from types import MappingProxyType
+
+from shapely.ops import nearest_points
+
+from ..errors import InvalidInput
+from ..geometry import EPSILON, within
+from ..move import Move, Pose
+from ..situation import Model, Situation, Unit
+from ..verdict import Verdict
+from .flying import (
+    FLYER_PACE,
+    check_distances,
+    check_flown_end,
+    end_models,
+    engaged,
+    engine_may_place,
+    finish,
+    fmt,
+    new_verdict,
+    phase_check,
+)
+from .home_back import slots
+from .stands import board, distance_moved, is_character
+from .terrain import forbidden_terrain_under
+
+RULE = "flying-units/characters"
+ESCAPE_DISTANCE = 30.0
+
+
+def _refuse_unless_flying_character(verdict: Verdict, unit: Unit) -> bool:
+    ok = is_character(unit) and unit.has("FLYING")
+    verdict.check(
+        RULE if ok else "engine",
+        "eligible-if",
+        ok,
+        unit.id,
+        f"{unit.id} is a character on a flying mount."
+        if ok
+        else f"Arbiter judges this move for characters on flying mounts only, and {unit.id} "
+        "is not one, "
+        "so it cannot say whether the move is legal.",
+    )
+    return ok
+
+
+def adjudicate_character_move(situation: Situation, move: Move) -> Verdict:
+    """2.5: a character riding a flying mount hops up to 100 cm under the flyers' terrain rules."""
+    unit = situation.unit(move.unit)
+    verdict = new_verdict(move, max_distance=FLYER_PACE)
+    if not _refuse_unless_flying_character(verdict, unit):
+        return verdict
+    phase_check(verdict, situation, unit, "command", RULE)
+    if move.end is None:
+        raise InvalidInput("end", "a character-move needs the character's end position")
+    ends = end_models(unit, move)
+    check_distances(verdict, unit, ends, FLYER_PACE, RULE, "a character on a flying mount")
+    check_flown_end(verdict, situation, unit, ends)
+    return finish(verdict, situation, ends)
+
+
+def escape_reason(situation: Situation, unit: Unit) -> str | None:
+    """Why a flying character must fly to another unit now (2.8), or None."""
+    joined = unit.state.get("joined")
+    if joined and situation.has_unit(joined):
+        host = situation.unit(joined)
+        bad = sorted(
+            {f.id for m in host.models for f, _ in forbidden_terrain_under(situation, m.footprint)}
+        )
+        if bad:
+            return f"the unit it joined, {joined}, is in {', '.join(bad)}, where it cannot be"
+        return None
+    busy = engaged(situation, unit)
+    if busy:
+        return f"it is alone and touched by enemy {', '.join(busy)}"
+    return None
+
+
+def plan_escape(situation: Situation, unit: Unit) -> Model | None:
+    """The shortest legal move (<= 30 cm) ending touching another friendly unit, or None."""
+    stand = unit.models[0]
+    joined = unit.state.get("joined")
+    best, best_cost = None, math.inf
+    for host in situation.friends_of(unit):
+        if host.id == joined or is_character(host):
+            continue
+        for anchor in host.models:
+            if anchor.footprint.distance(stand.footprint) > ESCAPE_DISTANCE + 5:
+                continue
+            p, q = nearest_points(stand.footprint, anchor.footprint)
+            candidates = [(stand.x + q.x - p.x, stand.y + q.y - p.y)] + slots(anchor, stand)
+            for x, y in candidates:
+                cand = stand.placed(x, y)
+                cost = distance_moved(stand, x, y, stand.facing)
+                if (
+                    cost < best_cost
+                    and within(cost, ESCAPE_DISTANCE)
+                    and cand.footprint.distance(anchor.footprint) <= EPSILON
+                    and engine_may_place(situation, unit, cand.footprint)
+                ):
+                    best, best_cost = cand, cost
+    return best
+
+
+def suggest_character_escape(situation: Situation, move: Move) -> Move:
+    unit = situation.unit(move.unit)
+    end = plan_escape(situation, unit) if is_character(unit) and unit.has("FLYING") else None
+    poses = {} if end is None else {end.id: Pose(end.x, end.y, None, end.facing)}
+    return replace(move, end=MappingProxyType(poses))
+
+
+def adjudicate_character_escape(situation: Situation, move: Move) -> Verdict:
+    """2.8: a flying character escapes up to 30 cm to a friendly unit, or is slain."""
+    unit = situation.unit(move.unit)
+    verdict = new_verdict(move, max_distance=ESCAPE_DISTANCE)
+    if not _refuse_unless_flying_character(verdict, unit):
+        return verdict
+    reason = escape_reason(situation, unit)
+    verdict.check(
+        RULE,
+        "eligible-if",
+        reason is not None,
+        unit.id,
+        f"{unit.id} must leave: {reason}."
+        if reason
+        else f"{unit.id} is neither a lone character touched by the enemy nor with a unit in "
+        "terrain it "
+        "cannot enter, so it has no escape move to make.",
+    )
+    if reason is None:
+        return verdict
+    if plan_escape(situation, unit) is None:
+        verdict.check(
+            RULE,
+            "after-moving",
+            True,
+            unit.id,
+            f"No friendly unit can be reached within {fmt(ESCAPE_DISTANCE)} cm, "
+            f"so {unit.id} is slain.",
+        )
+        verdict.events.append({"event": "slain", "unit": unit.id})
+        return finish(verdict, situation, [], {}, [m.id for m in unit.models])
+    if not move.end:
+        raise InvalidInput("end", "a character-escape to judge needs the character's end position")
+    ends = end_models(unit, move)
+    check_distances(
+        verdict,
+        unit,
+        ends,
+        ESCAPE_DISTANCE,
+        RULE,
+        "a flying character escaping to a unit (30 cm, not 100)",
+    )
+    check_flown_end(verdict, situation, unit, ends)
+    b = board(situation)
+    joined = unit.state.get("joined")
+    hosts = sorted(
+        {
+            o.unit
+            for m in ends
+            for o in b.stands_near(m.footprint, 2 * EPSILON)
+            if o.unit not in (unit.id, joined)
+            and b.army_of[o.unit] == unit.army
+            and m.footprint.distance(o.footprint) <= EPSILON
+        }
+    )
+    verdict.check(
+        RULE,
+        "after-moving",
+        bool(hosts),
+        unit.id,
+        f"{unit.id} ends touching {', '.join(hosts)} and joins it."
+        if hosts
+        else f"{unit.id} must end touching another friendly unit.",
+    )
+    return finish(verdict, situation, ends, {unit.id: {"joined": hosts[0]}} if hosts else {})

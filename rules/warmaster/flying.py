@@ -1,0 +1,314 @@
+"""Moving flyers by hops (RULES.md 2.5): only the end position is checked.
+
+Shared by every flown move (initiative and order moves, charges, combat advances and fall backs,
+flying characters): the distance each stand moved against the move's limit, and the end-of-move
+rules - on the table, not in terrain impassable to infantry or over woods, not on top of friendly
+stands, not touching an enemy unless the move is a charge, and the unit's stands in touch.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+
+import shapely
+
+from ..errors import InvalidInput
+from ..geometry import EPSILON, within
+from ..move import Move
+from ..situation import Model, Situation, Unit
+from ..systems import SYSTEMS
+from ..verdict import Verdict
+from .stands import ENEMY_CLEARANCE, board, distance_moved, overlaps, same_facing, stands_together
+from .terrain import forbidden_terrain_under, no_flyer_end_terrain
+
+RULE_MOVING = "flying-units/moving"
+RULE_TERRAIN = "flying-units/terrain"
+#: RULES.md 0: how far a hand placement may be from the engine's where the engine computes a move.
+PLACEMENT_TOLERANCE = SYSTEMS["warmaster-revolution"].placement_tolerance
+
+#: 2.1 / 2.5: a flyer's full pace, order-move limit and charge limits (cm).
+FLYER_PACE = 100.0
+FLYER_CHARGE = 60.0
+FLYER_IRREGULAR_CHARGE = 10.0
+#: 2.3 / 2.4: orders and home back work within this distance of a character (cm).
+COMMAND_RANGE = 20.0
+
+
+def fmt(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def new_verdict(move: Move, **extra) -> Verdict:
+    return Verdict(move={"unit": move.unit, "type": move.type, **extra})
+
+
+def refuse_ground_unit(verdict: Verdict, unit: Unit, what: str = "flying units") -> bool:
+    """The Warmaster half judges flyers only: anything else is refused, never passed."""
+    if unit.has("FLYING"):
+        return True
+    verdict.check(
+        "engine",
+        "eligible-if",
+        False,
+        unit.id,
+        f"Arbiter judges Warmaster {what} only, and {unit.id} has no FLYING keyword, so "
+        "it cannot say whether this move is legal.",
+    )
+    return False
+
+
+def end_models(unit: Unit, move: Move) -> list[Model]:
+    """The unit's stands at their proposed end poses (stands left out of `end` stay put)."""
+    end = move.end or {}
+    ids = {m.id for m in unit.models}
+    for model_id in end:
+        if model_id not in ids:
+            raise InvalidInput(f"end.{model_id}", f"{model_id} is not a stand of unit {unit.id}")
+    out = []
+    for m in unit.models:
+        pose = end.get(m.id)
+        out.append(m if pose is None else m.placed(pose.x, pose.y, facing=pose.facing))
+    return out
+
+
+def check_distances(
+    verdict: Verdict, unit: Unit, ends: list[Model], limit: float, rule: str, why: str
+) -> None:
+    """2.1 / 2.5 while moving: each stand's distance moved (its furthest-moving point) <= limit."""
+    for start, end in zip(unit.models, ends, strict=True):
+        moved = distance_moved(start, end.x, end.y, end.facing)
+        verdict.models[start.id] = {"distance_moved": round(moved, 4), "end": pose_dict(end)}
+        verdict.check(
+            rule,
+            "while-moving",
+            within(moved, limit),
+            start.id,
+            f"{start.id} moved {fmt(moved)} cm, measured at its furthest-moving point; "
+            f"{why} allows {fmt(limit)} cm.",
+            moved,
+            limit,
+        )
+
+
+def pose_dict(m: Model) -> dict:
+    return {"x": round(m.x, 6), "y": round(m.y, 6), "facing": round(m.facing, 6)}
+
+
+def check_flown_end(
+    verdict: Verdict,
+    situation: Situation,
+    unit: Unit,
+    ends: list[Model],
+    *,
+    may_touch_enemy: bool = False,
+    ignore: Iterable[str] = (),
+    stage: str = "end-of-move",
+) -> None:
+    """2.2 / 2.5 end of move for flyers: table, terrain, friends, enemies, stands in touch.
+
+    `ignore` lists unit ids whose stands do not count (e.g. friends making way)."""
+    b = board(situation)
+    ignore = set(ignore) | {unit.id}
+    for i, m in enumerate(ends):
+        fp = m.footprint
+        on_table = b.table.buffer(EPSILON).contains(fp)
+        verdict.check(
+            RULE_MOVING,
+            stage,
+            on_table,
+            m.id,
+            f"{m.id} ends on the table." if on_table else f"{m.id} would end off the table.",
+        )
+        bad = forbidden_terrain_under(situation, fp)
+        verdict.check(
+            RULE_TERRAIN,
+            stage,
+            not bad,
+            m.id,
+            f"{m.id} ends clear of woods and of terrain infantry cannot enter."
+            if not bad
+            else f"{m.id} would end over "
+            f"{', '.join(f.id + ' (' + k + ')' for f, k in bad)}; a flyer "
+            "may never end a move over woods or in terrain infantry cannot enter.",
+        )
+        friends_under = sorted(
+            {
+                o.unit
+                for o in b.stands_near(fp)
+                if o.unit not in ignore
+                and b.army_of[o.unit] == unit.army
+                and overlaps(fp, o.footprint)
+            }
+        )
+        own_under = [o.id for o in ends[:i] if overlaps(fp, o.footprint)]
+        clear = not friends_under and not own_under
+        verdict.check(
+            RULE_MOVING,
+            stage,
+            clear,
+            m.id,
+            f"{m.id} has room of its own and is not on top of other stands."
+            if clear
+            else f"{m.id} would end on top of {', '.join(friends_under + own_under)}; stands need "
+            "room on the table, as on the ground.",
+        )
+        enemies = sorted(
+            {
+                o.unit
+                for o in b.stands_near(fp, 2 * EPSILON)
+                if b.army_of[o.unit] != unit.army and fp.distance(o.footprint) <= EPSILON
+            }
+        )
+        if may_touch_enemy:
+            continue
+        verdict.check(
+            RULE_MOVING,
+            stage,
+            not enemies,
+            m.id,
+            f"{m.id} ends out of contact with the enemy."
+            if not enemies
+            else f"{m.id} would end touching enemy {', '.join(enemies)}, "
+            "which only a charge may do.",
+        )
+    together = stands_together(ends)
+    verdict.check(
+        "units/formation",
+        stage,
+        together,
+        unit.id,
+        f"Every stand of {unit.id} touches another stand of the unit."
+        if together
+        else f"The stands of {unit.id} must each touch another stand of the unit, edge or corner.",
+    )
+
+
+def touching_enemy_units(situation: Situation, unit: Unit, stands: Iterable[Model]) -> list[str]:
+    """Enemy units with a stand touching one of `stands`."""
+    b = board(situation)
+    out = set()
+    for m in stands:
+        for o in b.stands_near(m.footprint, 2 * EPSILON):
+            if b.army_of[o.unit] != unit.army and m.footprint.distance(o.footprint) <= EPSILON:
+                out.add(o.unit)
+    return sorted(out)
+
+
+def engaged(situation: Situation, unit: Unit) -> list[str]:
+    """A unit is engaged (in combat) when one of its stands touches an enemy stand."""
+    return touching_enemy_units(situation, unit, unit.models)
+
+
+def finish(
+    verdict: Verdict,
+    situation: Situation,
+    ends: Mapping[str, Model] | list[Model],
+    state: Mapping[str, Mapping] | None = None,
+    removed: Iterable[str] = (),
+) -> Verdict:
+    """Record the situation after the move when every check passed."""
+    if verdict.legal:
+        models = ends.values() if isinstance(ends, Mapping) else ends
+        poses = {m.id: {"x": m.x, "y": m.y, "facing": m.facing} for m in models}
+        verdict.after = situation.moved(poses, state or {}, removed)
+    return verdict
+
+
+def phase_check(verdict: Verdict, situation: Situation, unit: Unit, phase: str, rule: str) -> None:
+    """The move belongs to a phase; a scenario that names another phase cannot make it."""
+    current = situation.turn.phase
+    if current is None:
+        return
+    verdict.check(
+        rule,
+        "eligible-if",
+        current == phase,
+        unit.id,
+        f"This move is made in the {phase} phase"
+        + ("." if current == phase else f", and the scenario is in the {current} phase."),
+    )
+
+
+def check_engine_placement(
+    verdict: Verdict, rule: str, unit: Unit, move: Move, engine_ends: list[Model], what: str
+) -> list[Model]:
+    """For moves the engine computes (drive back, retreat, pursuit): the stands judged are the
+    player's (`move.end`) or else the engine's, and each must lie within PLACEMENT_TOLERANCE of
+    the engine's position with the same facing. Returns the stands judged."""
+    ends = end_models(unit, move) if move.end is not None else engine_ends
+    for engine, hand in zip(engine_ends, ends, strict=True):
+        off = math.hypot(engine.x - hand.x, engine.y - hand.y)
+        ok = off <= PLACEMENT_TOLERANCE and same_facing(engine.facing, hand.facing, 1e-3)
+        start = unit.model(hand.id)
+        verdict.models[hand.id] = {
+            "distance_moved": round(math.hypot(hand.x - start.x, hand.y - start.y), 4),
+            "end": pose_dict(hand),
+        }
+        verdict.check(
+            rule,
+            "after-moving",
+            ok,
+            hand.id,
+            f"{hand.id} is where {what} puts it."
+            if ok
+            else f"{hand.id} should end at ({fmt(engine.x)}, {fmt(engine.y)}) facing "
+            f"{fmt(engine.facing)}; it is {fmt(off)} cm away from there.",
+            off,
+            PLACEMENT_TOLERANCE,
+        )
+    return ends
+
+
+def check_on_table(
+    verdict: Verdict,
+    situation: Situation,
+    rule: str,
+    unit: Unit,
+    ends: list[Model],
+    what: str,
+    moved: float | None = None,
+) -> bool:
+    """A computed move that would leave the table is refused: RULES.md does not say what then."""
+    table = board(situation).table.buffer(EPSILON)
+    on = all(table.contains(m.footprint) for m in ends)
+    verdict.check(
+        rule,
+        "while-moving",
+        on,
+        unit.id,
+        f"{unit.id} stays on the table."
+        if on
+        else f"{what} takes {unit.id} off the table edge; Arbiter does not judge that case, so "
+        "settle it by the rulebook.",
+        moved,
+    )
+    return on
+
+
+def no_end_index(situation: Situation) -> tuple[list, shapely.STRtree | None]:
+    """Footprints a flyer may not end over (woods, impassable), indexed once per situation."""
+    cache = board(situation).cache
+    if "no-end" not in cache:
+        polygons = [f.footprint for f, _ in no_flyer_end_terrain(situation)]
+        cache["no-end"] = (polygons, shapely.STRtree(polygons) if polygons else None)
+    return cache["no-end"]
+
+
+def engine_may_place(situation: Situation, unit: Unit, fp) -> bool:
+    """Where the engine itself may put a stand of a flyer it places (home back, escapes): on the
+    table, clear of woods and terrain infantry cannot enter, not on another unit's stand, and
+    ENEMY_CLEARANCE away from enemy stands (so that it is never touching one)."""
+    b = board(situation)
+    if not b.table.buffer(EPSILON).contains(fp):
+        return False
+    for o in b.stands_near(fp, 2 * ENEMY_CLEARANCE):
+        if o.unit == unit.id:
+            continue
+        if b.army_of[o.unit] == unit.army:
+            if overlaps(fp, o.footprint):
+                return False
+        elif fp.distance(o.footprint) <= ENEMY_CLEARANCE / 2:
+            return False
+    polygons, tree = no_end_index(situation)
+    return tree is None or not any(overlaps(fp, polygons[int(i)]) for i in tree.query(fp))

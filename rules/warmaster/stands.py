@@ -1,0 +1,315 @@
+"""Warmaster stands, units and formations, and the geometry only Warmaster needs (RULES.md 2.1).
+
+Conventions (RULES.md 0 and 2.1), stated once for the Warmaster half:
+- Table units are centimetres; a stand is a `rect` base (frontage x depth, depth along the facing)
+  or, for a character, a round base. Footprints come from `rules.geometry.Base.footprint`.
+- Distances between stands and units are measured between the closest points of the stands.
+- "Touching" is a distance <= EPSILON; a stand is "on" another stand or "in" a terrain piece when
+  their footprints share area (more than EPSILON), so stands may touch terrain edges and each other.
+- The distance a stand moves is the greatest distance any point of it travels (2.1). For a hop from
+  one pose to another that is the largest corner displacement of a rectangle (the displacement of
+  a point is an affine function of the point, so its length peaks at a corner); an about-face on
+  the spot therefore costs the diagonal. A round base is the same shape whatever its facing, so
+  only its centre's travel counts.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import shapely
+from shapely import STRtree
+from shapely.geometry import LineString, MultiPoint, Point, Polygon, box
+
+from ..geometry import EPSILON, Base, footprint_distance
+from ..situation import Model, Situation, Unit
+
+#: Keywords that make a unit a character (a General, Hero or Wizard stand), FORMAT.md.
+CHARACTER_KEYWORDS = frozenset({"CHARACTER", "GENERAL", "HERO", "WIZARD"})
+
+#: How far apart (cm) two stands may sit and still count as aligned in a line or column when the
+#: formation is recognised from positions: stands placed by hand are never exactly aligned.
+FORMATION_SLACK = 0.1
+
+#: A gap (cm) the engine leaves between its own placements and enemy stands, so that a stand it
+#: places "not touching" an enemy is not touching it after rounding of stored coordinates.
+ENEMY_CLEARANCE = 1e-3
+
+
+def is_character(unit: Unit) -> bool:
+    return bool(unit.keywords & CHARACTER_KEYWORDS)
+
+
+def is_flyer(unit: Unit) -> bool:
+    return unit.has("FLYING")
+
+
+# -- moving a stand ---------------------------------------------------------------------------
+
+
+def corners(base: Base, x: float, y: float, facing: float) -> list[tuple[float, float]]:
+    """The four corners of a rect stand at a pose (table coordinates)."""
+    frontage, depth = base.size
+    a = math.radians(facing)
+    c, s = math.cos(a), math.sin(a)
+    out = []
+    for fx, fy in (
+        (depth / 2, -frontage / 2),
+        (depth / 2, frontage / 2),
+        (-depth / 2, frontage / 2),
+        (-depth / 2, -frontage / 2),
+    ):
+        out.append((x + fx * c - fy * s, y + fx * s + fy * c))
+    return out
+
+
+def distance_moved(model: Model, x: float, y: float, facing: float | None = None) -> float:
+    """2.1: the distance a stand moves hopping from its pose to (x, y, facing): the greatest
+    distance travelled by any of its points (largest corner displacement for a rectangle).
+
+    >>> # an infantry stand turning about on the spot moves its diagonal, sqrt(4^2 + 2^2) = 4.47 cm
+    """
+    facing = model.facing if facing is None else facing
+    if model.base.kind == "rect":
+        before = corners(model.base, model.x, model.y, model.facing)
+        after = corners(model.base, x, y, facing)
+        return max(
+            math.hypot(bx - ax, by - ay) for (ax, ay), (bx, by) in zip(before, after, strict=True)
+        )
+    centre = math.hypot(x - model.x, y - model.y)
+    if model.base.kind == "round":
+        return centre
+    # Other shapes (not used by Warmaster stands): centre travel plus the turn of the far rim.
+    turn = math.radians((facing - model.facing + 180) % 360 - 180)
+    return centre + 2 * model.base.radius * abs(math.sin(turn / 2))
+
+
+def same_facing(a: float, b: float, slack: float = 1e-6) -> bool:
+    return abs((a - b + 180) % 360 - 180) <= slack
+
+
+# -- distances between stands and units ---------------------------------------------------------
+
+
+def stand_distance(a: Model, b: Model) -> float:
+    """Closest-points distance between two stands (0 if they overlap).
+
+    A round base is measured from its true circle (centre distance minus radius), not from the
+    slightly larger polygon that stands for it, so "within 20 cm" is exact for round characters."""
+    if a.base.kind == "round" and b.base.kind == "round":
+        return footprint_distance(a.base, a.pos, b.base, b.pos)
+    if b.base.kind == "round":
+        a, b = b, a
+    if a.base.kind == "round":
+        return max(0.0, b.footprint.distance(Point(a.x, a.y)) - a.base.radius)
+    return a.footprint.distance(b.footprint)
+
+
+def unit_distance(a: Iterable[Model], b: Iterable[Model]) -> float:
+    """2.1: distance between units = the least distance between their stands."""
+    b = list(b)
+    return min((stand_distance(x, y) for x in a for y in b), default=math.inf)
+
+
+def nearest_stand(stands: Sequence[Model], target: Polygon) -> Model:
+    """The stand closest to a target footprint (ties: the first listed)."""
+    return min(stands, key=lambda m: m.footprint.distance(target))
+
+
+def overlaps(a: Polygon, b: Polygon) -> bool:
+    """One footprint is on another: they share more than a sliver of area (touching is fine)."""
+    return a.intersects(b) and a.intersection(b).area > EPSILON
+
+
+# -- formations ----------------------------------------------------------------------------------
+
+
+def stands_together(stands: Sequence[Model], tolerance: float = EPSILON) -> bool:
+    """2.1: every stand touches another stand of the unit (edge or corner), in one group."""
+    if len(stands) <= 1:
+        return True
+    seen = {0}
+    frontier = [0]
+    while frontier:
+        i = frontier.pop()
+        for j, other in enumerate(stands):
+            if j not in seen and stands[i].footprint.distance(other.footprint) <= tolerance:
+                seen.add(j)
+                frontier.append(j)
+    return len(seen) == len(stands)
+
+
+def formation(stands: Sequence[Model]) -> str:
+    """2.1: "line", "column" or "irregular", recognised from the stands' positions.
+
+    A line: every stand faces the same way, fronts level, side by side edge to edge. A column:
+    every stand faces the same way, one behind another, each front edge against the rear edge of
+    the stand ahead. Anything else is irregular. Hand-placed stands may be out by FORMATION_SLACK.
+    A single stand counts as a line.
+    """
+    if len(stands) <= 1:
+        return "line"
+    first = stands[0]
+    if any(
+        m.base.kind != "rect"
+        or m.base.size != first.base.size
+        or not same_facing(m.facing, first.facing, 0.5)
+        for m in stands
+    ):
+        return "irregular"
+    frontage, depth = first.base.size
+    a = math.radians(first.facing)
+    fx, fy = math.cos(a), math.sin(a)  # forward
+    rx, ry = -fy, fx  # to the stand's right
+    forward = [(m.x - first.x) * fx + (m.y - first.y) * fy for m in stands]
+    across = [(m.x - first.x) * rx + (m.y - first.y) * ry for m in stands]
+
+    def evenly(values: list[float], spacing: float) -> bool:
+        ordered = sorted(values)
+        return all(
+            abs((b - a_) - spacing) <= FORMATION_SLACK
+            for a_, b in zip(ordered, ordered[1:], strict=False)
+        )
+
+    if all(abs(f) <= FORMATION_SLACK for f in forward) and evenly(across, frontage):
+        return "line"
+    if all(abs(c) <= FORMATION_SLACK for c in across) and evenly(forward, depth):
+        return "column"
+    return "irregular"
+
+
+# -- sweeping a shape along a straight line --------------------------------------------------------
+
+
+def _pieces(obstacle: Polygon) -> list[Polygon]:
+    """Convex pieces of an obstacle (a convex polygon is its own piece)."""
+    if obstacle.convex_hull.area - obstacle.area <= EPSILON:
+        return [obstacle]
+    triangles = shapely.constrained_delaunay_triangles(obstacle)
+    return [g for g in triangles.geoms if g.area > 0]
+
+
+def sweep_intervals(
+    shape: Polygon, ux: float, uy: float, t_max: float, obstacles: Iterable[Polygon]
+) -> list[tuple[float, float]]:
+    """The parameter ranges t in [0, t_max] where `shape` moved by t*(ux, uy) meets an obstacle.
+
+    `shape` must be convex (a stand). Exact: the moved shape meets obstacle O exactly when t*u lies
+    in the Minkowski sum O + (-shape), which for each convex piece of O is the convex hull of the
+    pairwise vertex differences. The ends of an interval are touching positions.
+    """
+    obstacles = list(obstacles)
+    if not obstacles:
+        return []
+    if t_max <= EPSILON:
+        return [(0.0, 0.0)] if any(shape.intersects(o) for o in obstacles) else []
+    neg = [(-x, -y) for x, y in shape.exterior.coords[:-1]]
+    hulls = []
+    for obstacle in obstacles:
+        for piece in _pieces(obstacle):
+            pts = [(px + nx, py + ny) for px, py in piece.exterior.coords[:-1] for nx, ny in neg]
+            hulls.append(MultiPoint(pts).convex_hull)
+    region = shapely.union_all(hulls)
+    path = LineString([(0.0, 0.0), (ux * t_max, uy * t_max)])
+    hit = path.intersection(region)
+    intervals = []
+    for g in getattr(hit, "geoms", [hit]):
+        if g.is_empty:
+            continue
+        ts = [px * ux + py * uy for px, py in g.coords]
+        intervals.append((max(0.0, min(ts)), min(t_max, max(ts))))
+    return merge_intervals(intervals)
+
+
+def merge_intervals(intervals: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
+    out: list[list[float]] = []
+    for a, b in sorted(intervals):
+        if out and a <= out[-1][1] + 1e-9:
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return [(a, b) for a, b in out]
+
+
+def interval_containing(
+    intervals: list[tuple[float, float]], t: float
+) -> tuple[float, float] | None:
+    for a, b in intervals:
+        if a - 1e-9 <= t <= b + 1e-9:
+            return (a, b)
+    return None
+
+
+def swept_hull(shape: Polygon, dx: float, dy: float) -> Polygon:
+    """The region a convex shape covers moving straight by (dx, dy)."""
+    pts = list(shape.exterior.coords) + [(x + dx, y + dy) for x, y in shape.exterior.coords]
+    return MultiPoint(pts).convex_hull
+
+
+def translated(model: Model, dx: float, dy: float) -> Model:
+    return model.placed(model.x + dx, model.y + dy)
+
+
+# -- an index of the table, built once per situation -----------------------------------------------
+
+
+@dataclass
+class Board:
+    """Stands and terrain of one situation, indexed for the repeated questions moves ask."""
+
+    stands: list[Model]
+    footprints: list[Polygon]
+    tree: STRtree
+    army_of: dict[str, str]
+    table: Polygon
+    cache: dict = field(default_factory=dict)  # other per-situation indexes, by name
+
+    def stands_near(self, region: Polygon, margin: float = 0.0) -> list[Model]:
+        query = region if margin <= 0 else region.buffer(margin, join_style="mitre")
+        return [self.stands[int(i)] for i in self.tree.query(query)]
+
+
+_BOARDS: dict[int, tuple[weakref.ref, Board]] = {}
+
+
+def board(situation: Situation) -> Board:
+    """The Board for a situation (cached while the situation lives)."""
+    key = id(situation)
+    cached = _BOARDS.get(key)
+    if cached is not None and cached[0]() is situation:
+        return cached[1]
+    stands = [m for u in situation.units for m in u.models]
+    footprints = [m.footprint for m in stands]
+    for f in footprints:
+        shapely.prepare(f)
+    result = Board(
+        stands,
+        footprints,
+        STRtree(footprints),
+        {u.id: u.army for u in situation.units},
+        box(0, 0, situation.table.width, situation.table.height),
+    )
+    # The cache holds the situation weakly (a Board never refers back to it); drop dead entries.
+    for dead in [k for k, (ref, _) in _BOARDS.items() if ref() is None]:
+        del _BOARDS[dead]
+    _BOARDS[key] = (weakref.ref(situation), result)
+    return result
+
+
+def block_intervals(
+    stands: Iterable[Model], ux: float, uy: float, t_max: float, obstacles: Iterable[Polygon]
+) -> list[tuple[float, float]]:
+    """sweep_intervals for a unit moving as a block: where any of its stands meets an obstacle."""
+    obstacles = list(obstacles)
+    out: list[tuple[float, float]] = []
+    for m in stands:
+        out.extend(sweep_intervals(m.footprint, ux, uy, t_max, obstacles))
+    return merge_intervals(out)
+
+
+def centroid(stands: Iterable[Model]) -> tuple[float, float]:
+    stands = list(stands)
+    return (sum(m.x for m in stands) / len(stands), sum(m.y for m in stands) / len(stands))

@@ -1,0 +1,216 @@
+"""Drive backs of flyers (RULES.md 2.6, section 3 item 5), at the rules level.
+
+Geometry: unit F is three 4 x 2 cm stands facing +x at x = 100, y = 50, 54, 58 (x 99..101). The
+shooter S1 stands at (120, 54), so "straight away from it" is the -x direction. A drive back of
+d cm puts the stands' centres at x = 100 - d.
+"""
+
+import pytest
+
+from rules import InvalidInput
+
+from .builders import (
+    enemy,
+    failed_rules,
+    flyers,
+    judge,
+    line_of_flyers,
+    scenario,
+    stand,
+    suggested,
+    terrain,
+)
+
+
+def drive(dice, hits=None, **declarations):
+    return {
+        "unit": "F",
+        "type": "drive-back",
+        "dice": list(dice),
+        "declarations": {"shooter": "S1", "hits": hits or len(dice), **declarations},
+    }
+
+
+def units(*extra):
+    return [line_of_flyers("F", 100, 54), enemy("S", 120, 54), *extra]
+
+
+def xs(verdict):
+    return sorted({round(v["end"]["x"], 4) for v in verdict.models.values()})
+
+
+def events(verdict):
+    return [e["event"] for e in verdict.events]
+
+
+def test_flyers_are_driven_straight_away_from_the_shooter_by_the_dice():
+    # 3 + 4 = 7 cm: centres from 100 to 93, facing unchanged
+    verdict = judge(scenario(units(), phase="shooting"), drive([3, 4]))
+    assert verdict.legal, failed_rules(verdict)
+    assert xs(verdict) == [93.0] and verdict.move["max_distance"] == 7
+    assert all(v["end"]["facing"] == 0 for v in verdict.models.values())
+    assert events(verdict) == []
+
+
+def test_flyers_driven_back_over_a_wood_fly_over_it():
+    # wood x 90..95; 5 + 6 = 11 cm puts the stands at x 88..90, just clear of it; the 6 confuses.
+    doc = scenario(units(), [terrain("wood", "woods", 90, 40, 95, 70)], phase="shooting")
+    verdict = judge(doc, drive([5, 6]))
+    assert verdict.legal, failed_rules(verdict)
+    assert xs(verdict) == [89.0]
+    assert verdict.events == [{"event": "confused", "unit": "F", "because": ["a 6"]}]
+
+
+def test_flyers_that_would_end_over_a_wood_stop_in_front_of_it():
+    # wood x 80..95; 7 cm would end at x 92..94, over it: they stop touching its edge x = 95,
+    # centres at 96 (4 cm). No 6 was rolled, so they are not confused.
+    doc = scenario(units(), [terrain("wood", "woods", 80, 40, 95, 70)], phase="shooting")
+    verdict = judge(doc, drive([3, 4]))
+    assert verdict.legal, failed_rules(verdict)
+    assert xs(verdict) == [96.0] and "confused" not in events(verdict)
+
+
+def test_flyers_end_short_of_impassable_terrain():
+    # cliffs x 85..94.5: 2 + 5 = 7 cm would end at x 92..94; stop at its edge 94.5 -> centres 95.5
+    doc = scenario(units(), [terrain("cliff", "cliffs", 85, 40, 94.5, 70)], phase="shooting")
+    verdict = judge(doc, drive([2, 5]))
+    assert verdict.legal, failed_rules(verdict)
+    assert xs(verdict) == [95.5]
+    assert verdict.models["F1"]["distance_moved"] == pytest.approx(4.5)
+
+
+def test_flyers_halt_on_touching_friends_who_do_not_make_way_and_are_confused():
+    # friend G1 at x 92..94: 7 cm would land on it; they halt touching it at x = 94, centres 95.
+    doc = scenario(
+        units(flyers("G", [stand("G1", 93, 54)], keywords=("INFANTRY",))), phase="shooting"
+    )
+    verdict = judge(doc, drive([3, 4]))
+    assert verdict.legal, failed_rules(verdict)
+    assert xs(verdict) == [95.0]
+    assert {"event": "confused", "unit": "F", "because": ["friends"]} in verdict.events
+    assert verdict.after.unit("F").flag("confused")
+
+
+def test_friends_who_make_way_let_the_flyers_end_where_the_dice_say():
+    doc = scenario(
+        units(flyers("G", [stand("G1", 93, 54)], keywords=("INFANTRY",))), phase="shooting"
+    )
+    verdict = judge(doc, drive([3, 4], friends_make_way=True))
+    assert verdict.legal, failed_rules(verdict)
+    assert xs(verdict) == [93.0]
+    assert {"event": "make-way", "unit": "F", "friends": ["G"]} in verdict.events
+
+
+def test_flyers_stop_1_cm_in_front_of_an_enemy_and_are_confused():
+    # enemy E1 at x 92..94: they stop with their rear edge 1 cm from it, at x = 95, centres 96.
+    doc = scenario(units(enemy("E", 93, 54)), phase="shooting")
+    verdict = judge(doc, drive([3, 4]))
+    assert verdict.legal, failed_rules(verdict)
+    assert xs(verdict) == [96.0]
+    after = verdict.after
+    assert after.model("F2").footprint.distance(after.model("E1").footprint) == pytest.approx(
+        1.0, abs=1e-3
+    )
+    assert {"event": "confused", "unit": "F", "because": ["enemy"]} in verdict.events
+
+
+def test_flyers_driven_back_further_than_full_pace_are_destroyed():
+    # 17 hits of 6 = 102 cm > 100 cm
+    verdict = judge(scenario(units(), phase="shooting"), drive([6] * 17))
+    assert verdict.legal
+    assert "destroyed" in events(verdict)
+    assert not verdict.after.has_unit("F")
+
+
+def test_defended_and_fortified_targets_roll_fewer_dice():
+    # 3 hits: defended rolls 2 dice, fortified 1
+    doc = scenario(units(), phase="shooting")
+    assert judge(doc, drive([2, 2], hits=3, defended=True)).move["max_distance"] == 4
+    assert judge(doc, drive([2], hits=3, fortified=True)).move["max_distance"] == 2
+    with pytest.raises(InvalidInput):
+        judge(doc, drive([2, 2, 2], hits=3, fortified=True))
+
+
+def test_a_hand_placement_that_is_not_where_the_drive_back_ends_is_refused():
+    doc = scenario(units(), phase="shooting")
+    end = {m: {"x": 95, "y": y} for m, y in (("F1", 50), ("F2", 54), ("F3", 58))}
+    verdict = judge(doc, {**drive([3, 4]), "end": end})
+    assert not verdict.legal
+    assert verdict.failures[0].measured == pytest.approx(2.0)
+
+
+def test_suggest_fills_in_the_end_and_keeps_the_server_roll():
+    doc = scenario(units(), phase="shooting")
+    move = suggested(
+        doc,
+        {
+            "unit": "F",
+            "type": "drive-back",
+            "seed": 5,
+            "declarations": {"shooter": "S1", "hits": 2},
+        },
+    )
+    assert set(move.end) == {"F1", "F2", "F3"} and move.seed == 5
+    again = judge(doc, move.to_document())
+    assert again.legal and again.move["dice"][0]["source"] == "server"
+
+
+def test_the_shooter_must_be_an_enemy_stand():
+    doc = scenario(
+        units(flyers("G", [stand("G1", 60, 54)], keywords=("INFANTRY",))), phase="shooting"
+    )
+    with pytest.raises(InvalidInput) as err:
+        judge(doc, {**drive([3]), "declarations": {"shooter": "G1", "hits": 1}})
+    assert err.value.field == "declarations.shooter"
+
+
+# -- property: the engine's drive back always ends where a flyer may end ---------------------------
+
+from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from rules import Move, adjudicate, suggest  # noqa: E402
+
+from .builders import legal_start  # noqa: E402
+
+
+@st.composite
+def drive_back_cases(draw):
+    x, y = draw(st.floats(30, 150)), draw(st.floats(25, 95))
+    shooter = enemy("S", x + draw(st.floats(8, 30)), y + draw(st.floats(-10, 10)))
+    units = [line_of_flyers("F", x, y), shooter]
+    pieces = []
+    for i in range(draw(st.integers(0, 4))):
+        px, py = x - draw(st.floats(0, 25)), y + draw(st.floats(-12, 12))
+        if draw(st.booleans()):
+            army = draw(st.sampled_from(["red", "blue"]))
+            units.append(
+                flyers(
+                    f"O{i}",
+                    [stand(f"O{i}s", px, py, draw(st.sampled_from([0, 30, 90])))],
+                    army=army,
+                    keywords=("INFANTRY",),
+                )
+            )
+        else:
+            kind = draw(st.sampled_from(["woods", "impassable", "hill"]))
+            w, h = draw(st.floats(1, 12)), draw(st.floats(1, 12))
+            pieces.append(terrain(f"t{i}", kind, px, py, px + w, py + h))
+    dice = draw(st.lists(st.integers(1, 6), min_size=1, max_size=6))
+    return scenario(units, pieces, phase="shooting"), dice
+
+
+@settings(
+    max_examples=int(__import__("os").environ.get("WM_EXAMPLES", 40)),
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much],
+)
+@given(drive_back_cases())
+def test_the_engines_drive_back_is_legal_unless_it_leaves_the_table(case):
+    doc, dice = case
+    situation = legal_start(doc)
+    assume(situation is not None)
+    move = Move.from_document(drive(dice), "warmaster-revolution")
+    verdict = adjudicate(situation, suggest(situation, move))
+    off_table = any("off the table edge" in f.text for f in verdict.failures)
+    assert verdict.legal or off_table, failed_rules(verdict)

@@ -1,0 +1,95 @@
+"""Stands, formations, distance moved and sight (RULES.md 2.1, 2.3)."""
+
+import pytest
+
+from rules import Situation
+from rules.warmaster.stands import distance_moved, formation, stands_together
+from rules.warmaster.terrain import can_see, unit_sees
+
+from .builders import enemy, flyers, line_of_flyers, scenario, stand, terrain
+
+
+def stands_of(doc, unit_id):
+    return Situation.from_document(doc).unit(unit_id).models
+
+
+def test_a_line_a_column_and_anything_else_are_recognised_from_positions():
+    line = scenario([line_of_flyers("F", 50, 50)])
+    column = scenario(
+        [flyers("F", [stand("F1", 50, 50), stand("F2", 48, 50), stand("F3", 46, 50)])]
+    )
+    offset = scenario(
+        [flyers("F", [stand("F1", 50, 50), stand("F2", 50, 54), stand("F3", 49, 58)])]
+    )
+    assert formation(stands_of(line, "F")) == "line"
+    assert formation(stands_of(column, "F")) == "column"
+    assert formation(stands_of(offset, "F")) == "irregular"
+
+
+def test_a_line_seen_at_an_angle_is_still_a_line():
+    # facing 90 (down the table): frontage runs along x, stands 4 cm apart in x
+    doc = scenario(
+        [flyers("F", [stand("F1", 50, 50, 90), stand("F2", 54, 50, 90), stand("F3", 58, 50, 90)])]
+    )
+    assert formation(stands_of(doc, "F")) == "line"
+
+
+def test_stands_touching_only_at_a_corner_are_together():
+    # F2 is diagonally behind F1: corners meet at (49, 52)
+    doc = scenario([flyers("F", [stand("F1", 50, 50), stand("F2", 48, 54)])])
+    assert stands_together(stands_of(doc, "F"))
+    apart = scenario([flyers("F", [stand("F1", 50, 50), stand("F2", 48, 54.1)])])
+    assert not stands_together(stands_of(apart, "F"))
+
+
+def test_distance_moved_is_the_furthest_moving_point():
+    (m,) = stands_of(scenario([flyers("F", [stand("F1", 50, 50)])]), "F")
+    assert distance_moved(m, 60, 50) == pytest.approx(10)  # straight ahead: 10
+    assert distance_moved(m, 50, 50, 180) == pytest.approx(20**0.5)  # about-face: diagonal 4.47
+    # a quarter turn on the spot: corner (51, 48) goes to (52, 51): sqrt(1 + 9) = 3.16
+    assert distance_moved(m, 50, 50, 90) == pytest.approx(10**0.5)
+
+
+def sight(doc, a="F1", b="E1"):
+    s = Situation.from_document(doc)
+    return can_see(s, s.model(a), s.model(b))
+
+
+def test_sight_is_blocked_by_stands_of_other_units():
+    viewer, target = flyers("F", [stand("F1", 10, 54)]), enemy("E", 30, 54)
+    screen = flyers("G", [stand(f"G{i}", 20, 50 + 4 * i) for i in range(3)], keywords=("INFANTRY",))
+    assert sight(scenario([viewer, target]))
+    assert not sight(scenario([viewer, target, screen]))
+
+
+@pytest.mark.parametrize(
+    "kind, x0, x1, visible",
+    [
+        ("woods", 18, 21, False),  # 3 cm of wood along the line: more than 2 cm
+        ("woods", 19, 20.5, True),  # 1.5 cm of wood: seen through
+        ("building", 19, 20, False),
+        ("hill", 18, 22, False),  # a hill between the two stands
+        ("river", 15, 25, True),
+    ],
+)
+def test_sight_through_terrain(kind, x0, x1, visible):
+    doc = scenario(
+        [flyers("F", [stand("F1", 10, 54)]), enemy("E", 30, 54)],
+        [terrain("t", kind, x0, 40, x1, 70)],
+    )
+    assert sight(doc) is visible
+
+
+def test_a_stand_on_the_hill_sees_over_it():
+    doc = scenario(
+        [flyers("F", [stand("F1", 10, 54)]), enemy("E", 30, 54)],
+        [terrain("t", "hill", 5, 40, 22, 70)],
+    )
+    assert sight(doc)
+
+
+def test_flyers_see_exactly_as_ground_units_do():
+    screen = flyers("G", [stand(f"G{i}", 20, 50 + 4 * i) for i in range(3)], keywords=("INFANTRY",))
+    doc = scenario([line_of_flyers("F", 10, 54), enemy("E", 30, 54), screen])
+    s = Situation.from_document(doc)
+    assert not unit_sees(s, s.unit("F"), s.unit("E"))
