@@ -31,8 +31,9 @@ json_values = st.recursive(
     | st.integers(-(10**20), 10**20)
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=20),
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.text(max_size=10), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4)
+    ),
     max_leaves=12,
 )
 
