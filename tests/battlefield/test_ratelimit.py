@@ -164,3 +164,11 @@ def test_imports_are_limited_per_user_and_an_htmx_request_gets_the_message_alone
     assert refused.status_code == 429 and "Too many imports: at most 2 an hour" in html
     assert html.startswith('<div class="problem error" role="alert">')
     assert Scenario.objects.count() == 2
+
+
+def test_the_admin_log_in_shares_the_log_in_limit(limits):
+    client = Client()
+    for _ in range(3):
+        client.post("/admin/login/", {"username": "root", "password": "guess"})
+    assert client.post("/admin/login/", {"username": "root", "password": "guess"}).status_code == 429
+    assert client.post("/accounts/login/", {"username": "x", "password": "y"}).status_code == 429
