@@ -286,6 +286,10 @@ class Step(models.Model):
     #: Each die with its source ({"value", "source": "user"|"server"}) and the seed when the
     #: server rolled: the verdict's move.dice / move.seed.
     dice = models.JSONField(default=dict, blank=True)
+    #: The scenario document before this step (what an undo restores); null for older steps.
+    before = models.JSONField(null=True, blank=True)
+    #: For an undo step: the index of the step it takes back (its move and verdict are empty).
+    undoes = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -303,8 +307,9 @@ class Step(models.Model):
         return super().save(*args, **kwargs)
 
     @classmethod
-    def append(cls, scenario: Scenario, move: dict, verdict: dict) -> Step:
-        """Add a step at the end of the log (the unique index refuses a concurrent duplicate)."""
+    def append(cls, scenario: Scenario, move: dict, verdict: dict, **extra) -> Step:
+        """Add a step at the end of the log (the unique index refuses a concurrent duplicate).
+        `extra`: `before` (the document before the step) and `undoes` (for an undo step)."""
         last = scenario.steps.aggregate(last=models.Max("index"))["last"]
         moved = verdict.get("move", {})
         dice = {"dice": moved.get("dice", [])}
@@ -316,6 +321,7 @@ class Step(models.Model):
             move=move,
             verdict=verdict,
             dice=dice,
+            **extra,
         )
 
 

@@ -15,9 +15,10 @@ The rules (issue 7):
 
 Views call `viewable_scenario` / `shared_scenario` / `editable_scenario` / `deletable_scenario`;
 `can_view` / `can_edit` / `can_delete` answer the same questions for a scenario already in hand.
-A POST to an edit may carry the version it was made against (form field `version` or header
-`X-Scenario-Version`); `editable_scenario` checks it and raises StaleScenario, which the
-middleware answers with 409.
+An edit may carry the version it was made against (form field `version` or header
+`X-Scenario-Version`); `check_version(request, scenario)` compares it with the stored one and
+raises StaleScenario, which the middleware answers with 409 (views with their own 409 answer,
+like the stepper's, catch it themselves). Scenario.save refuses a save that races another.
 """
 
 from __future__ import annotations
@@ -140,15 +141,20 @@ def submitted_version(request):
     return request.POST.get(VERSION_FIELD) or request.headers.get(VERSION_HEADER)
 
 
+def check_version(request, scenario: Scenario) -> None:
+    """Raise StaleScenario (409) when the request was made on an older version than the stored
+    one; a request that names no version is not checked."""
+    scenario.check_version(submitted_version(request))
+
+
 def editable_scenario(request, pk: int) -> Scenario:
     """The scenario if this visitor may edit it: 404 if they may not see it, 403 if they may see
-    but not change it. A POST made against an older version raises StaleScenario (409)."""
+    but not change it."""
     scenario = _get(pk=pk)
     if not can_edit(request, scenario):
         if can_view(request, scenario):
             raise PermissionDenied("You may look at this scenario but not change it.")
         raise Http404("No such scenario")
-    scenario.check_version(submitted_version(request))
     return scenario
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import lessons, stepper, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -19,4 +19,16 @@ urlpatterns = [
     path("scenarios/<int:pk>/delete", views.scenario_delete, name="scenario_delete"),
     path("scenarios/<int:pk>/restore", views.scenario_restore, name="scenario_restore"),
     path("scenarios/deleted", views.scenarios_deleted, name="scenarios_deleted"),
+    # the move stepper, step links and lessons (stepper.py, lessons.py)
+    path("scenarios/<int:pk>/move", stepper.move, name="move"),
+    path("scenarios/<int:pk>/move/check", stepper.move_check, name="move_check"),
+    path("scenarios/<int:pk>/move/suggest", stepper.move_suggest, name="move_suggest"),
+    path("scenarios/<int:pk>/move/commit", stepper.move_commit, name="move_commit"),
+    path("scenarios/<int:pk>/move/undo", stepper.move_undo, name="move_undo"),
+    path("s/<slug:token>/steps/<int:index>/", stepper.step_detail, name="step"),
+    path("s/<slug:token>/steps/<int:index>/table.png", stepper.step_png, name="step_png"),
+    path("lessons/<slug:slug>/", lessons.lesson, name="lesson"),
+    path("lessons/<slug:slug>/<int:number>/", lessons.lesson, name="lesson_step"),
+    path("lessons/<slug:slug>/check", lessons.lesson_check, name="lesson_check"),
+    path("lessons/<slug:slug>/suggest", lessons.lesson_suggest, name="lesson_suggest"),
 ]

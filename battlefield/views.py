@@ -171,6 +171,7 @@ def scenario_detail(request, pk: int):
     version; a rename made on an older version is refused with 409)."""
     if request.method == "POST":
         scenario = editable_scenario(request, pk)
+        permissions.check_version(request, scenario)
     else:
         scenario = viewable_scenario(request, pk)
     editable = permissions.can_edit(request, scenario)
@@ -367,7 +368,7 @@ def scenario_sharing(request, pk: int):
     scenario = managed_scenario(request, pk)
     form = SharingForm(request.POST, user=request.user)
     if form.is_valid():
-        scenario.check_version(permissions.submitted_version(request))
+        permissions.check_version(request, scenario)
         scenario.visibility = form.cleaned_data["visibility"]
         scenario.club = form.cleaned_data["club"]
         scenario.save()

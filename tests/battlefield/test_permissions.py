@@ -302,3 +302,24 @@ def test_the_export_of_a_club_scenario_is_the_document(world):
     s = club_scenario(world, "club")
     response = world["clients"]["member"].get(f"/scenarios/{s.pk}/scenario.json")
     assert json.loads(response.content) == s.document
+
+
+# Step links (/s/<token>/steps/<n>/ and its PNG) follow their scenario's share link rules.
+@pytest.mark.parametrize("visibility", VISIBILITIES)
+@pytest.mark.parametrize("actor", ACTORS)
+def test_looking_at_a_step_through_its_link(world, visibility, actor):
+    from battlefield.models import Step
+
+    s = club_scenario(world, visibility)
+    Step.append(
+        s, {"unit": "B", "type": "normal"}, {"legal": False, "findings": []}, before=s.document
+    )
+    client = world["clients"][actor]
+    want = int(expect(BY_LINK[visibility])[actor])
+    assert client.get(f"/s/{s.share_token}/steps/0/").status_code == want
+    assert client.get(f"/s/{s.share_token}/steps/0/table.png").status_code == want
+
+
+def test_the_deleted_list_needs_an_account():
+    response = Client().get("/scenarios/deleted")
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")

@@ -31,10 +31,23 @@ class Command(BaseCommand):
         with transaction.atomic():
             created, changed = self.load_scenarios(folder / "scenarios")
             p_created, p_changed = self.load_profiles(folder / "unit_profiles.json")
+            l_created, l_changed = self.load_lessons(folder / "lessons")
         self.stdout.write(
             f"demo scenarios: {created} added, {changed} updated; "
-            f"unit profiles: {p_created} added, {p_changed} updated"
+            f"unit profiles: {p_created} added, {p_changed} updated; "
+            f"lessons: {l_created} added, {l_changed} updated"
         )
+
+    def load_lessons(self, folder: Path) -> tuple[int, int]:
+        """The built-in lessons (battlefield/lessons.py), after the scenarios they use."""
+        from ...lessons import load_lessons
+
+        if not folder.is_dir():
+            return 0, 0
+        try:
+            return load_lessons(folder)
+        except InvalidInput as exc:
+            raise CommandError(f"lessons: {exc.field}: {exc.message}") from None
 
     def load_scenarios(self, folder: Path) -> tuple[int, int]:
         created = changed = 0

@@ -22,7 +22,7 @@ def back_to_private(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('battlefield', '0001_initial'),
+        ('battlefield', '0002_step_undo'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

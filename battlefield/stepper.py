@@ -1,0 +1,928 @@
+"""The move stepper: choose a unit, see its move types, declare, roll, place, check, commit.
+
+Every step is a page of its own URL whose query string holds the whole state so far
+(`?unit=B&type=surge&ability=blood-surge&roll=hand&dice=4&pose-B1-x=...`), so a reload or a
+shared URL shows the same step, and each step is also the `stepper` partial that htmx swaps in.
+Nothing is stored until "Commit": the engine judges in memory (`rules.adjudicate`), and a legal
+verdict's scenario becomes the scenario's document while a `Step` records the move in the log.
+"Undo" appends a step that restores the document from before the last step still in force.
+
+The same placement step serves the lessons' "Try it" (battlefield/lessons.py) with the move
+locked and no commit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
+
+from django.db import transaction
+from django.http import QueryDict
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+import rules
+from rules import InvalidInput, Move, adjudicate, move_options, suggest
+from rules.move import MOVE_FORMAT, MOVE_TYPES
+
+from .models import Scenario, StaleScenario, Step
+from .permissions import editable_scenario, shared_scenario
+from .pictures import Overlay, table_svg
+from .validation import validate_scenario
+from .views import go, page
+
+# -- what each move type declares -------------------------------------------------------------
+
+#: The declarations each move type uses (FORMAT.md "Move"), in the order the form asks them.
+#: `take_to_the_skies` comes first because it is declared before the roll (21.03).
+MOVE_DECLARATIONS = {
+    "wh40k-11e": {
+        "normal": ("take_to_the_skies",),
+        "advance": ("take_to_the_skies",),
+        "fall-back": ("take_to_the_skies", "fall_back_mode"),
+        "charge": ("take_to_the_skies", "charge_targets"),
+        "surge": ("ability", "trigger", "surge_target"),
+    },
+    "warmaster-revolution": {
+        "initiative-charge": ("charge_targets",),
+        "order-move": ("ordered_by",),
+        "order-charge": ("ordered_by", "charge_targets"),
+        "home-back": ("home_back_to",),
+        "drive-back": ("shooter", "hits", "defended", "fortified", "friends_make_way", "irregular"),
+        "retreat": ("hits",),
+    },
+}
+
+#: Plain words for each move type (shown beside the machine name).
+MOVE_NAMES = {
+    "normal": "Normal move",
+    "advance": "Advance",
+    "fall-back": "Fall back",
+    "charge": "Charge",
+    "surge": "Surge move",
+    "initiative-charge": "Initiative charge",
+    "order-move": "Move by order",
+    "order-charge": "Charge by order",
+    "home-back": "Home back (flyers)",
+    "drive-back": "Drive back",
+    "retreat": "Retreat",
+    "pursuit": "Pursuit",
+    "combat-advance": "Advance after combat",
+    "combat-fall-back": "Fall back after combat",
+    "character-move": "Character move",
+    "character-escape": "Character escape",
+}
+
+#: Hints about the dice each move type rolls (FORMAT.md "Move": dice).
+DICE_HINTS = {
+    "advance": "one D6",
+    "charge": "two D6",
+    "surge": "as the ability says (often one D6)",
+    "home-back": "one D6",
+    "drive-back": "one D6 per hit",
+    "fall-back": "none, or one D6 for a desperate escape test per model",
+    "retreat": "none",
+    "normal": "none",
+}
+
+BOOLEAN_DECLARATIONS = ("take_to_the_skies", "defended", "fortified", "irregular")
+TRIGGER_COUNTS = ("hits", "wounds_lost", "models_destroyed")
+
+
+# -- the state in the query string ------------------------------------------------------------
+
+
+@dataclass
+class Stage:
+    """The stepper's state, read from a query string or a posted form."""
+
+    unit: str | None = None
+    type: str | None = None
+    declarations: dict = field(default_factory=dict)
+    roll: str | None = None  # "server" or "hand" once the dice are chosen
+    dice: tuple[int, ...] | None = None
+    seed: int | None = None
+    poses: dict[str, dict] = field(default_factory=dict)
+    dice_text: str = ""
+
+    @property
+    def name(self) -> str:
+        """Which step this is: unit, type, declare or place."""
+        if not self.unit:
+            return "unit"
+        if not self.type:
+            return "type"
+        if not self.roll:
+            return "declare"
+        return "place"
+
+    def move(self, *, with_end: bool = True) -> Move:
+        doc: dict = {"format": MOVE_FORMAT, "unit": self.unit, "type": self.type}
+        if self.declarations:
+            doc["declarations"] = self.declarations
+        if self.dice is not None:
+            doc["dice"] = list(self.dice)
+        if self.seed is not None:
+            doc["seed"] = self.seed
+        if with_end and self.poses:
+            doc["end"] = self.poses
+        return Move.from_document(doc)
+
+    def query(self, *, upto: str = "place", poses: bool = True) -> dict:
+        """The query-string parameters that reproduce this state up to step `upto`."""
+        q: dict = {}
+        if self.unit:
+            q["unit"] = self.unit
+        if upto == "type" or not self.type:
+            return q
+        q["type"] = self.type
+        if upto == "declare":
+            return q
+        for name, value in self.declarations.items():
+            if name == "trigger":
+                for key, v in value.items():
+                    q[f"trigger-{key}"] = v
+            elif name == "charge_targets":
+                q[name] = list(value)
+            elif isinstance(value, bool):
+                q[name] = "yes" if value else "no"
+            else:
+                q[name] = value
+        if self.roll:
+            q["roll"] = self.roll
+        if self.roll == "hand":
+            q["dice"] = " ".join(str(d) for d in self.dice or ())
+        if self.seed is not None:
+            q["seed"] = self.seed
+        if poses:
+            for mid, pose in self.poses.items():
+                for key, v in pose.items():
+                    q[f"pose-{mid}-{key}"] = number(v)
+        return q
+
+
+def number(value: float) -> str:
+    """A coordinate for a form field: at most three decimals, no trailing zeros."""
+    text = f"{float(value):.3f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def read_stage(params: QueryDict, situation) -> Stage:
+    """The stepper state in `params`; raises InvalidInput naming the form field at fault."""
+    stage = Stage()
+    stage.unit = params.get("unit") or None
+    if stage.unit is None:
+        return stage
+    unit = situation.unit(stage.unit)  # InvalidInput for an unknown unit
+    stage.type = params.get("type") or None
+    if stage.type is None:
+        return stage
+    if stage.type not in MOVE_TYPES[situation.system]:
+        raise InvalidInput("type", f"{stage.type!r} is not a move type of this game")
+    uses = MOVE_DECLARATIONS.get(situation.system, {}).get(stage.type, ())
+    stage.declarations = read_declarations(params, uses)
+    roll = params.get("roll") or None
+    if roll not in (None, "server", "hand"):
+        raise InvalidInput("roll", "choose to roll on the server or to enter the dice")
+    stage.roll = roll
+    if roll == "hand":
+        stage.dice_text = params.get("dice", "").strip()
+        stage.dice = parse_dice(stage.dice_text)
+    elif roll == "server" and params.get("seed"):
+        try:
+            stage.seed = int(params["seed"])
+        except ValueError:
+            raise InvalidInput("seed", "must be a whole number") from None
+    if roll:
+        stage.poses = read_poses(params, unit)
+    return stage
+
+
+def read_declarations(params: QueryDict, uses) -> dict:
+    declared: dict = {}
+    for name in uses:
+        if name in BOOLEAN_DECLARATIONS or name == "friends_make_way":
+            value = params.get(name, "")
+            if value in ("yes", "on", "true"):
+                declared[name] = True
+            elif value in ("no", "false") and name == "friends_make_way":
+                declared[name] = False
+        elif name == "charge_targets":
+            targets = [t for t in params.getlist(name) if t]
+            if targets:
+                declared[name] = targets
+        elif name == "hits":
+            text = params.get(name, "").strip()
+            if text:
+                if not text.isdigit():
+                    raise InvalidInput(name, "must be a whole number of hits")
+                declared[name] = int(text)
+        elif name == "trigger":
+            event = params.get("trigger-event", "")
+            if event:
+                trigger: dict = {"event": event, "by": params.get("trigger-by", "")}
+                for key in TRIGGER_COUNTS:
+                    text = params.get(f"trigger-{key}", "").strip()
+                    if text:
+                        if not text.isdigit():
+                            raise InvalidInput(f"trigger-{key}", "must be a whole number")
+                        trigger[key] = int(text)
+                declared[name] = trigger
+        else:
+            value = params.get(name, "").strip()
+            if value:
+                declared[name] = value
+    return declared
+
+
+def parse_dice(text: str) -> tuple[int, ...]:
+    """Physical dice as typed: values 1 to 6 separated by spaces or commas."""
+    values = text.replace(",", " ").split()
+    if not values:
+        raise InvalidInput("dice", "enter the value of each die you rolled, for example 4 or 3 5")
+    if len(values) > 40 or not all(v.isdigit() and 1 <= int(v) <= 6 for v in values):
+        raise InvalidInput("dice", "each die is a whole number from 1 to 6")
+    return tuple(int(v) for v in values)
+
+
+def read_poses(params: QueryDict, unit) -> dict[str, dict]:
+    """The models' proposed end poses from `pose-<model id>-x/-y/-facing`; a model without
+    fields stays where it is."""
+    poses: dict[str, dict] = {}
+    for model in unit.models:
+        pose: dict = {}
+        for key in ("x", "y", "facing"):
+            name = f"pose-{model.id}-{key}"
+            text = params.get(name, "").strip()
+            if not text:
+                continue
+            try:
+                value = float(text)
+            except ValueError:
+                raise InvalidInput(name, "must be a number") from None
+            if value != value or value in (float("inf"), float("-inf")):
+                raise InvalidInput(name, "must be a finite number")
+            pose[key] = value
+        if pose:
+            if "x" not in pose or "y" not in pose:
+                raise InvalidInput(f"pose-{model.id}-x", f"{model.id} needs both x and y")
+            poses[model.id] = pose
+    return poses
+
+
+def start_poses(unit) -> dict[str, dict]:
+    poses = {}
+    for m in unit.models:
+        pose = {"x": m.x, "y": m.y}
+        if m.facing is not None:
+            pose["facing"] = m.facing
+        poses[m.id] = pose
+    return poses
+
+
+# -- what the pages show ----------------------------------------------------------------------
+
+
+@dataclass
+class Urls:
+    """Where the stepper's links and forms go (a scenario's stepper, or a lesson's try-it)."""
+
+    here: str
+    check: str
+    suggest: str
+    commit: str | None = None
+
+
+def reach_overlays(situation, move: Move, verdict) -> list:
+    """The reachable region(s) when the engine exposes them (`rules.reach`, returning
+    (geometry, "ground" | "skies") pairs); nothing otherwise, never a made-up shape."""
+    reach = getattr(rules, "reach", None)
+    if reach is None or verdict is None:
+        return []
+    try:
+        regions = reach(situation, move)
+    except (InvalidInput, NotImplementedError):
+        return []
+    overlays = []
+    for geometry, kind in regions or ():
+        css = "reachable reachable-skies" if kind == "skies" else "reachable reachable-ground"
+        label = "reachable taking to the skies" if kind == "skies" else "reachable on the ground"
+        overlays.append(Overlay(geometry, css, label))
+    return overlays
+
+
+def failing_models(situation, verdict) -> list[str]:
+    """Model ids to outline: subjects of failed findings that are models, or every model of a
+    failing unit."""
+    ids: list[str] = []
+    for finding in verdict.failures if verdict else ():
+        try:
+            situation.model(finding.subject)
+            ids.append(finding.subject)
+            continue
+        except (InvalidInput, KeyError):
+            pass
+        try:
+            ids.extend(m.id for m in situation.unit(finding.subject).models)
+        except (InvalidInput, KeyError):
+            pass
+    return ids
+
+
+def unit_choices(situation) -> list[dict]:
+    names = {a.id: a.name for a in situation.armies}
+    active = situation.turn.active_army if situation.turn else None
+    return [
+        {
+            "id": u.id,
+            "name": u.name,
+            "army": names.get(u.army, u.army),
+            "models": len(u.models),
+            "active": u.army == active,
+        }
+        for u in situation.units
+    ]
+
+
+def option_rows(situation, stage: Stage) -> list[dict]:
+    """Each move type the unit may make now, and for each it may not, why."""
+    options = move_options(situation, stage.unit or "", stage.declarations)
+    rows = []
+    for move_type, findings in options.items():
+        reasons: list = []
+        if findings is None:
+            status = "not-covered"
+        else:
+            failed = [f for f in findings if not f.passed]
+            status, reasons = ("blocked", failed) if failed else ("allowed", findings)
+        rows.append(
+            {
+                "type": move_type,
+                "name": MOVE_NAMES.get(move_type, move_type),
+                "status": status,
+                "findings": reasons,
+                "declares": bool(MOVE_DECLARATIONS.get(situation.system, {}).get(move_type)),
+            }
+        )
+    return rows
+
+
+def declaration_fields(situation, stage: Stage) -> dict:
+    """What the declaration form needs: which declarations to ask and the choices for each."""
+    unit = situation.unit(stage.unit)
+    uses = MOVE_DECLARATIONS.get(situation.system, {}).get(stage.type or "", ())
+    enemies = situation.enemies_of(unit)
+    friends = situation.friends_of(unit)
+    return {
+        "uses": uses,
+        "enemies": [{"id": u.id, "name": u.name} for u in enemies],
+        "characters": [{"id": u.id, "name": u.name} for u in friends],
+        "abilities": [a for a in unit.abilities if a.get("kind") == "surge"],
+        "enemy_models": [m.id for u in enemies for m in u.models],
+        "trigger": stage.declarations.get("trigger", {}),
+    }
+
+
+def stepper_context(
+    situation,
+    stage: Stage,
+    urls: Urls,
+    *,
+    verdict=None,
+    locked=False,
+    error: InvalidInput | None = None,
+    preview: bool = True,
+) -> dict:
+    """Everything the stepper template shows for `stage`."""
+    unit = situation.unit(stage.unit) if stage.unit else None
+    context: dict = {
+        "stage": stage,
+        "step": stage.name,
+        "urls": urls,
+        "locked": locked,
+        "error": error,
+        "situation": situation,
+        "unit": unit,
+        "unit_name": situation.unit_name,
+        "move_name": MOVE_NAMES.get(stage.type or "", stage.type),
+        "dice_hint": DICE_HINTS.get(stage.type or "", ""),
+        "verdict": verdict,
+    }
+    context["back"] = {
+        "unit": link(urls.here, {}),
+        "type": link(urls.here, stage.query(upto="type")),
+        "declare": link(urls.here, stage.query(upto="declare")),
+    }
+    if stage.name == "unit":
+        context["units"] = unit_choices(situation)
+        for row in context["units"]:
+            row["link"] = link(urls.here, {"unit": row["id"]})
+    elif stage.name == "type":
+        context["options"] = option_rows(situation, stage)
+        for row in context["options"]:
+            row["link"] = link(urls.here, {"unit": stage.unit, "type": row["type"]})
+    elif stage.name == "declare":
+        context["fields"] = declaration_fields(situation, stage)
+    if stage.name == "place":
+        context.update(
+            place_context(situation, stage, verdict=verdict, preview=preview, urls_here=urls.here)
+        )
+    else:
+        context["svg"] = table_svg(
+            situation, highlight=[m.id for m in unit.models] if unit else (), dom_id="table"
+        )
+    return context
+
+
+def place_context(
+    situation, stage: Stage, *, verdict=None, preview: bool = True, urls_here: str = ""
+) -> dict:
+    """The placement step: the models' pose fields, the facts of the roll (maximum distance,
+    target) and the table showing the proposed placement, failing models outlined."""
+    unit = situation.unit(stage.unit)
+    poses = {**start_poses(unit), **stage.poses}
+    facts = verdict
+    if facts is None and preview:
+        # Judging the placement as it stands gives the roll's facts (the same dice: a server
+        # roll keeps its seed); its findings are shown only after "Check".
+        facts = adjudicate(
+            situation,
+            stage.move(with_end=False).with_end(
+                {mid: rules.Pose(p["x"], p["y"], None, p.get("facing")) for mid, p in poses.items()}
+            ),
+        )
+    if verdict is not None and verdict.legal and verdict.after is not None:
+        shown = verdict.after
+    else:
+        shown = placed(situation, unit, poses)
+    move_facts = facts.move if facts is not None else {}
+    highlight = failing_models(situation, verdict) if verdict is not None else []
+    overlays = reach_overlays(situation, stage.move(with_end=False), facts)
+    models = [
+        {
+            "id": m.id,
+            "x": number(poses[m.id]["x"]),
+            "y": number(poses[m.id]["y"]),
+            "facing": number(poses[m.id].get("facing") or 0),
+            "start_x": number(m.x),
+            "start_y": number(m.y),
+            "failing": m.id in highlight,
+        }
+        for m in unit.models
+    ]
+    hidden = []
+    for name, value in stage.query(poses=False).items():
+        for v in value if isinstance(value, list) else [value]:
+            hidden.append((name, v))
+    return {
+        "declared": [(name, declared_text(value)) for name, value in stage.declarations.items()],
+        "hidden": hidden,
+        "share_placement": link(urls_here, stage.query()) if urls_here else "",
+        "models": models,
+        "facts": move_facts,
+        # the engine's record of the dice; before it has one, the dice as entered
+        "dice": move_facts.get("dice")
+        or [{"value": d, "source": "user"} for d in stage.dice or ()],
+        "max_distance": move_facts.get("max_distance"),
+        "target": move_facts.get("target"),
+        "svg": table_svg(
+            shown, highlight=highlight, overlays=overlays, dom_id="table", interactive=True
+        ),
+        "findings": verdict.findings if verdict is not None else [],
+        "explanation": explanation(verdict) if verdict is not None else "",
+    }
+
+
+def declared_text(value) -> str:
+    """A declaration as a player reads it: yes / no, a list, or a trigger's parts."""
+    if value is True or value is False:
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+def placed(situation, unit, poses: dict[str, dict]):
+    """The situation with `unit`'s models drawn at `poses`, for the picture only: the other
+    models keep their (already built) values, and nothing is checked here, since the verdict
+    says what is wrong with a placement. Far cheaper than rebuilding from the document."""
+    models = tuple(
+        dataclasses.replace(
+            m,
+            x=poses[m.id]["x"],
+            y=poses[m.id]["y"],
+            facing=poses[m.id].get("facing", m.facing) or 0.0,
+        )
+        if m.id in poses
+        else m
+        for m in unit.models
+    )
+    units = tuple(
+        dataclasses.replace(u, models=models) if u.id == unit.id else u for u in situation.units
+    )
+    return dataclasses.replace(situation, units=units)
+
+
+def explanation(verdict) -> str:
+    """One or two plain sentences summing up a verdict."""
+    if not verdict.findings:
+        return "Arbiter made no checks, so it cannot call this move legal."
+    failures = verdict.failures
+    if not failures:
+        return f"Legal: all {len(verdict.findings)} checks pass."
+    first = failures[0]
+    more = (
+        f" ({len(failures) - 1} more check{'s' if len(failures) > 2 else ''} fail too.)"
+        if len(failures) > 1
+        else ""
+    )
+    return f"Not legal: {first.text}{more}"
+
+
+def link(base: str, query: dict) -> str:
+    return f"{base}?{urlencode(query, doseq=True)}" if query else base
+
+
+# -- views ------------------------------------------------------------------------------------
+
+TEMPLATE = "battlefield/move.html"
+
+
+#: Situations by (share token, version): a version never changes its document, and the token is
+#: random per scenario, so an entry can never be stale (any app server may hold its own).
+_SITUATIONS: OrderedDict = OrderedDict()
+SITUATION_CACHE = 32
+_SITUATIONS_LOCK = threading.Lock()
+
+
+def situation_of(scenario: Scenario):
+    """`scenario.situation`, built once per version (building a busy table costs ~50 ms)."""
+    key = (scenario.share_token, scenario.version)
+    with _SITUATIONS_LOCK:
+        situation = _SITUATIONS.get(key)
+        if situation is not None:
+            _SITUATIONS.move_to_end(key)
+            return situation
+    situation = scenario.situation
+    with _SITUATIONS_LOCK:
+        _SITUATIONS[key] = situation
+        while len(_SITUATIONS) > SITUATION_CACHE:
+            _SITUATIONS.popitem(last=False)
+    return situation
+
+
+def scenario_urls(scenario: Scenario) -> Urls:
+    return Urls(
+        here=reverse("move", args=[scenario.pk]),
+        check=reverse("move_check", args=[scenario.pk]),
+        suggest=reverse("move_suggest", args=[scenario.pk]),
+        commit=reverse("move_commit", args=[scenario.pk]),
+    )
+
+
+def base_context(request, scenario: Scenario) -> dict:
+    return {
+        "scenario": scenario,
+        "log": log_rows(scenario),
+        "undoable": undoable(scenario) is not None,
+    }
+
+
+PLACE = "battlefield/move_place.html"
+
+
+def error_response(request, context: dict, exc: InvalidInput, status: int = 422):
+    """The error partial (422 for bad input, 409 for a stale version), always into the
+    verdict's live region (Suggest would otherwise swap it over the pose fields)."""
+    context = {**context, "error": exc}
+    response = TemplateResponse(request, f"{PLACE}#error", context, status=status)
+    if request.htmx:
+        response["HX-Retarget"] = "#verdict"
+        response["HX-Reswap"] = "innerHTML"
+    return response
+
+
+@require_GET
+def move(request, pk: int):
+    """The stepper page of one step (its URL holds the state); the `stepper` partial for htmx."""
+    scenario = editable_scenario(request, pk)
+    situation = situation_of(scenario)
+    urls = scenario_urls(scenario)
+    if request.GET.get("roll") == "server" and not request.GET.get("seed"):
+        # Fix the server's roll in the URL, so a reload or a shared link shows the same dice.
+        params = request.GET.copy()
+        params["seed"] = str(secrets.randbits(32))
+        return redirect(f"{urls.here}?{params.urlencode()}")
+    context = base_context(request, scenario)
+    try:
+        stage = read_stage(request.GET, situation)
+        context.update(stepper_context(situation, stage, urls))
+        status = 200
+    except InvalidInput as exc:
+        stage = Stage(unit=request.GET.get("unit") or None, type=request.GET.get("type") or None)
+        try:
+            stage = fallback(stage, situation)
+            keep_entries(stage, request.GET, situation)
+            context.update(stepper_context(situation, stage, urls, error=exc))
+        except InvalidInput:
+            context.update(stepper_context(situation, Stage(), urls, error=exc))
+        status = 422
+    return page(request, TEMPLATE, context, partial="stepper", status=status)
+
+
+def keep_entries(stage: Stage, params: QueryDict, situation) -> None:
+    """After an input error, keep what the player entered so the form shows it again."""
+    uses = MOVE_DECLARATIONS.get(situation.system, {}).get(stage.type or "", ())
+    try:
+        stage.declarations = read_declarations(params, uses)
+    except InvalidInput:
+        pass
+    stage.dice_text = params.get("dice", "").strip()
+
+
+def fallback(stage: Stage, situation) -> Stage:
+    """The furthest step that still reads cleanly after an input error."""
+    if stage.unit:
+        try:
+            situation.unit(stage.unit)
+        except InvalidInput:
+            return Stage()
+    if stage.type and stage.type not in MOVE_TYPES[situation.system]:
+        stage.type = None
+    return stage
+
+
+def judged(request, situation, urls: Urls, *, locked=False):
+    """Read the posted placement and judge it: (stage, verdict, context)."""
+    stage = read_stage(request.POST, situation)
+    if stage.name != "place":
+        raise InvalidInput("roll", "choose the dice first: roll on the server or enter them")
+    verdict = adjudicate(situation, stage.move())
+    context = stepper_context(situation, stage, urls, verdict=verdict, locked=locked)
+    return stage, verdict, context
+
+
+def check_response(request, context: dict):
+    """The verdict (into the aria-live region) plus the table, swapped out of band; the whole
+    page without htmx."""
+    if request.htmx:
+        return TemplateResponse(request, f"{PLACE}#checked", {**context, "oob": True})
+    return TemplateResponse(request, TEMPLATE, context)
+
+
+@require_POST
+def move_check(request, pk: int):
+    scenario = editable_scenario(request, pk)
+    context = base_context(request, scenario)
+    try:
+        _, _, stepper = judged(request, situation_of(scenario), scenario_urls(scenario))
+    except InvalidInput as exc:
+        return error_response(request, context, exc)
+    return check_response(request, {**context, **stepper})
+
+
+@require_POST
+def move_suggest(request, pk: int):
+    scenario = editable_scenario(request, pk)
+    return suggest_response(
+        request, situation_of(scenario), scenario_urls(scenario), base_context(request, scenario)
+    )
+
+
+def suggest_response(
+    request, situation, urls: Urls, context: dict, *, locked=False, full_page=None
+):
+    """Fill the pose fields with the engine's placement (rules.suggest); nothing is judged
+    until the player presses Check."""
+    try:
+        stage = read_stage(request.POST, situation)
+        if stage.name != "place":
+            raise InvalidInput("roll", "choose the dice first: roll on the server or enter them")
+        suggested = suggest(situation, stage.move(with_end=False))
+    except InvalidInput as exc:
+        return error_response(request, context, exc)
+    stage.poses = {
+        mid: {k: v for k, v in pose.as_dict().items() if k != "z"}
+        for mid, pose in (suggested.end or {}).items()
+    }
+    context = {**context, **stepper_context(situation, stage, urls, locked=locked)}
+    if request.htmx:
+        return TemplateResponse(request, f"{PLACE}#suggested", {**context, "oob": True})
+    if full_page is not None:
+        return full_page(stage)
+    return TemplateResponse(request, TEMPLATE, context)
+
+
+@require_POST
+def move_commit(request, pk: int):
+    """Append the step and make the verdict's scenario the document: only a legal move, only
+    on the version the player saw (409 when someone changed it meanwhile)."""
+    scenario = editable_scenario(request, pk)
+    context = base_context(request, scenario)
+    stale = InvalidInput(
+        "version",
+        "This scenario changed since you loaded it (in another "
+        "tab or by someone else). Reload the page to see it, then "
+        "make the move again.",
+    )
+    if request.POST.get("version") != str(scenario.version):
+        return error_response(request, context, stale, status=409)
+    try:
+        stage, verdict, stepper = judged(request, situation_of(scenario), scenario_urls(scenario))
+    except InvalidInput as exc:
+        return error_response(request, context, exc)
+    if not verdict.legal or verdict.after is None:
+        stepper["commit_refused"] = True
+        return TemplateResponse(
+            request,
+            f"{PLACE}#checked",
+            {**context, **stepper, "oob": bool(request.htmx)},
+            status=422,
+        )
+    before = scenario.document
+    after = verdict.after.to_document()
+    try:
+        validate_scenario(after)
+        with transaction.atomic():
+            scenario.document = after
+            scenario.save()
+            step = Step.append(
+                scenario, stage.move().to_document(), verdict.as_dict(), before=before
+            )
+    except StaleScenario:
+        return error_response(request, context, stale, status=409)
+    except InvalidInput as exc:
+        return error_response(request, context, exc)
+    from django.contrib import messages
+
+    messages.success(
+        request,
+        f"Step {step.index} committed. Its read-only link: "
+        f"{request.build_absolute_uri(step_url(step))}",
+    )
+    return go(request, reverse("move", args=[scenario.pk]))
+
+
+@require_POST
+def move_undo(request, pk: int):
+    """Step back: a new step restores the document from before the last step still in force
+    (the log keeps every step)."""
+    scenario = editable_scenario(request, pk)
+    target = undoable(scenario)
+    from django.contrib import messages
+
+    if target is None:
+        messages.info(request, "There is no step to undo.")
+        return go(request, reverse("move", args=[scenario.pk]))
+    if request.POST.get("version") not in (None, str(scenario.version)):
+        context = base_context(request, scenario)
+        exc = InvalidInput(
+            "version", "This scenario changed since you loaded it. Reload the page before undoing."
+        )
+        return error_response(request, context, exc, status=409)
+    before = scenario.document
+    try:
+        with transaction.atomic():
+            scenario.document = target.before
+            scenario.save()
+            step = Step.append(
+                scenario, {"undo": target.index}, {}, before=before, undoes=target.index
+            )
+    except StaleScenario:
+        context = base_context(request, scenario)
+        exc = InvalidInput("version", "This scenario changed meanwhile. Reload the page.")
+        return error_response(request, context, exc, status=409)
+    messages.success(request, f"Step {target.index} undone (recorded as step {step.index}).")
+    return go(request, reverse("move", args=[scenario.pk]))
+
+
+# -- the log ----------------------------------------------------------------------------------
+
+
+def in_force(steps) -> list:
+    """The steps whose effect stands: each undo step takes back the latest one still in force."""
+    stack: list = []
+    for step in steps:
+        if step.undoes is None:
+            stack.append(step)
+        elif stack and stack[-1].index == step.undoes:
+            stack.pop()
+    return stack
+
+
+def undoable(scenario: Scenario):
+    """The step an Undo would take back (it must know the document before it), or None."""
+    stack = in_force(scenario.steps.all())
+    if stack and stack[-1].before is not None:
+        return stack[-1]
+    return None
+
+
+def log_rows(scenario: Scenario) -> list[dict]:
+    steps = list(scenario.steps.all())
+    standing = {s.index for s in in_force(steps)}
+    rows = []
+    for step in steps:
+        rows.append(
+            {
+                "index": step.index,
+                "url": step_url(step),
+                "summary": step_summary(step),
+                "undone": step.undoes is None and step.index not in standing,
+            }
+        )
+    return rows
+
+
+def step_summary(step: Step) -> str:
+    if step.undoes is not None:
+        return f"Undo of step {step.undoes}"
+    move = step.move or {}
+    name = MOVE_NAMES.get(move.get("type", ""), move.get("type", "move"))
+    return f"{name} by {move.get('unit', '?')}"
+
+
+def step_url(step: Step) -> str:
+    return reverse("step", args=[step.scenario.share_token, step.index])
+
+
+# -- step links -------------------------------------------------------------------------------
+
+
+def shared_step(request, token: str, index: int) -> tuple[Scenario, Step]:
+    scenario = shared_scenario(request, token)  # 404 unless its link may be used (issue 7)
+    step = get_object_or_404(Step, scenario=scenario, index=index)
+    return scenario, step
+
+
+def step_situations(step: Step):
+    """The table before and after a step, and the models to outline."""
+    from rules import Situation
+
+    after_doc = step.verdict.get("scenario") if step.undoes is None else None
+    if step.undoes is not None:
+        # An undo restored the document of the step it undid.
+        undone = Step.objects.filter(scenario=step.scenario_id, index=step.undoes).first()
+        after_doc = undone.before if undone else None
+    before = Situation.from_document(step.before) if step.before else None
+    after = Situation.from_document(after_doc, check_overlaps=False) if after_doc else None
+    failing = [f["subject"] for f in step.verdict.get("findings", []) if not f.get("passed")]
+    shown = after or before
+    highlight = []
+    if shown is not None:
+        ids = {m.id for u in shown.units for m in u.models}
+        highlight = [s for s in failing if s in ids]
+    return before, after, highlight
+
+
+@require_GET
+def step_detail(request, token: str, index: int):
+    """A committed step, read-only for anyone with the link: before and after, dice, verdict."""
+    scenario, step = shared_step(request, token, index)
+    before, after, highlight = step_situations(step)
+    context = {
+        "scenario": scenario,
+        "step": step,
+        "summary": step_summary(step),
+        "verdict": step.verdict,
+        "dice": step.dice.get("dice", []),
+        "seed": step.dice.get("seed"),
+        "before_svg": table_svg(before, dom_id="before") if before else None,
+        "after_svg": table_svg(after, highlight=highlight, dom_id="after") if after else None,
+        "unit_name": (after or before).unit_name if (after or before) else "",
+        "og_image": request.build_absolute_uri(reverse("step_png", args=[token, index])),
+        "page_url": request.build_absolute_uri(step_url(step)),
+        "previous": index - 1 if index > 0 else None,
+        "next": index + 1 if scenario.steps.filter(index=index + 1).exists() else None,
+    }
+    return page(request, "battlefield/step.html", context)
+
+
+@require_GET
+def step_png(request, token: str, index: int):
+    """The step's picture (after, failing models outlined): its link preview. Steps never
+    change, so the picture may be cached for long."""
+    from django.http import HttpResponse
+
+    from .pictures import table_png
+
+    scenario, step = shared_step(request, token, index)
+    etag = f'"{token[:8]}-step-{index}"'
+    if request.headers.get("If-None-Match") == etag:
+        return HttpResponse(status=304)
+    before, after, highlight = step_situations(step)
+    shown = after or before
+    if shown is None:
+        shown = scenario.situation
+    response = HttpResponse(table_png(shown, highlight=highlight), content_type="image/png")
+    response["ETag"] = etag
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
