@@ -204,3 +204,11 @@ TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_500_000
 # Largest request body at all, uploads included: larger ones are refused with 413 unread.
 MAX_REQUEST_BYTES = 3_000_000
+
+# Errors and warnings to stderr (gunicorn and systemd keep it), in every mode.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+}

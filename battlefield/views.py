@@ -299,7 +299,9 @@ def png_response(request, scenario: Scenario) -> HttpResponse:
         return HttpResponse(status=304)
     response = HttpResponse(scenario.png(), content_type="image/png")
     response["ETag"] = etag
-    response["Cache-Control"] = "public, max-age=300"
+    # Shared caches may keep only what anyone with the link may see (issue 7).
+    shared = scenario.visibility in (Scenario.Visibility.UNLISTED, Scenario.Visibility.PUBLIC)
+    response["Cache-Control"] = f"{'public' if shared else 'private'}, max-age=300"
     if request.GET.get("download"):
         filename = f"{slugify(scenario.name) or 'scenario'}.png"
         response["Content-Disposition"] = content_disposition_header(True, filename)

@@ -2,8 +2,8 @@
 N concurrent clients for S seconds over three requests in turn:
 
 - the share page of a public demo scenario (the whole page: SVG table, legend, Open Graph tags),
-- a partial: the stepper's step partial when the site has one (`--partial PATH`), otherwise the
-  same share page asked for as an htmx partial,
+- a step partial: step 0 of that scenario (the demo move, committed first) asked for as an
+  htmx partial (`--partial PATH` asks for another),
 - the adjudication API with a Warmaster home-back move (a real verdict, not an error).
 
 Prints requests per second, p50/p95 latency and the error count, per request and overall.
@@ -71,13 +71,28 @@ def manage(env: dict, *args: str) -> str:
     return result.stdout
 
 
-def share_path(env: dict) -> str:
-    code = (
-        "from battlefield.models import Scenario;"
-        "print(Scenario.objects.get(demo_key='warmaster-home-back').share_url())"
-    )
-    lines = manage(env, "shell", "-v", "0", "-c", code).split()
-    return next(line for line in reversed(lines) if line.startswith("/s/"))
+#: Commit the demo home-back move as step 0 of its scenario (as the stepper does), so that the
+#: step page and its partial can be asked for; print the share and step paths.
+SETUP = """
+import json
+from pathlib import Path
+from rules import adjudicate
+from battlefield.models import Scenario, Step
+from battlefield.validation import adjudication_request
+s = Scenario.objects.get(demo_key="warmaster-home-back")
+move = json.loads(Path("battlefield/demo/moves/warmaster-home-back.json").read_text())
+situation, parsed = adjudication_request({"scenario": s.document, "move": move})
+verdict = adjudicate(situation, parsed)
+step = Step.append(s, move, verdict.as_dict(), before=s.document)
+print(s.share_url())
+print(f"{s.share_url()}steps/{step.index}/")
+"""
+
+
+def demo_paths(env: dict) -> tuple[str, str]:
+    """The share page of the home-back demo and its step 0 page."""
+    lines = [x for x in manage(env, "shell", "-v", "0", "-c", SETUP).split() if x.startswith("/s/")]
+    return lines[-2], lines[-1]
 
 
 def wait_until_up(base: str, deadline: float) -> None:
@@ -157,16 +172,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--workers", type=int, default=(os.cpu_count() or 1) * 2)
-    parser.add_argument("--threads", type=int, default=4)
-    parser.add_argument("--partial", help="path of a step partial (default: share page partial)")
+    parser.add_argument("--workers", type=int, default=(os.cpu_count() or 1) * 2 + 1)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--partial", help="path of another partial (default: the step's)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="arbiter-load-") as scratch:
         env = environment(Path(scratch) / "db.sqlite3")
         manage(env, "migrate", "--noinput", "-v0")
         manage(env, "load_demo")
-        share = share_path(env)
+        share, step = demo_paths(env)
         payload = json.dumps(
             {
                 "scenario": json.loads(
@@ -178,7 +193,7 @@ def main() -> None:
         partial_headers = {"HX-Request": "true", "HX-Request-Type": "partial"}
         requests = [
             ("share", share, None, {}),
-            ("partial", args.partial or share, None, partial_headers),
+            ("step", args.partial or step, None, partial_headers),
             ("api", "/api/v1/adjudicate", payload, {"Content-Type": "application/json"}),
         ]
 
