@@ -231,10 +231,14 @@ class Scenario(models.Model):
         self.save()
 
     def fork(self, owner=None) -> Scenario:
-        """'Copy to edit': a new private scenario with the same document and a new token."""
+        """'Copy to edit': a new scenario with the same document and a new token, unlisted (its
+        share link works, as every new scenario's does), in no club."""
         document = copy.deepcopy(self.document)
         return Scenario.objects.create(
-            document=document, owner=owner, forked_from=self, visibility=Scenario.Visibility.PRIVATE
+            document=document,
+            owner=owner,
+            forked_from=self,
+            visibility=Scenario.Visibility.UNLISTED,
         )
 
     # -- URLs ----------------------------------------------------------------------------------

@@ -150,7 +150,7 @@ def test_copying_a_scenario(world, visibility, actor):
         assert Scenario.objects.count() == (2 if want == "302" else 1)
     if want == "302":
         copy = Scenario.objects.exclude(pk=s.pk).get()
-        assert copy.owner == world["users"][actor] and copy.visibility == "private"
+        assert copy.owner == world["users"][actor] and copy.visibility == "unlisted"
         assert copy.club is None
 
 

@@ -249,3 +249,13 @@ def test_a_stale_api_style_request_gets_json(two_editors):
         s.get_absolute_url(), {"name": "x", "version": "1"}, headers={"Accept": "application/json"}
     )
     assert response.status_code == 409 and "Reload" in response.json()["error"]
+
+
+def test_shared_caches_may_keep_only_pictures_anyone_with_the_link_may_see(django_user_model):
+    owner = django_user_model.objects.create_user("owner")
+    client = Client()
+    client.force_login(owner)
+    for visibility, cache in [("private", "private"), ("unlisted", "public"), ("public", "public")]:
+        s = Scenario.objects.create(document=scenario(), owner=owner, visibility=visibility)
+        response = client.get(f"/s/{s.share_token}/table.png")
+        assert response["Cache-Control"] == f"{cache}, max-age=300", visibility
