@@ -170,5 +170,7 @@ def test_the_admin_log_in_shares_the_log_in_limit(limits):
     client = Client()
     for _ in range(3):
         client.post("/admin/login/", {"username": "root", "password": "guess"})
-    assert client.post("/admin/login/", {"username": "root", "password": "guess"}).status_code == 429
+    assert (
+        client.post("/admin/login/", {"username": "root", "password": "guess"}).status_code == 429
+    )
     assert client.post("/accounts/login/", {"username": "x", "password": "y"}).status_code == 429
