@@ -259,3 +259,30 @@ def test_shared_caches_may_keep_only_pictures_anyone_with_the_link_may_see(djang
         s = Scenario.objects.create(document=scenario(), owner=owner, visibility=visibility)
         response = client.get(f"/s/{s.share_token}/table.png")
         assert response["Cache-Control"] == f"{cache}, max-age=300", visibility
+
+
+def test_in_production_http_is_redirected_except_the_health_check_and_hsts_is_sent(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+    env.update(
+        PRODUCTION_ENV,
+        ALLOWED_HOSTS="testserver",
+        SQLITE_PATH=str(tmp_path / "db.sqlite3"),
+        PYTHONWARNINGS="ignore",
+    )
+    code = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE'] = 'arbiter.settings'; "
+        "django.setup(); from django.test import Client; c = Client(); "
+        "print(c.get('/healthz').status_code, c.get('/').status_code, c.get('/').get('Location'), "
+        "c.get('/healthz', secure=True).get('Strict-Transport-Security'))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert result.stdout.split() == [
+        "200",  # /healthz answers over plain HTTP (the database file is created on first use)
+        "301",
+        "https://testserver/",
+        "max-age=31536000;",
+        "includeSubDomains;",
+        "preload",
+    ], result.stderr
