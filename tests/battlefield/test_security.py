@@ -73,6 +73,9 @@ def site(django_user_model):
     mine = Scenario.objects.create(document=scenario(), owner=user, club=club, visibility="club")
     public = Scenario.objects.create(document=scenario(), visibility="public")
     invite = Invite.objects.create(club=club, created_by=user)
+    from battlefield.models import Step
+
+    Step.append(mine, {"unit": "B", "type": "normal"}, {"legal": False}, before=mine.document)
     deleted = Scenario.objects.create(document=scenario(), owner=user)
     deleted.soft_delete()
     client, newcomer = Client(), Client()
@@ -108,20 +111,43 @@ def every_page(site) -> list[tuple[Client, str]]:
         (signed_in, site["club"].get_absolute_url()),
         (site["newcomer"], site["invite"].get_absolute_url()),
         (signed_in, "/scenarios/deleted"),
+        (signed_in, f"/scenarios/{site['mine'].pk}/move"),
+        (signed_in, f"/scenarios/{site['mine'].pk}/move?unit=B"),
+        (signed_in, f"{site['mine'].share_url()}steps/0/"),
     ]
+
+
+def assert_policy_and_no_inline_script(response, url):
+    assert response.status_code == 200, url
+    policy = response["Content-Security-Policy"]
+    assert "default-src 'self'" in policy and "script-src 'self'" in policy, url
+    assert "'unsafe-inline'" not in policy and "frame-ancestors 'none'" in policy, url
+    html = response.content.decode()
+    assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), url
+    assert not re.search(r"\s(on[a-z]+|hx-on[:\w-]*)\s*=", html), url
+    assert "javascript:" not in html, url
 
 
 def test_every_page_carries_the_content_security_policy_and_no_inline_script(site):
     for client, url in every_page(site):
-        response = client.get(url)
-        assert response.status_code == 200, url
-        policy = response["Content-Security-Policy"]
-        assert "default-src 'self'" in policy and "script-src 'self'" in policy, url
-        assert "'unsafe-inline'" not in policy and "frame-ancestors 'none'" in policy, url
-        html = response.content.decode()
-        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), url
-        assert not re.search(r"\s(on[a-z]+|hx-on[:\w-]*)\s*=", html), url
-        assert "javascript:" not in html, url
+        assert_policy_and_no_inline_script(client.get(url), url)
+
+
+def test_every_lesson_page_carries_the_policy_too():
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from battlefield.models import Lesson
+
+    call_command("load_demo", stdout=StringIO())
+    lessons = list(Lesson.objects.all())
+    assert lessons, "the demo data has lessons"
+    client = Client()
+    for lesson in lessons[:3]:
+        for number in range(1, len(lesson.steps) + 1):
+            url = f"/lessons/{lesson.slug}/{number}/"
+            assert_policy_and_no_inline_script(client.get(url), url)
 
 
 def test_error_answers_carry_the_policy_too(site):
