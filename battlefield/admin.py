@@ -17,7 +17,16 @@ class StepInline(admin.TabularInline):
 
 @admin.register(Scenario)
 class ScenarioAdmin(admin.ModelAdmin):
-    list_display = ["name", "system", "visibility", "owner", "version", "updated"]
+    list_display = [
+        "name",
+        "system",
+        "visibility",
+        "owner",
+        "club",
+        "version",
+        "updated",
+        "deleted_at",
+    ]
     list_filter = ["system", "visibility", "club"]
     search_fields = ["name"]
     readonly_fields = [

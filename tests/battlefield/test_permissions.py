@@ -323,3 +323,21 @@ def test_looking_at_a_step_through_its_link(world, visibility, actor):
 def test_the_deleted_list_needs_an_account():
     response = Client().get("/scenarios/deleted")
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+
+
+# The move stepper (battlefield/stepper.py) edits through permissions.editable_scenario: the
+# same table as renaming, a page instead of a redirect.
+@pytest.mark.parametrize("visibility", VISIBILITIES)
+@pytest.mark.parametrize("actor", ACTORS)
+def test_opening_the_stepper_and_undoing(world, visibility, actor):
+    s = club_scenario(world, visibility)
+    client = world["clients"][actor]
+    want = int(expect(EDIT[visibility])[actor])
+    assert client.get(f"/scenarios/{s.pk}/move").status_code == (200 if want == 302 else want)
+    assert client.get(f"/scenarios/{s.pk}/move", headers=PARTIAL).status_code == (
+        200 if want == 302 else want
+    )
+    # nothing to undo: editors are sent back to the stepper, nobody else learns anything
+    assert client.post(f"/scenarios/{s.pk}/move/undo").status_code == want
+    s.refresh_from_db()
+    assert s.version == 1 and s.steps.count() == 0
