@@ -341,3 +341,18 @@ def test_opening_the_stepper_and_undoing(world, visibility, actor):
     assert client.post(f"/scenarios/{s.pk}/move/undo").status_code == want
     s.refresh_from_db()
     assert s.version == 1 and s.steps.count() == 0
+
+
+def test_the_owner_shares_a_scenario_with_their_club_and_its_members_see_it(world):
+    s = Scenario.objects.create(document=scenario(), owner=world["users"]["owner"])
+    member = world["clients"]["member"]
+    assert member.get(s.get_absolute_url()).status_code == 404
+    response = world["clients"]["owner"].post(
+        f"/scenarios/{s.pk}/sharing",
+        {"visibility": "club", "club": world["club"].pk, "version": "1"},
+    )
+    assert response.status_code == 302
+    s.refresh_from_db()
+    assert s.visibility == "club" and s.club == world["club"] and s.version == 2
+    assert member.get(s.get_absolute_url()).status_code == 200
+    assert world["clients"]["other"].get(s.share_url()).status_code == 404
