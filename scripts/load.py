@@ -42,7 +42,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def environment(database: Path) -> dict:
+def environment(database: Path, api_limit: str) -> dict:
     env = dict(os.environ)
     env.pop("DATABASE_URL", None)
     env.update(
@@ -53,7 +53,7 @@ def environment(database: Path) -> dict:
         SECURE_SSL_REDIRECT="false",
         SECURE_COOKIES="false",
         SECURE_HSTS_SECONDS="0",
-        RATE_LIMIT_API="0/60",
+        RATE_LIMIT_API=api_limit,
         PYTHONWARNINGS="ignore:No directory at",
     )
     return env
@@ -174,11 +174,16 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--workers", type=int, default=(os.cpu_count() or 1) * 2 + 1)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument(
+        "--api-limit",
+        default="0/60",
+        help="RATE_LIMIT_API for the run (default off; e.g. 1000000/60 counts without refusing)",
+    )
     parser.add_argument("--partial", help="path of another partial (default: the step's)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="arbiter-load-") as scratch:
-        env = environment(Path(scratch) / "db.sqlite3")
+        env = environment(Path(scratch) / "db.sqlite3", args.api_limit)
         manage(env, "migrate", "--noinput", "-v0")
         manage(env, "load_demo")
         share, step = demo_paths(env)
