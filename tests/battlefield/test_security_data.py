@@ -67,3 +67,25 @@ def test_purge_removes_scenarios_deleted_over_thirty_days_ago_only():
         in_a_lesson.pk,
     }
     assert not RateCounter.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_accounts_migration_keeps_every_existing_share_link_working():
+    """Before accounts, "private" meant "owner and anyone with the link": now "unlisted"."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before, after = [("battlefield", "0002_step_undo")], [("battlefield", "0003_clubs_accounts")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps.get_model("battlefield", "Scenario")
+    shared = old.objects.create(document=scenario(), visibility="private", share_token="a" * 32)
+    listed = old.objects.create(document=scenario(), visibility="public", share_token="b" * 32)
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(after)
+    new = executor.loader.project_state(after).apps.get_model("battlefield", "Scenario")
+    assert new.objects.get(pk=shared.pk).visibility == "unlisted"
+    assert new.objects.get(pk=listed.pk).visibility == "public"
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
