@@ -27,6 +27,7 @@ from django.utils.text import slugify
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from . import ratelimit
 from .models import Club, Invite, Membership, Scenario
 from .ratelimit import rate_limit
 
@@ -106,9 +107,15 @@ def signup(request):
     )
 
 
-@method_decorator(rate_limit("login"), name="dispatch")
 class LoginView(auth_views.LoginView):
-    """Django's log-in, counted against the log-in rate limit (POSTs only)."""
+    """Django's log-in, counted against the log-in rate limit (POSTs only) per client address
+    and per user name tried, so that guessing one account's password from many addresses is
+    limited too."""
+
+    def post(self, request, *args, **kwargs):
+        name = request.POST.get("username", "").strip().lower()[:150]
+        ratelimit.check(request, "login", also=(f"name:{name}",) if name else ())
+        return super().post(request, *args, **kwargs)
 
 
 @method_decorator(rate_limit("password_reset"), name="dispatch")

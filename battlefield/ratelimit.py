@@ -105,9 +105,9 @@ def _count(key: str, window: int) -> int:
         return counters.values_list("count", flat=True).get()
 
 
-def check(request, scope: str, *, now: float | None = None) -> None:
-    """Count this request in `scope` for its address and user; raise RateLimited over the
-    limit."""
+def check(request, scope: str, *, also: tuple[str, ...] = (), now: float | None = None) -> None:
+    """Count this request in `scope` for its address and user (and any `also` keys, e.g. the
+    user name a log-in tries); raise RateLimited over the limit."""
     limit = limit_for(scope)
     if limit is None:
         return
@@ -118,6 +118,7 @@ def check(request, scope: str, *, now: float | None = None) -> None:
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         keys.append(f"{scope}:user:{user.pk}")
+    keys += [f"{scope}:{key}" for key in also]
     over = False
     for key in keys:
         over |= _count(key[:200], window) > count

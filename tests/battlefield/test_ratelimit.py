@@ -174,3 +174,18 @@ def test_the_admin_log_in_shares_the_log_in_limit(limits):
         client.post("/admin/login/", {"username": "root", "password": "guess"}).status_code == 429
     )
     assert client.post("/accounts/login/", {"username": "x", "password": "y"}).status_code == 429
+
+
+def test_log_in_attempts_on_one_account_are_limited_across_addresses(limits):
+    for i in range(3):
+        Client(REMOTE_ADDR=f"10.1.0.{i}").post(
+            "/accounts/login/", {"username": "Alice", "password": "guess"}
+        )
+    refused = Client(REMOTE_ADDR="10.1.0.99").post(
+        "/accounts/login/", {"username": "alice", "password": "guess"}
+    )
+    assert refused.status_code == 429
+    other = Client(REMOTE_ADDR="10.1.0.99").post(
+        "/accounts/login/", {"username": "bob", "password": "guess"}
+    )
+    assert other.status_code == 200
