@@ -141,6 +141,8 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
 
 SESSION_COOKIE_HTTPONLY = True
+# Pages carry the CSRF token themselves (hx-headers on the body): scripts never need the cookie.
+CSRF_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
