@@ -241,6 +241,21 @@ class Scenario(models.Model):
             visibility=Scenario.Visibility.UNLISTED,
         )
 
+    # -- editing (the scenario editor, battlefield/editor.py) ----------------------------------
+    def apply_edit(self, document: dict, label: str, *, version: int) -> ScenarioEdit:
+        """Replace the document with an edited one: checked by the one validator (InvalidInput,
+        nothing stored), refused when `version` is not the version the editor read
+        (StaleScenario), saved (the version moves on) and recorded for undo."""
+        return ScenarioEdit.record(self, document, label, version=version)
+
+    def undo_edit(self, *, version: int) -> ScenarioEdit:
+        """Go back to the document before the latest edit (a change too: the version moves on)."""
+        return ScenarioEdit.undo(self, version=version)
+
+    def redo_edit(self, *, version: int) -> ScenarioEdit:
+        """Make the latest undone edit again."""
+        return ScenarioEdit.redo(self, version=version)
+
     # -- URLs ----------------------------------------------------------------------------------
     def get_absolute_url(self) -> str:
         return reverse("scenario", args=[self.pk])
@@ -277,6 +292,114 @@ class Picture(models.Model):
     version = models.PositiveIntegerField()
     png = models.BinaryField()
     created = models.DateTimeField(auto_now=True)
+
+
+class ScenarioEdit(models.Model):
+    """One change made in the scenario editor, kept for undo and redo: the document before and
+    after it. Undo puts `before` back, redo puts `after` back (each a save that moves the
+    version on); a new edit after an undo drops the undone edits (the usual redo rule). Only the
+    latest HISTORY edits per scenario are kept.
+
+    Undo and redo refuse when the table changed outside the editor since (a committed step):
+    they would silently throw that change away. A rename is not such a change (the name is kept).
+    """
+
+    HISTORY = 50
+
+    scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="edits")
+    seq = models.PositiveIntegerField()
+    label = models.CharField(max_length=200)
+    before = models.JSONField()
+    after = models.JSONField()
+    undone = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["scenario", "seq"]
+        constraints = [models.UniqueConstraint(fields=["scenario", "seq"], name="one_edit_per_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.scenario} edit {self.seq}: {self.label}"
+
+    @staticmethod
+    def _same_table(a: dict, b: dict) -> bool:
+        """Equal documents apart from the name (renaming is not an edit of the table)."""
+        return {**a, "name": None} == {**b, "name": None}
+
+    @staticmethod
+    def _check_version(scenario: Scenario, version: int) -> None:
+        if scenario.version != version:
+            raise StaleScenario(
+                f"scenario {scenario.pk} is at version {scenario.version}, not {version}"
+            )
+
+    @classmethod
+    def record(cls, scenario: Scenario, document: dict, label: str, *, version: int):
+        cls._check_version(scenario, version)  # a stale page first: reloading comes before fixing
+        validate_scenario(document)
+        with transaction.atomic():
+            before = scenario.document
+            scenario.document = document
+            try:
+                scenario.save()
+            except StaleScenario:
+                scenario.document = before
+                raise
+            scenario.edits.filter(undone=True).delete()
+            last = scenario.edits.aggregate(last=models.Max("seq"))["last"]
+            edit = cls.objects.create(
+                scenario=scenario,
+                seq=0 if last is None else last + 1,
+                label=label[:200],
+                before=before,
+                after=document,
+            )
+            stale = scenario.edits.order_by("-seq").values_list("pk", flat=True)[cls.HISTORY :]
+            cls.objects.filter(pk__in=list(stale)).delete()
+        return edit
+
+    @classmethod
+    def undoable(cls, scenario: Scenario):
+        return scenario.edits.filter(undone=False).order_by("-seq").first()
+
+    @classmethod
+    def redoable(cls, scenario: Scenario):
+        return scenario.edits.filter(undone=True).order_by("seq").first()
+
+    @classmethod
+    def undo(cls, scenario: Scenario, *, version: int):
+        return cls._step(scenario, cls.undoable(scenario), "before", True, version)
+
+    @classmethod
+    def redo(cls, scenario: Scenario, *, version: int):
+        return cls._step(scenario, cls.redoable(scenario), "after", False, version)
+
+    @classmethod
+    def _step(cls, scenario: Scenario, edit, side: str, undone: bool, version: int):
+        word = "undo" if undone else "redo"
+        cls._check_version(scenario, version)
+        if edit is None:
+            raise InvalidInput("", f"there is nothing to {word}")
+        expected = edit.after if undone else edit.before
+        if not cls._same_table(scenario.document, expected):
+            raise InvalidInput(
+                "",
+                f"the table changed outside the editor since “{edit.label}”, so the editor "
+                f"cannot {word} it without losing that change",
+            )
+        document = {**getattr(edit, side), "name": scenario.document.get("name", "")}
+        validate_scenario(document)
+        with transaction.atomic():
+            previous = scenario.document
+            scenario.document = document
+            try:
+                scenario.save()
+            except StaleScenario:
+                scenario.document = previous
+                raise
+            cls.objects.filter(pk=edit.pk).update(undone=undone)
+        edit.undone = undone
+        return edit
 
 
 class Step(models.Model):

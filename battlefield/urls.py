@@ -32,3 +32,30 @@ urlpatterns = [
     path("lessons/<slug:slug>/check", lessons.lesson_check, name="lesson_check"),
     path("lessons/<slug:slug>/suggest", lessons.lesson_suggest, name="lesson_suggest"),
 ]
+
+# The scenario editor and the ruler (battlefield/editor.py).
+from . import editor  # noqa: E402
+
+urlpatterns += [
+    path("scenarios/<int:pk>/edit", editor.editor, name="editor"),
+    path("scenarios/<int:pk>/edit/place", editor.place, name="editor_place"),
+    path("scenarios/<int:pk>/edit/terrain", editor.terrain_add, name="editor_terrain_add"),
+    path(
+        "scenarios/<int:pk>/edit/terrain/<str:terrain_id>",
+        editor.terrain_change,
+        name="editor_terrain",
+    ),
+    path(
+        "scenarios/<int:pk>/edit/units/catalogue",
+        editor.unit_add_profile,
+        name="editor_unit_profile",
+    ),
+    path("scenarios/<int:pk>/edit/units/new", editor.unit_add_manual, name="editor_unit_manual"),
+    path("scenarios/<int:pk>/edit/unit/<str:unit_id>", editor.unit_change, name="editor_unit"),
+    path("scenarios/<int:pk>/edit/turn", editor.turn, name="editor_turn"),
+    path("scenarios/<int:pk>/edit/armies", editor.armies, name="editor_armies"),
+    path("scenarios/<int:pk>/edit/undo", editor.undo, name="editor_undo"),
+    path("scenarios/<int:pk>/edit/redo", editor.redo, name="editor_redo"),
+    path("scenarios/<int:pk>/ruler", editor.ruler, name="editor_ruler"),
+    path("s/<slug:token>/ruler", editor.share_ruler, name="share_ruler"),
+]

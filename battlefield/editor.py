@@ -1,0 +1,912 @@
+"""The scenario editor and the ruler (issue 6).
+
+The editor works on the table itself (templates/battlefield/editor.html, static/js/table.js):
+terrain from presets (dragged, or moved and turned in its form), units from the catalogue or by
+hand, models dragged or placed without dragging, unit state, army names, the turn, undo and
+redo. Each edit is a small pure function from the stored document
+to a new one (below); `Scenario.apply_edit` then checks the result with the one validator, checks
+the version the page was showing (StaleScenario -> 409), saves it and records it for undo
+(`ScenarioEdit`: the documents before and after each edit; undo and redo are saves as well, so
+the version always moves on and every page knows it is stale).
+
+Answers: success is the `workspace` partial for htmx (the whole editing area, so every form
+carries the new version) or a redirect to the editor; an invalid edit is 422 with the `error`
+partial naming the problem (nothing stored); a stale version is 409 with the `stale` partial,
+which offers to reload. For htmx both are retargeted to the message area (HX-Retarget), since
+htmx 4 swaps error responses too.
+
+The ruler (`ruler`, `share_ruler`) measures on the server with the engine's own geometry so the
+figure is the one the engine would use: edge to edge between models (RULES.md 1.1), to the edge of
+a model from a point, centre to centre between points.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import re
+
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+from shapely import affinity
+from shapely.geometry import Point, Polygon
+from shapely.ops import nearest_points
+
+from rules import InvalidInput
+from rules.geometry import EPSILON, Base, footprint_distance, point_footprint_distance
+from rules.situation import LIMITS, SYSTEM_UNITS, Situation
+
+from .models import Scenario, ScenarioEdit, StaleScenario, UnitProfile
+from .permissions import editable_scenario
+from .views import page
+
+TEMPLATE = "battlefield/editor.html"
+
+# -- presets ---------------------------------------------------------------------------------
+
+
+def _rect(width: float, depth: float) -> list[list[float]]:
+    w, d = width / 2, depth / 2
+    return [[-w, -d], [w, -d], [w, d], [-w, d]]
+
+
+def _blob(rx: float, ry: float, sides: int = 10, wobble: float = 0.0) -> list[list[float]]:
+    """An irregular-looking closed outline (woods, hills, craters) around the centre."""
+    points = []
+    for i in range(sides):
+        angle = 2 * math.pi * i / sides
+        scale = 1 - wobble * (i % 2)
+        points.append(
+            [round(rx * scale * math.cos(angle), 2), round(ry * scale * math.sin(angle), 2)]
+        )
+    return points
+
+
+def _ruin_l(width: float, depth: float) -> list[list[float]]:
+    """A ruin's L-shaped footprint: two walls meeting at a corner, with the floor between."""
+    w, d = width / 2, depth / 2
+    return [
+        [-w, -d],
+        [w, -d],
+        [w, -d + depth * 0.45],
+        [-w + width * 0.45, -d + depth * 0.45],
+        [-w + width * 0.45, d],
+        [-w, d],
+    ]
+
+
+#: Terrain presets per system: footprint relative to the centre, in the system's unit, and the
+#: fields FORMAT.md gives terrain (40K: category, height, solid; Warmaster: type).
+PRESETS: dict[str, dict[str, dict]] = {
+    "wh40k-11e": {
+        "ruin-small": {
+            "label": "Ruin, small (dense, 3″ high)",
+            "type": "ruin",
+            "category": "dense",
+            "height": 3,
+            "footprint": _ruin_l(6, 4),
+        },
+        "ruin-medium": {
+            "label": "Ruin, medium (dense, 5″ high)",
+            "type": "ruin",
+            "category": "dense",
+            "height": 5,
+            "footprint": _ruin_l(8, 6),
+        },
+        "ruin-large": {
+            "label": "Ruin, large (dense, 8″ high)",
+            "type": "ruin",
+            "category": "dense",
+            "height": 8,
+            "footprint": _ruin_l(12, 6),
+        },
+        "woods": {
+            "label": "Woods (light)",
+            "type": "woods",
+            "category": "light",
+            "height": 4,
+            "footprint": _blob(4.5, 3.5, 12, 0.12),
+        },
+        "crater": {
+            "label": "Crater (exposed)",
+            "type": "crater",
+            "category": "exposed",
+            "height": 0,
+            "footprint": _blob(2.5, 2.5, 10, 0.08),
+        },
+        "building": {
+            "label": "Building (solid, 6″ high)",
+            "type": "building",
+            "category": "dense",
+            "height": 6,
+            "solid": True,
+            "footprint": _rect(5, 5),
+        },
+    },
+    "warmaster-revolution": {
+        "woods": {"label": "Woods", "type": "woods", "footprint": _blob(12, 9, 12, 0.12)},
+        "hill": {"label": "Hill", "type": "hill", "footprint": _blob(18, 11, 14, 0.05)},
+        "river": {"label": "River (60 cm stretch)", "type": "river", "footprint": _rect(60, 6)},
+        "village": {"label": "Village", "type": "village", "footprint": _rect(12, 10)},
+        "impassable": {
+            "label": "Impassable (rocks, cliffs)",
+            "type": "impassable",
+            "footprint": _blob(8, 6, 8, 0.1),
+        },
+    },
+}
+
+#: Unit state flags the editor offers, per system (FORMAT.md `units[].state`).
+STATE_FLAGS: dict[str, list[tuple[str, str]]] = {
+    "wh40k-11e": [
+        ("battle_shocked", "Battle-shocked"),
+        ("moved_this_phase", "Moved this phase"),
+        ("advanced_this_turn", "Advanced this turn"),
+        ("fell_back_this_turn", "Fell back this turn"),
+    ],
+    "warmaster-revolution": [
+        ("confused", "Confused"),
+        ("orders_this_phase", "Ordered this phase"),
+        ("spell_prevents_movement", "A spell prevents movement"),
+    ],
+}
+
+BASE_KINDS = ("round", "oval", "rect")
+
+#: Phases per system (FORMAT.md `turn.phase`).
+PHASES: dict[str, list[str]] = {
+    "wh40k-11e": ["command", "movement", "shooting", "charge", "fight"],
+    "warmaster-revolution": ["command", "shooting", "combat"],
+}
+
+# -- reading form input ----------------------------------------------------------------------
+
+
+def number(data, name: str, *, default=None, minimum=None, maximum=None, label=None) -> float:
+    """A finite number from form input, or InvalidInput naming the field in plain words."""
+    raw = str(data.get(name, "")).strip()
+    what = label or name.replace("_", " ")
+    if raw == "":
+        if default is not None:
+            return default
+        raise InvalidInput(name, f"{what} is missing")
+    try:
+        value = float(raw)
+    except ValueError:
+        raise InvalidInput(name, f"{what} must be a number, not “{raw[:40]}”") from None
+    if not math.isfinite(value):
+        raise InvalidInput(name, f"{what} must be a finite number")
+    if minimum is not None and value < minimum:
+        raise InvalidInput(name, f"{what} must be at least {minimum:g}")
+    if maximum is not None and value > maximum:
+        raise InvalidInput(name, f"{what} must be at most {maximum:g}")
+    return value
+
+
+def tidy(value: float) -> float | int:
+    rounded = round(float(value), 4) + 0.0
+    return int(rounded) if rounded == int(rounded) else rounded
+
+
+def _all_ids(doc: dict) -> set[str]:
+    ids = {t.get("id") for t in doc.get("terrain", [])}
+    ids |= {a.get("id") for a in doc.get("armies", [])}
+    for u in doc.get("units", []):
+        ids.add(u.get("id"))
+        ids |= {m.get("id") for m in u.get("models", [])}
+    return ids
+
+
+def fresh_id(doc: dict, stem: str) -> str:
+    """An id not used anywhere in the document, from `stem` (ids share one namespace)."""
+    stem = re.sub(r"[^A-Za-z0-9_.:-]+", "-", stem).strip("-.:_")[:30] or "x"
+    if not stem[0].isalnum():
+        stem = "x" + stem
+    used = _all_ids(doc)
+    for n in range(1, 10_000):
+        candidate = f"{stem}-{n}"
+        if candidate not in used:
+            return candidate
+    raise InvalidInput("", "too many ids in use")
+
+
+def _find(items: list[dict], ident: str, what: str) -> dict:
+    for item in items:
+        if item.get("id") == ident:
+            return item
+    raise InvalidInput("id", f"there is no {what} {ident!r} on this table")
+
+
+# -- edits: document -> document -------------------------------------------------------------
+
+
+def add_terrain(doc: dict, preset: str, x: float, y: float, rotation: float = 0.0) -> str:
+    """Put a terrain piece from a preset with its centre at (x, y), turned `rotation` degrees."""
+    presets = PRESETS[doc["system"]]
+    if preset not in presets:
+        raise InvalidInput("preset", f"choose a terrain preset ({', '.join(presets)})")
+    spec = presets[preset]
+    outline = affinity.rotate(Polygon(spec["footprint"]), rotation, origin=(0, 0))
+    outline = affinity.translate(outline, x, y)
+    piece = {"id": fresh_id(doc, spec["type"]), "type": spec["type"]}
+    for key in ("category", "height", "solid"):
+        if key in spec:
+            piece[key] = spec[key]
+    piece["footprint"] = [[tidy(px), tidy(py)] for px, py in outline.exterior.coords[:-1]]
+    doc.setdefault("terrain", []).append(piece)
+    return piece["id"]
+
+
+def terrain_centre(piece: dict) -> tuple[float, float]:
+    """The centre of a piece's bounding box: where a preset was put, whatever its shape."""
+    minx, miny, maxx, maxy = Polygon(piece["footprint"]).bounds
+    return (minx + maxx) / 2, (miny + maxy) / 2
+
+
+def move_terrain(doc: dict, terrain_id: str, x: float, y: float, rotate_by: float = 0.0) -> None:
+    """Move a terrain piece so its centre is at (x, y), turning it `rotate_by` degrees."""
+    piece = _find(doc.get("terrain", []), terrain_id, "terrain piece")
+    outline = Polygon(piece["footprint"])
+    cx, cy = terrain_centre(piece)
+    outline = affinity.rotate(outline, rotate_by, origin=(cx, cy))
+    outline = affinity.translate(outline, x - cx, y - cy)
+    piece["footprint"] = [[tidy(px), tidy(py)] for px, py in outline.exterior.coords[:-1]]
+
+
+def delete_terrain(doc: dict, terrain_id: str) -> None:
+    piece = _find(doc.get("terrain", []), terrain_id, "terrain piece")
+    doc["terrain"].remove(piece)
+
+
+def block_positions(base: dict, count: int, x: float, y: float, facing: float, system: str):
+    """`count` centres in a tidy block centred on (x, y): rows of up to five, the bases a little
+    apart (40K: 0.5 in, well inside coherency's 2 in, 03.03) or touching (Warmaster stands form
+    a block side by side)."""
+    unit_name, mm = SYSTEM_UNITS[system]
+    shape = Base.from_document(base, mm)
+    if shape.kind == "round":  # exact: the footprint polygon is a little bigger (circumscribed)
+        minx = miny = -shape.radius
+        maxx = maxy = shape.radius
+    else:
+        minx, miny, maxx, maxy = shape.footprint(0, 0, facing).bounds
+    gap = 0.5 if system == "wh40k-11e" else 0.0
+    step_x, step_y = (maxx - minx) + gap, (maxy - miny) + gap
+    per_row = min(count, 5)
+    rows = math.ceil(count / per_row)
+    positions = []
+    for i in range(count):
+        row, col = divmod(i, per_row)
+        in_row = min(per_row, count - row * per_row)
+        px = x + (col - (in_row - 1) / 2) * step_x
+        py = y + (row - (rows - 1) / 2) * step_y
+        positions.append((tidy(px), tidy(py)))
+    return positions
+
+
+def add_unit(
+    doc: dict,
+    *,
+    army: str,
+    name: str,
+    keywords,
+    move,
+    base: dict,
+    count: int,
+    x: float,
+    y: float,
+    facing: float = 0.0,
+    abilities=(),
+) -> str:
+    """A unit of `count` models with the same base, in a tidy block centred at (x, y)."""
+    if army not in {a["id"] for a in doc.get("armies", [])}:
+        raise InvalidInput("army", "choose one of the table's armies")
+    if not 1 <= count <= LIMITS["models_per_unit"]:
+        raise InvalidInput("count", f"a unit has 1 to {LIMITS['models_per_unit']} models")
+    name = name.strip() or "Unit"
+    stem = "".join(w[0] for w in re.findall(r"[A-Za-z0-9]+", name))[:6].upper() or "U"
+    unit_id = fresh_id(doc, stem)
+    unit = {
+        "id": unit_id,
+        "army": army,
+        "name": name[:100],
+        "keywords": sorted({k.strip().upper() for k in keywords if k.strip()}),
+    }
+    if move is not None:
+        unit["move"] = tidy(move)
+    if abilities:
+        unit["abilities"] = copy.deepcopy(list(abilities))
+    models = []
+    for i, (px, py) in enumerate(block_positions(base, count, x, y, facing, doc["system"]), 1):
+        model = {"id": f"{unit_id}.{i}", "base": copy.deepcopy(base), "x": px, "y": py}
+        if facing:
+            model["facing"] = tidy(facing)
+        models.append(model)
+    unit["models"] = models
+    doc.setdefault("units", []).append(unit)
+    return unit_id
+
+
+def delete_unit(doc: dict, unit_id: str) -> None:
+    unit = _find(doc.get("units", []), unit_id, "unit")
+    doc["units"].remove(unit)
+
+
+def set_unit_state(doc: dict, unit_id: str, flags: dict[str, bool]) -> None:
+    """Set the editor's state flags of a unit (missing flags are false, FORMAT.md)."""
+    unit = _find(doc.get("units", []), unit_id, "unit")
+    state = {k: v for k, v in unit.get("state", {}).items() if k not in flags}
+    state.update({k: True for k, v in flags.items() if v})
+    if state:
+        unit["state"] = state
+    else:
+        unit.pop("state", None)
+
+
+def set_turn(doc: dict, round_: int, active_army: str, phase: str) -> None:
+    """The battle round, the player whose turn it is and the phase (FORMAT.md `turn`): move
+    types are only open in their phase, so the stepper reads this."""
+    if active_army not in {a["id"] for a in doc.get("armies", [])}:
+        raise InvalidInput("active_army", "choose one of the table's armies")
+    if phase and phase not in PHASES[doc["system"]]:
+        raise InvalidInput("phase", f"choose a phase ({', '.join(PHASES[doc['system']])})")
+    turn = {"round": round_, "active_army": active_army}
+    if phase:
+        turn["phase"] = phase
+    doc["turn"] = turn
+
+
+def name_armies(doc: dict, names: dict[str, str]) -> None:
+    """Give the armies new names ({army id: name}); ids stay, so units keep their army."""
+    for army in doc.get("armies", []):
+        name = names.get(army["id"], "").strip()
+        if not name:
+            raise InvalidInput(f"army-{army['id']}", "every army needs a name")
+        army["name"] = name[:100]
+
+
+def place_models(doc: dict, poses: dict[str, dict]) -> list[str]:
+    """Set model positions ({model id: {x, y, facing?}}); returns the ids that changed."""
+    changed = []
+    found = set()
+    for unit in doc.get("units", []):
+        for model in unit["models"]:
+            pose = poses.get(model["id"])
+            if pose is None:
+                continue
+            found.add(model["id"])
+            new = {"x": tidy(pose["x"]), "y": tidy(pose["y"])}
+            if pose.get("facing") is not None:
+                facing = tidy(pose["facing"] % 360)
+                if facing or "facing" in model:
+                    new["facing"] = facing
+            old = {k: model.get(k) for k in new}
+            if any(abs((old[k] or 0) - new[k]) > 5e-5 for k in new):
+                model.update(new)
+                changed.append(model["id"])
+    missing = set(poses) - found
+    if missing:
+        raise InvalidInput("pose", f"there is no model {sorted(missing)[0]!r} on this table")
+    return changed
+
+
+POSE = re.compile(r"^pose-(?P<id>[A-Za-z0-9][A-Za-z0-9_.:-]*)-(?P<part>x|y|facing)$")
+
+
+def poses_from(data) -> dict[str, dict]:
+    """The `pose-<model id>-x|y|facing` inputs of a placement form (static/js/table.js writes
+    them; they are also the visible way to type coordinates)."""
+    poses: dict[str, dict] = {}
+    for key in data:
+        match = POSE.match(key)
+        if match:
+            poses.setdefault(match["id"], {})
+    for model_id, pose in poses.items():
+        label = f"model {model_id}"
+        pose["x"] = number(data, f"pose-{model_id}-x", label=f"{label} x")
+        pose["y"] = number(data, f"pose-{model_id}-y", label=f"{label} y")
+        if str(data.get(f"pose-{model_id}-facing", "")).strip():
+            pose["facing"] = number(data, f"pose-{model_id}-facing", label=f"{label} facing")
+    return poses
+
+
+# -- messages --------------------------------------------------------------------------------
+
+_MODEL_PATH = re.compile(r"^units\[(\d+)\](?:\.models\[(\d+)\])?")
+_TERRAIN_PATH = re.compile(r"^terrain\[(\d+)\]")
+
+
+def describe_field(doc: dict, field: str) -> str:
+    """A validator field path in words a player knows: `units[1].models[0]` -> the model's id and
+    its unit's name."""
+    try:
+        match = _MODEL_PATH.match(field)
+        if match:
+            unit = doc["units"][int(match[1])]
+            if match[2] is not None:
+                return (
+                    f"model {unit['models'][int(match[2])]['id']} of {unit.get('name', unit['id'])}"
+                )
+            return f"unit {unit.get('name', unit['id'])}"
+        match = _TERRAIN_PATH.match(field)
+        if match:
+            piece = doc["terrain"][int(match[1])]
+            return f"terrain {piece['id']}"
+    except (IndexError, KeyError, TypeError):
+        pass
+    return field
+
+
+# -- rings -----------------------------------------------------------------------------------
+
+#: 03.04 engagement range and 03.03 coherency are both 2 in horizontally (RULES.md 1.2).
+RING = 2.0
+
+
+def ring_overlays(situation: Situation) -> list[tuple]:
+    """A 2 in ring around every 40K model (its base grown by 2 in): enemies whose bases reach
+    into it are in engagement range (03.04), and each model needs another of its unit inside it
+    for coherency (03.03). Hidden until the page's script shows the selected unit's rings; the
+    css classes `rings ring-<model id>` let it find them. Warmaster has no such ranges: none."""
+    if situation.system != "wh40k-11e":
+        return []
+    rings = []
+    for model in situation.models():
+        if model.base.kind == "round":
+            grown = Point(model.x, model.y).buffer(model.base.radius + RING, quad_segs=8)
+        else:
+            grown = model.footprint.buffer(RING, quad_segs=8)
+        # Only the outline: a filled band would be drawn over the bases it surrounds.
+        rings.append((grown.exterior, f"engagement coherency rings ring-{model.id}"))
+    return rings
+
+
+# -- views -------------------------------------------------------------------------------------
+
+
+def editor_context(request, scenario: Scenario, **extra) -> dict:
+    from .pictures import table_svg
+
+    situation = scenario.situation
+    system = scenario.system
+    units = []
+    for unit_doc, unit in zip(scenario.document.get("units", []), situation.units, strict=True):
+        units.append(
+            {
+                "id": unit.id,
+                "name": unit.name,
+                "army": unit.army,
+                "keywords": sorted(unit.keywords),
+                "move": unit.move,
+                "models": [
+                    {"id": m.id, "x": tidy(m.x), "y": tidy(m.y), "facing": tidy(m.facing)}
+                    for m in unit.models
+                ],
+                "flags": [
+                    {"name": flag, "label": label, "on": bool(unit_doc.get("state", {}).get(flag))}
+                    for flag, label in STATE_FLAGS[system]
+                ],
+            }
+        )
+    terrain = []
+    for piece in scenario.document.get("terrain", []):
+        cx, cy = terrain_centre(piece)
+        terrain.append(
+            {
+                "id": piece["id"],
+                "type": piece.get("type", ""),
+                "category": piece.get("category", ""),
+                "x": tidy(round(cx, 2)),
+                "y": tidy(round(cy, 2)),
+            }
+        )
+    undo = ScenarioEdit.undoable(scenario)
+    redo = ScenarioEdit.redoable(scenario)
+    table = situation.table
+    return {
+        "scenario": scenario,
+        "situation": situation,
+        "svg": table_svg(situation, overlays=ring_overlays(situation), interactive=True),
+        "unit_name": situation.unit_name,
+        "presets": [(key, spec["label"]) for key, spec in PRESETS[system].items()],
+        "profiles": UnitProfile.objects.filter(system=system),
+        "armies": situation.armies,
+        "units": units,
+        "terrain": terrain,
+        "undo": undo,
+        "redo": redo,
+        "centre": {"x": tidy(table.width / 2), "y": tidy(table.height / 2)},
+        "default_facing": 270 if system == "warmaster-revolution" else 0,
+        "base_kinds": BASE_KINDS,
+        "ruler_url": reverse("editor_ruler", args=[scenario.pk]),
+        "phases": PHASES[system],
+        "turn": scenario.document.get("turn", {}),
+        **extra,
+    }
+
+
+@require_GET
+def editor(request, pk: int):
+    """The editor page (or its workspace partial): the table and every editing form."""
+    scenario = editable_scenario(request, pk)
+    return page(request, TEMPLATE, editor_context(request, scenario), partial="workspace")
+
+
+def _answer(request, scenario: Scenario, *, status: int = 200, **extra):
+    """Success: the workspace (htmx) or back to the editor page. Errors: the error or stale
+    partial, retargeted to the message area for htmx; the whole page otherwise."""
+    if status == 200:
+        if request.htmx:
+            context = editor_context(request, scenario, **extra)
+            return TemplateResponse(request, f"{TEMPLATE}#workspace", context)
+        return redirect("editor", pk=scenario.pk)
+    partial = "stale" if status == 409 else "error"
+    if request.htmx:
+        scenario.refresh_from_db()
+        context = {"scenario": scenario, **extra}
+        response = TemplateResponse(request, f"{TEMPLATE}#{partial}", context, status=status)
+        response["HX-Retarget"] = "#editor-messages"
+        response["HX-Reswap"] = "innerHTML"
+        return response
+    scenario.refresh_from_db()
+    context = editor_context(request, scenario, **extra)
+    context["message_partial"] = partial
+    return TemplateResponse(request, TEMPLATE, context, status=status)
+
+
+def _for_edit(request, pk: int):
+    """(scenario, None) if this visitor may edit it, else permissions' 404; or (None, a 409
+    answer) when permissions itself finds the posted version stale (it checks the version only
+    after the visitor's right to edit, so answering with the stale partial reveals nothing)."""
+    try:
+        return editable_scenario(request, pk), None
+    except StaleScenario:
+        scenario = get_object_or_404(Scenario, pk=pk)
+        posted = request.POST.get("version", "")
+        return None, _answer(request, scenario, status=409, posted_version=posted)
+
+
+def _edit(request, pk: int, change):
+    """Run one edit: `change(document, POST)` changes a copy of the document in place and
+    returns a label for the history. Everything goes through Scenario.apply_edit."""
+    scenario, refused = _for_edit(request, pk)
+    if refused:
+        return refused
+    try:
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        return _answer(
+            request,
+            scenario,
+            status=422,
+            error_field="",
+            error="the form did not say which version of the table it was showing",
+        )
+    if version != scenario.version:  # a stale page hears that first: reload, then edit
+        return _answer(request, scenario, status=409, posted_version=version)
+    document = copy.deepcopy(scenario.document)
+    try:
+        label = change(document, request.POST)
+        if label is None:  # nothing changed: nothing to save, nothing to undo
+            return _answer(request, scenario)
+        scenario.apply_edit(document, label, version=version)
+    except StaleScenario:
+        return _answer(request, scenario, status=409, posted_version=version)
+    except InvalidInput as exc:
+        return _answer(
+            request,
+            scenario,
+            status=422,
+            error=exc.message,
+            error_field=describe_field(document, exc.field),
+        )
+    return _answer(request, scenario, saved=label)
+
+
+@require_POST
+def place(request, pk: int):
+    """Save model positions from the placement form (dragging, click to place, arrow keys or
+    typed coordinates all end here)."""
+
+    def change(doc, data):
+        changed = place_models(doc, poses_from(data))
+        if not changed:
+            return None
+        return f"Moved {', '.join(changed[:3])}{' and more' if len(changed) > 3 else ''}"
+
+    return _edit(request, pk, change)
+
+
+@require_POST
+def terrain_add(request, pk: int):
+    def change(doc, data):
+        unit = SYSTEM_UNITS[doc["system"]][0]
+        piece = add_terrain(
+            doc,
+            str(data.get("preset", "")),
+            number(data, "x", label=f"centre x ({unit})"),
+            number(data, "y", label=f"centre y ({unit})"),
+            number(data, "rotation", default=0.0, label="rotation (degrees)"),
+        )
+        return f"Added terrain {piece}"
+
+    return _edit(request, pk, change)
+
+
+@require_POST
+def terrain_change(request, pk: int, terrain_id: str):
+    """Move and turn a terrain piece, or delete it (the button pressed says which)."""
+
+    def change(doc, data):
+        if "delete" in data:
+            delete_terrain(doc, terrain_id)
+            return f"Deleted terrain {terrain_id}"
+        move_terrain(
+            doc,
+            terrain_id,
+            number(data, "x", label="centre x"),
+            number(data, "y", label="centre y"),
+            number(data, "rotate_by", default=0.0, label="turn by (degrees)"),
+        )
+        return f"Moved terrain {terrain_id}"
+
+    return _edit(request, pk, change)
+
+
+def _block_args(data, doc, count: int | None = None) -> dict:
+    return {
+        "army": str(data.get("army", "")),
+        "count": int(
+            number(
+                data,
+                "count",
+                default=count,
+                minimum=1,
+                maximum=LIMITS["models_per_unit"],
+                label="number of models",
+            )
+        ),
+        "x": number(data, "x", label="block centre x"),
+        "y": number(data, "y", label="block centre y"),
+        "facing": number(data, "facing", default=0.0, label="facing (degrees)"),
+    }
+
+
+@require_POST
+def unit_add_profile(request, pk: int):
+    """A unit from the catalogue (UnitProfile): its keywords, move, base and abilities."""
+
+    def change(doc, data):
+        try:
+            profile = UnitProfile.objects.get(pk=int(data.get("profile", "")), system=doc["system"])
+        except (ValueError, UnitProfile.DoesNotExist):
+            raise InvalidInput("profile", "choose a unit from the catalogue") from None
+        unit = add_unit(
+            doc,
+            name=profile.name,
+            keywords=profile.keywords,
+            move=profile.move,
+            base=profile.base,
+            abilities=profile.abilities,
+            **_block_args(data, doc, profile.model_count),
+        )
+        return f"Added {profile.name} ({unit})"
+
+    return _edit(request, pk, change)
+
+
+def base_from(data) -> dict:
+    """A base from the by-hand form: kind plus size(s) in mm (FORMAT.md `models[].base`)."""
+    kind = str(data.get("base_kind", "round"))
+    if kind not in BASE_KINDS:
+        raise InvalidInput("base_kind", "choose round, oval or rect")
+    first = number(data, "base_a", minimum=1, maximum=1000, label="base size (mm)")
+    if kind == "round":
+        return {"round": tidy(first)}
+    second = number(data, "base_b", minimum=1, maximum=1000, label="second base size (mm)")
+    return {kind: [tidy(first), tidy(second)]}
+
+
+@require_POST
+def unit_add_manual(request, pk: int):
+    """A unit by hand: name, army, keywords, move and base."""
+
+    def change(doc, data):
+        move_text = str(data.get("move", "")).strip()
+        unit = add_unit(
+            doc,
+            name=str(data.get("name", "")),
+            keywords=re.split(r"[,\s]+", str(data.get("keywords", ""))),
+            move=number(data, "move", minimum=0, maximum=1000) if move_text else None,
+            base=base_from(data),
+            **_block_args(data, doc),
+        )
+        return f"Added {data.get('name') or 'a unit'} ({unit})"
+
+    return _edit(request, pk, change)
+
+
+@require_POST
+def unit_change(request, pk: int, unit_id: str):
+    """Set a unit's state flags, or delete the unit."""
+
+    def change(doc, data):
+        if "delete" in data:
+            delete_unit(doc, unit_id)
+            return f"Deleted unit {unit_id}"
+        flags = {flag: flag in data for flag, _ in STATE_FLAGS[doc["system"]]}
+        set_unit_state(doc, unit_id, flags)
+        return f"Changed the state of {unit_id}"
+
+    return _edit(request, pk, change)
+
+
+@require_POST
+def turn(request, pk: int):
+    """Set the round, the active army and the phase."""
+
+    def change(doc, data):
+        set_turn(
+            doc,
+            int(number(data, "round", minimum=1, maximum=99, label="battle round")),
+            str(data.get("active_army", "")),
+            str(data.get("phase", "")),
+        )
+        return "Changed the turn"
+
+    return _edit(request, pk, change)
+
+
+@require_POST
+def armies(request, pk: int):
+    """Rename the armies."""
+
+    def change(doc, data):
+        name_armies(doc, {a["id"]: str(data.get(f"army-{a['id']}", "")) for a in doc["armies"]})
+        return "Renamed the armies"
+
+    return _edit(request, pk, change)
+
+
+def _history(request, pk: int, redo: bool):
+    scenario, refused = _for_edit(request, pk)
+    if refused:
+        return refused
+    try:
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        return _answer(
+            request,
+            scenario,
+            status=422,
+            error_field="",
+            error="the form did not say which version of the table it was showing",
+        )
+    try:
+        edit = scenario.redo_edit(version=version) if redo else scenario.undo_edit(version=version)
+    except StaleScenario:
+        return _answer(request, scenario, status=409, posted_version=version)
+    except InvalidInput as exc:
+        return _answer(request, scenario, status=422, error=exc.message, error_field="")
+    return _answer(request, scenario, saved=f"{'Redid' if redo else 'Undid'}: {edit.label}")
+
+
+@require_POST
+def undo(request, pk: int):
+    return _history(request, pk, redo=False)
+
+
+@require_POST
+def redo(request, pk: int):
+    return _history(request, pk, redo=True)
+
+
+# -- ruler -------------------------------------------------------------------------------------
+
+_END = re.compile(
+    r"^(?:model:(?P<model>[A-Za-z0-9][A-Za-z0-9_.:-]*)(?:@(?P<pose>[-0-9.eE]+,[-0-9.eE]+(?:,[-0-9.eE]+)?))?"
+    r"|point:(?P<point>[-0-9.eE]+,[-0-9.eE]+))$"
+)
+
+
+def _end(situation: Situation, text: str, field: str):
+    """One end of the ruler: ("model", Model) or ("point", (x, y)). A model may carry the pose
+    the page shows (`model:B1@x,y,facing`) so a model being placed is measured where it is."""
+    match = _END.match(text or "")
+    if not match:
+        raise InvalidInput(field, "give a model (model:ID) or a point (point:X,Y)")
+    text = match["point"] or match["pose"] or ""
+    try:
+        values = [float(v) for v in text.split(",")] if text else []
+    except ValueError:
+        values = [math.nan]
+    if not all(math.isfinite(v) for v in values):
+        raise InvalidInput(field, "coordinates must be finite numbers")
+    if match["point"]:
+        return "point", (values[0], values[1])
+    model = situation.model(match["model"])
+    if values:
+        model = model.placed(values[0], values[1], facing=values[2] if len(values) > 2 else None)
+    return "model", model
+
+
+def measure(situation: Situation, a, b) -> dict:
+    """The ruler's figure and the line to draw, measured with the engine's geometry (RULES.md
+    1.1): between models the shortest distance between their bases (and the straight distance
+    when they stand at different heights), from a point to the nearest edge of a model's base,
+    between points centre to centre."""
+    (kind_a, a_val), (kind_b, b_val) = a, b
+    if kind_a == "point" and kind_b == "point":
+        distance = math.dist(a_val, b_val)
+        line = (a_val, b_val)
+        vertical = 0.0
+        what = "between the two points"
+    elif kind_a == "model" and kind_b == "model":
+        distance = footprint_distance(a_val.base, a_val.pos, b_val.base, b_val.pos)
+        vertical = abs(a_val.z - b_val.z)
+        p, q = nearest_points(a_val.footprint, b_val.footprint)
+        line = ((p.x, p.y), (q.x, q.y))
+        what = f"from {a_val.id} to {b_val.id}, base edge to base edge"
+    else:
+        model, point = (a_val, b_val) if kind_a == "model" else (b_val, a_val)
+        distance = point_footprint_distance(model.base, model.pos, point)
+        vertical = 0.0
+        p, _ = nearest_points(model.footprint, Point(point))
+        line = ((p.x, p.y), point)
+        what = f"from the edge of {model.id}'s base to the point"
+    result = {
+        "horizontal": distance,
+        "vertical": vertical,
+        "straight": math.hypot(distance, vertical),
+        "line": line,
+        "what": what,
+        "engagement": None,
+    }
+    if kind_a == "model" and kind_b == "model" and situation.system == "wh40k-11e":
+        unit_a, unit_b = situation.unit(a_val.unit), situation.unit(b_val.unit)
+        if unit_a.army != unit_b.army:
+            # 03.04: within 2 in horizontally and 5 in vertically (RULES.md 1.2).
+            result["engagement"] = distance <= RING + EPSILON and vertical <= 5 + EPSILON
+    return result
+
+
+def _ruler(request, scenario: Scenario):
+    situation = scenario.situation
+    try:
+        a = _end(situation, request.GET.get("a", ""), "a")
+        b = _end(situation, request.GET.get("b", ""), "b")
+    except InvalidInput as exc:
+        return TemplateResponse(
+            request, "battlefield/editor_ruler.html", {"error": exc.message}, status=422
+        )
+    result = measure(situation, a, b)
+    (x1, y1), (x2, y2) = result["line"]
+    context = {
+        "result": result,
+        "unit_name": situation.unit_name,
+        "symbol": "″" if situation.unit_name == "in" else " cm",
+        "line": {"x1": tidy(x1), "y1": tidy(y1), "x2": tidy(x2), "y2": tidy(y2)},
+    }
+    response = TemplateResponse(request, "battlefield/editor_ruler.html", context)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_GET
+def ruler(request, pk: int):
+    """GET ?a=model:B1&b=point:30,20: the distance (a small fragment the page's script shows)."""
+    return _ruler(request, editable_scenario(request, pk))
+
+
+@require_GET
+def share_ruler(request, token: str):
+    """The ruler on a shared (read-only) table, for whoever may see it through its link."""
+    from . import permissions
+
+    # permissions decides who may see a shared table once accounts exist (shared_scenario);
+    # until then anyone with the link may, as on the share page.
+    shared = getattr(permissions, "shared_scenario", None)
+    if shared is not None:
+        return _ruler(request, shared(request, token))
+    return _ruler(request, get_object_or_404(Scenario, share_token=token))

@@ -1,0 +1,594 @@
+// The table's interactions, shared by the scenario editor and the move stepper (issue 6).
+//
+// Works on an SVG drawn by battlefield.pictures.table_svg(..., interactive=True) inside a
+// <form data-placement> (or outside it: the form's data-table="#selector" names the element
+// holding it; with one placement form and one interactive table on a page they pair up anyway). A model is movable when the form has its `pose-<model id>-x` input
+// (and -y, -facing); every change writes those inputs and dispatches `table:moved` (bubbling,
+// detail {model, x, y, facing}) on the form. The inputs are also the visible, no-drag way to
+// type coordinates (WCAG 2.2, 2.5.7).
+//
+// - Pointer: drag a model; or click a model to select it, then click the destination (a second
+//   click on it lets it go). A click on the table with nothing selected fills the page's
+//   [data-from-table="x"|"y"] fields (where new terrain or units go).
+// - Terrain: a piece whose edit form is on the page (form[data-terrain-form="<terrain id>"] with
+//   x / y inputs) can be dragged too; on drop its form is submitted with the new centre.
+// - Keyboard: the table is one tab stop (roving tabindex over the models); [ and ] (or Page Up /
+//   Page Down) choose a model, arrows move it 0.1 unit (Shift: 1), Q / E turn it 15 degrees
+//   (Shift: 1), Enter submits the form's default button ([data-default], else its first submit
+//   button), Escape clears the selection and the ruler.
+// - Ruler: with the form's [data-tool="ruler"] pressed, click two models or points (or press R
+//   on two models); the server measures (form's data-ruler-url, ?a=...&b=...) and its answer goes
+//   into [data-ruler-output]; the line is drawn on the table.
+// - Buttons with data-turn="<degrees>" in the form turn the selected model.
+// - Rings: overlays with classes `rings ring-<model id>` are shown for the selected unit.
+// - `data-autosave` on the form: a drag or a click-to-place submits the form when it ends.
+//
+// No inline scripts anywhere (CSP): this file holds all of it. After an htmx swap the new table
+// picks up the previous selection, tool and focus (by form id and model id).
+(() => {
+  "use strict";
+  const SVGNS = "http://www.w3.org/2000/svg";
+  const DRAG_PX = 4; // a press that moves less than this is a click
+  const remembered = new Map(); // form id -> {selected, tool, focused, pending}: kept over swaps
+  const live = new WeakMap(); // form element -> {selected, tool, ruler, drag, dirty, inflight, queued}
+
+  const fmt = (v) => String(Math.round(v * 1000) / 1000);
+  const placementForms = () => Array.from(document.querySelectorAll("form[data-placement]"));
+  const interactiveTables = () => Array.from(document.querySelectorAll('svg.table[role="group"]'));
+
+  // A form's table: the svg inside it; else the one its data-table selector names (an svg or
+  // an element holding one, e.g. a board swapped on its own); else, with one placement form and
+  // one interactive table on the page, that table.
+  function svgOf(form) {
+    const inside = form.querySelector("svg.table");
+    if (inside) return inside;
+    if (form.dataset.table) {
+      const host = document.querySelector(form.dataset.table);
+      if (host) return host.matches("svg.table") ? host : host.querySelector("svg.table");
+    }
+    const tables = interactiveTables();
+    return placementForms().length === 1 && tables.length === 1 ? tables[0] : null;
+  }
+
+  // The placement form an element belongs to: its own form, or the form whose table holds it.
+  function formOf(el) {
+    if (!el || !el.closest) return null;
+    const inside = el.closest("form[data-placement]");
+    if (inside) return inside;
+    const svg = el.closest("svg.table");
+    return svg ? placementForms().find((form) => svgOf(form) === svg) || null : null;
+  }
+
+  const models = (form) => {
+    const svg = svgOf(form);
+    return svg ? Array.from(svg.querySelectorAll("g.model[data-model]")) : [];
+  };
+  const poseInput = (form, id, part) => form.elements.namedItem(`pose-${id}-${part}`);
+  const movable = (form, g) => !!poseInput(form, g.dataset.model, "x");
+  const cssEscape = (s) => (window.CSS && CSS.escape ? CSS.escape(s) : s.replace(/[^\w-]/g, "\\$&"));
+
+  function stateOf(form) {
+    let s = live.get(form);
+    if (!s) {
+      const kept = remembered.get(form.id) || {};
+      s = { selected: kept.selected || null, tool: kept.tool || "move", ruler: [], drag: null, dirty: new Set() };
+      live.set(form, s);
+    }
+    return s;
+  }
+
+  function keep(form) {
+    const s = stateOf(form);
+    const focused = document.activeElement && document.activeElement.closest
+      ? document.activeElement.closest("g.model") : null;
+    const pending = {};
+    if (s.queued) {
+      for (const id of s.dirty) {
+        const g = modelById(form, id);
+        if (g) pending[id] = poseOf(g);
+      }
+    }
+    remembered.set(form.id, {
+      selected: s.selected, tool: s.tool,
+      focused: focused && svgOf(form) && svgOf(form).contains(focused) ? focused.dataset.model : null,
+      pending: s.queued ? pending : null,
+    });
+  }
+
+  function modelById(form, id) {
+    const svg = svgOf(form);
+    return id && svg ? svg.querySelector(`g.model[data-model="${cssEscape(id)}"]`) : null;
+  }
+
+  // -- poses ---------------------------------------------------------------------------------
+  function poseOf(g) {
+    const t = g.getAttribute("transform") || "";
+    const m = /translate\(\s*([-\d.eE]+)[\s,]+([-\d.eE]+)\s*\)/.exec(t);
+    const r = /rotate\(\s*([-\d.eE]+)/.exec(t);
+    return { x: m ? +m[1] : 0, y: m ? +m[2] : 0, facing: r ? +r[1] : 0 };
+  }
+
+  function tableSize(svg) {
+    return { width: parseFloat(svg.dataset.width) || Infinity, height: parseFloat(svg.dataset.height) || Infinity };
+  }
+
+  function setPose(form, g, pose) {
+    const svg = svgOf(form);
+    const size = tableSize(svg);
+    const x = Math.min(Math.max(pose.x, 0), size.width);
+    const y = Math.min(Math.max(pose.y, 0), size.height);
+    const facing = ((pose.facing % 360) + 360) % 360;
+    if (!g.dataset.x0) {
+      const start = poseOf(g);
+      g.dataset.x0 = start.x;
+      g.dataset.y0 = start.y;
+    }
+    g.setAttribute("transform", `translate(${fmt(x)} ${fmt(y)})${facing ? ` rotate(${fmt(facing)})` : ""}`);
+    const id = g.dataset.model;
+    stateOf(form).dirty.add(id);
+    const parts = { x, y, facing };
+    for (const part of ["x", "y", "facing"]) {
+      const input = poseInput(form, id, part);
+      if (input) input.value = fmt(parts[part]);
+    }
+    // The model's rings follow it (their shapes are drawn around where it was saved).
+    const ring = svg.querySelector(`g.overlay.ring-${cssEscape(id)}`);
+    if (ring) ring.setAttribute("transform", `translate(${fmt(x - g.dataset.x0)} ${fmt(y - g.dataset.y0)})`);
+    form.classList.add("is-changed");
+    status(form, `${id} at ${fmt(x)}, ${fmt(y)}${facing ? `, facing ${fmt(facing)}°` : ""}`);
+    form.dispatchEvent(new CustomEvent("table:moved", { bubbles: true, detail: { model: id, x, y, facing } }));
+  }
+
+  function status(form, text) {
+    const out = form.querySelector("[data-status]");
+    if (out) out.textContent = text;
+  }
+
+  // -- selection, focus and rings ---------------------------------------------------------------
+  function select(form, g, { focus = false } = {}) {
+    const s = stateOf(form);
+    const svg = svgOf(form);
+    for (const other of svg.querySelectorAll("g.model.selected")) {
+      other.classList.remove("selected");
+      other.setAttribute("aria-pressed", "false");
+    }
+    for (const ring of svg.querySelectorAll("g.overlay.rings.shown")) ring.classList.remove("shown");
+    s.selected = g ? g.dataset.model : null;
+    if (!g) {
+      keep(form);
+      return;
+    }
+    g.classList.add("selected");
+    g.setAttribute("aria-pressed", "true");
+    for (const mate of svg.querySelectorAll(`g.model[data-unit="${cssEscape(g.dataset.unit)}"]`)) {
+      const ring = svg.querySelector(`g.overlay.ring-${cssEscape(mate.dataset.model)}`);
+      if (ring) ring.classList.add("shown");
+    }
+    rove(form, g);
+    if (focus) g.focus({ preventScroll: true });
+    const pose = poseOf(g);
+    status(form, `Selected ${g.dataset.model}${movable(form, g) ? "" : " (not movable here)"} at ${fmt(pose.x)}, ${fmt(pose.y)}`);
+    keep(form);
+  }
+
+  function rove(form, current) {
+    for (const g of models(form)) g.setAttribute("tabindex", g === current ? "0" : "-1");
+  }
+
+  function init(form) {
+    const svg = svgOf(form);
+    if (!svg || svg.dataset.tableReady) return;
+    svg.dataset.tableReady = "1";
+    svg.classList.add("interactive");
+    const s = stateOf(form);
+    const all = models(form);
+    for (const g of all) g.setAttribute("aria-pressed", "false");
+    const kept = remembered.get(form.id) || {};
+    const current = modelById(form, s.selected) || all.find((g) => movable(form, g)) || all[0];
+    if (current) rove(form, current);
+    if (s.selected && modelById(form, s.selected)) select(form, modelById(form, s.selected));
+    setTool(form, s.tool);
+    const focusTarget = modelById(form, kept.focused);
+    if (focusTarget && (!document.activeElement || document.activeElement === document.body)) {
+      focusTarget.focus({ preventScroll: true });
+    }
+    if (kept.pending && Object.keys(kept.pending).length) {
+      // Moves made while the previous save was on its way: put them back and save them too.
+      remembered.set(form.id, { ...kept, pending: null });
+      for (const [id, pose] of Object.entries(kept.pending)) {
+        const g = modelById(form, id);
+        if (g) setPose(form, g, pose);
+      }
+      if (s.selected && modelById(form, s.selected)) select(form, modelById(form, s.selected));
+      submit(form);
+    }
+  }
+
+  function initAll() {
+    for (const form of document.querySelectorAll("form[data-placement]")) init(form);
+  }
+
+  // -- submitting ----------------------------------------------------------------------------------
+  function submit(form) {
+    const s = stateOf(form);
+    if (s.inflight) {
+      // A save is on its way: this one goes after it, from the redrawn form (new version).
+      s.queued = true;
+      keep(form);
+      return;
+    }
+    keep(form);
+    const button = form.querySelector("[data-default]") ||
+      form.querySelector('button[type="submit"], button:not([type]), input[type="submit"]');
+    if (form.requestSubmit) form.requestSubmit(button || undefined);
+    else form.submit();
+  }
+
+  // -- tools and the ruler -----------------------------------------------------------------------
+  function setTool(form, tool) {
+    const s = stateOf(form);
+    s.tool = tool;
+    for (const b of form.querySelectorAll("[data-tool]")) {
+      b.setAttribute("aria-pressed", String(b.dataset.tool === tool));
+    }
+    const svg = svgOf(form);
+    if (svg) svg.classList.toggle("ruler-mode", tool === "ruler");
+    if (tool !== "ruler") clearRuler(form);
+    keep(form);
+  }
+
+  function rulerLayer(svg) {
+    let layer = svg.querySelector("g.ruler-layer");
+    if (!layer) {
+      layer = document.createElementNS(SVGNS, "g");
+      layer.setAttribute("class", "ruler-layer");
+      layer.setAttribute("aria-hidden", "true");
+      svg.appendChild(layer);
+    }
+    return layer;
+  }
+
+  function clearRuler(form) {
+    const s = stateOf(form);
+    s.ruler = [];
+    const svg = svgOf(form);
+    const layer = svg && svg.querySelector("g.ruler-layer");
+    if (layer) layer.replaceChildren();
+  }
+
+  function mark(svg, x, y) {
+    const layer = rulerLayer(svg);
+    const r = svg.dataset.unit === "in" ? 0.3 : 0.8;
+    for (const cls of ["ruler-halo", "ruler-end"]) {
+      const c = document.createElementNS(SVGNS, "circle");
+      c.setAttribute("class", cls);
+      c.setAttribute("cx", fmt(x));
+      c.setAttribute("cy", fmt(y));
+      c.setAttribute("r", fmt(r));
+      layer.appendChild(c);
+    }
+  }
+
+  function line(svg, x1, y1, x2, y2) {
+    const layer = rulerLayer(svg);
+    for (const cls of ["ruler-halo", "ruler-line"]) {
+      const l = document.createElementNS(SVGNS, "line");
+      l.setAttribute("class", cls);
+      for (const [k, v] of Object.entries({ x1, y1, x2, y2 })) l.setAttribute(k, fmt(v));
+      layer.appendChild(l);
+    }
+  }
+
+  function rulerEnd(form, g, point) {
+    const s = stateOf(form);
+    const svg = svgOf(form);
+    if (s.ruler.length >= 2) clearRuler(form);
+    let end;
+    if (g) {
+      const p = poseOf(g);
+      end = { spec: `model:${g.dataset.model}@${fmt(p.x)},${fmt(p.y)},${fmt(p.facing)}`, x: p.x, y: p.y, name: g.dataset.model };
+    } else {
+      end = { spec: `point:${fmt(point.x)},${fmt(point.y)}`, x: point.x, y: point.y, name: `${fmt(point.x)}, ${fmt(point.y)}` };
+    }
+    s.ruler.push(end);
+    mark(svg, end.x, end.y);
+    const out = form.querySelector("[data-ruler-output]");
+    if (s.ruler.length === 1) {
+      if (out) out.textContent = `Ruler: from ${end.name}; now click the second model or point.`;
+      return;
+    }
+    measure(form, s.ruler[0], s.ruler[1]);
+  }
+
+  async function measure(form, a, b) {
+    const out = form.querySelector("[data-ruler-output]");
+    const url = form.dataset.rulerUrl;
+    if (!url) return;
+    const query = new URLSearchParams({ a: a.spec, b: b.spec });
+    try {
+      const response = await fetch(`${url}?${query}`, { headers: { Accept: "text/html" }, credentials: "same-origin" });
+      const html = await response.text();
+      if (out) out.innerHTML = html; // our own server's escaped fragment (editor_ruler.html)
+      const figure = out && out.querySelector(".ruler-figure");
+      if (figure) {
+        const d = figure.dataset;
+        line(svgOf(form), +d.x1, +d.y1, +d.x2, +d.y2);
+      }
+    } catch (error) {
+      if (out) out.textContent = "The ruler could not reach the server.";
+    }
+  }
+
+  // -- pointer -------------------------------------------------------------------------------------
+  function tablePoint(svg, event) {
+    const ctm = svg.getScreenCTM();
+    if (!ctm) return null;
+    const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(ctm.inverse());
+    return { x: p.x, y: p.y };
+  }
+
+  function onTable(svg, p) {
+    const size = tableSize(svg);
+    return p && p.x >= 0 && p.y >= 0 && p.x <= size.width && p.y <= size.height;
+  }
+
+  document.addEventListener("pointerdown", (event) => {
+    const form = formOf(event.target);
+    if (!form || event.button !== 0) return;
+    const svg = event.target.closest("svg.table");
+    if (!svg) return;
+    init(form);
+    const s = stateOf(form);
+    const g = event.target.closest("g.model");
+    s.drag = null;
+    s.pressSelected = s.selected; // before a press focuses (and so selects) the model
+    if (s.tool !== "move") return;
+    const p = tablePoint(svg, event);
+    if (!p) return;
+    const piece = !g && event.target.closest("path[data-terrain]");
+    const terrainForm = piece && document.querySelector(`form[data-terrain-form="${cssEscape(piece.dataset.terrain)}"]`);
+    if (terrainForm && !modelById(form, s.selected)) {
+      // A terrain piece with an edit form on the page: dragging it moves it (saved on drop).
+      s.drag = { piece, terrainForm, id: event.pointerId, sx: event.clientX, sy: event.clientY, px: p.x, py: p.y, moving: false };
+      return;
+    }
+    if (!g || !movable(form, g)) return;
+    const pose = poseOf(g);
+    s.drag = { g, id: event.pointerId, sx: event.clientX, sy: event.clientY, dx: p.x - pose.x, dy: p.y - pose.y, moving: false };
+    event.preventDefault(); // no text selection or scrolling while dragging a model
+  });
+
+  function dragTerrain(form, d, event) {
+    const p = tablePoint(svgOf(form), event);
+    if (!p) return;
+    d.ox = p.x - d.px;
+    d.oy = p.y - d.py;
+    d.piece.setAttribute("transform", `translate(${fmt(d.ox)} ${fmt(d.oy)})`);
+    status(form, `${d.piece.dataset.terrain} moved by ${fmt(Math.round(d.ox * 10) / 10)}, ${fmt(Math.round(d.oy * 10) / 10)}`);
+  }
+
+  function dropTerrain(d) {
+    const x = d.terrainForm.elements.namedItem("x");
+    const y = d.terrainForm.elements.namedItem("y");
+    if (!x || !y || !Number.isFinite(d.ox)) return;
+    x.value = fmt(Math.round((parseFloat(x.value) + d.ox) * 100) / 100);
+    y.value = fmt(Math.round((parseFloat(y.value) + d.oy) * 100) / 100);
+    const turn = d.terrainForm.elements.namedItem("rotate_by");
+    if (turn) turn.value = "0";
+    const button = d.terrainForm.querySelector('button[type="submit"]:not([name])');
+    d.terrainForm.requestSubmit(button || undefined);
+  }
+
+  document.addEventListener("pointermove", (event) => {
+    for (const f of document.querySelectorAll("form[data-placement]")) {
+      const s = live.get(f);
+      if (!s || !s.drag || s.drag.id !== event.pointerId) continue;
+      const d = s.drag;
+      if (!d.moving && Math.hypot(event.clientX - d.sx, event.clientY - d.sy) < DRAG_PX) return;
+      if (!d.moving) {
+        d.moving = true;
+        (d.g || d.piece).classList.add("dragging");
+        if (d.g) select(f, d.g);
+        try { svgOf(f).setPointerCapture(event.pointerId); } catch (e) { /* fine without */ }
+      }
+      if (d.piece) {
+        dragTerrain(f, d, event);
+        event.preventDefault();
+        return;
+      }
+      const p = tablePoint(svgOf(f), event);
+      if (p) setPose(f, d.g, { x: p.x - d.dx, y: p.y - d.dy, facing: poseOf(d.g).facing });
+      event.preventDefault();
+      return;
+    }
+  });
+
+  function endDrag(event) {
+    for (const form of document.querySelectorAll("form[data-placement]")) {
+      const s = live.get(form);
+      if (!s || !s.drag || s.drag.id !== event.pointerId) continue;
+      const d = s.drag;
+      s.drag = null;
+      if (!d.moving) return;
+      (d.g || d.piece).classList.remove("dragging");
+      s.suppressClick = true;
+      if (d.piece) {
+        if (event.type === "pointerup") dropTerrain(d);
+        else d.piece.removeAttribute("transform");
+        return;
+      }
+      if (event.type === "pointerup" && "autosave" in form.dataset) submit(form);
+    }
+  }
+  document.addEventListener("pointerup", endDrag);
+  document.addEventListener("pointercancel", endDrag);
+
+  document.addEventListener("click", (event) => {
+    const tool = event.target.closest("[data-tool]");
+    const turnButton = event.target.closest("[data-turn]");
+    const form = formOf(event.target);
+    if (!form) return;
+    init(form);
+    if (tool) {
+      setTool(form, tool.dataset.tool);
+      return;
+    }
+    if (turnButton) {
+      // Turn the selected model by the button's degrees (the same as Q / E for a mouse).
+      const chosen = modelById(form, stateOf(form).selected);
+      if (!chosen || !movable(form, chosen)) {
+        status(form, "Select a model on the table first.");
+        return;
+      }
+      const pose = poseOf(chosen);
+      setPose(form, chosen, { ...pose, facing: pose.facing + parseFloat(turnButton.dataset.turn) });
+      if ("autosave" in form.dataset) submit(form);
+      return;
+    }
+    const svg = event.target.closest("svg.table");
+    if (!svg) return;
+    const s = stateOf(form);
+    if (s.suppressClick) {
+      s.suppressClick = false;
+      return;
+    }
+    const g = event.target.closest("g.model");
+    const p = tablePoint(svg, event);
+    if (s.tool === "ruler") {
+      if (g || onTable(svg, p)) rulerEnd(form, g, p);
+      return;
+    }
+    if (g) {
+      if (s.pressSelected === g.dataset.model && event.detail > 0) {
+        select(form, null); // a second click on the selected model lets it go
+        g.blur();
+      } else {
+        select(form, g, { focus: true });
+      }
+      return;
+    }
+    if (!onTable(svg, p)) return;
+    const chosen = modelById(form, s.selected);
+    if (chosen && movable(form, chosen)) {
+      setPose(form, chosen, { x: p.x, y: p.y, facing: poseOf(chosen).facing });
+      select(form, null); // placed: the next click on the table is a fresh choice
+      chosen.blur();
+      if ("autosave" in form.dataset) submit(form);
+      return;
+    }
+    // Nothing selected: the point is offered to the page's "centre x / y" fields
+    // ([data-from-table="x"|"y"]), e.g. where new terrain or a new unit should go.
+    const fields = document.querySelectorAll("[data-from-table]");
+    for (const field of fields) field.value = fmt(Math.round(p[field.dataset.fromTable] * 10) / 10);
+    if (fields.length) status(form, `Point ${fmt(Math.round(p.x * 10) / 10)}, ${fmt(Math.round(p.y * 10) / 10)} chosen for new terrain and units`);
+  });
+
+  // -- keyboard ------------------------------------------------------------------------------------
+  document.addEventListener("focusin", (event) => {
+    const g = event.target.closest && event.target.closest("g.model");
+    const form = formOf(g);
+    if (!g || !form) return;
+    init(form);
+    if (stateOf(form).selected !== g.dataset.model) select(form, g);
+  });
+
+  document.addEventListener("keydown", (event) => {
+    const g = event.target.closest && event.target.closest("g.model");
+    const form = formOf(g);
+    if (!g || !form || event.altKey || event.ctrlKey || event.metaKey) return;
+    init(form);
+    const all = models(form);
+    const here = all.indexOf(g);
+    const go = (i) => {
+      const next = all[(i + all.length) % all.length];
+      select(form, next, { focus: true });
+    };
+    const step = event.shiftKey ? 1 : 0.1;
+    const turn = event.shiftKey ? 1 : 15;
+    const pose = poseOf(g);
+    const nudge = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] }[event.key];
+    const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+    if (nudge) {
+      if (movable(form, g)) setPose(form, g, { x: pose.x + nudge[0], y: pose.y + nudge[1], facing: pose.facing });
+      else status(form, `${g.dataset.model} cannot be moved here`);
+    } else if (key === "q" || key === "e") {
+      if (movable(form, g)) setPose(form, g, { x: pose.x, y: pose.y, facing: pose.facing + (key === "e" ? turn : -turn) });
+    } else if (key === "]" || key === "PageDown") {
+      go(here + 1);
+    } else if (key === "[" || key === "PageUp") {
+      go(here - 1);
+    } else if (key === "Home") {
+      go(0);
+    } else if (key === "End") {
+      go(all.length - 1);
+    } else if (key === "Enter") {
+      submit(form);
+    } else if (key === " ") {
+      select(form, g);
+    } else if (key === "r") {
+      if (stateOf(form).tool !== "ruler") setTool(form, "ruler");
+      rulerEnd(form, g, null);
+    } else if (key === "Escape") {
+      select(form, null);
+      clearRuler(form);
+      const out = form.querySelector("[data-ruler-output]");
+      if (out) out.textContent = "";
+    } else {
+      return;
+    }
+    event.preventDefault();
+  });
+
+  // -- typed coordinates move the picture too -----------------------------------------------------
+  document.addEventListener("input", (event) => {
+    const form = formOf(event.target);
+    const match = /^pose-(.+)-(x|y|facing)$/.exec(event.target.name || "");
+    if (!form || !match) return;
+    const g = modelById(form, match[1]);
+    if (!g) return;
+    const read = (part) => parseFloat(poseInput(form, match[1], part)?.value);
+    const pose = poseOf(g);
+    const next = { x: read("x"), y: read("y"), facing: read("facing") };
+    for (const k of Object.keys(next)) if (!Number.isFinite(next[k])) next[k] = pose[k];
+    g.setAttribute("transform", `translate(${fmt(next.x)} ${fmt(next.y)})${next.facing % 360 ? ` rotate(${fmt(next.facing)})` : ""}`);
+    form.dispatchEvent(new CustomEvent("table:moved", { bubbles: true, detail: { model: match[1], ...next } }));
+  });
+
+  // One save at a time per form: what is moved meanwhile is saved next (see submit).
+  document.addEventListener("htmx:before:request", (event) => {
+    const form = event.target.closest && event.target.closest("form[data-placement]");
+    if (!form) return;
+    const s = stateOf(form);
+    s.inflight = true;
+    s.dirty.clear();
+  });
+  document.addEventListener("htmx:finally:request", (event) => {
+    const form = event.target.closest && event.target.closest("form[data-placement]");
+    if (!form) return;
+    const s = stateOf(form);
+    s.inflight = false;
+    if (s.queued && form.isConnected) {
+      // Not redrawn (the save was refused): the message says why; nothing more is sent.
+      s.queued = false;
+    }
+  });
+
+  // Before htmx replaces a table, remember what was selected and focused; after, restore it.
+  document.addEventListener("htmx:before:swap", () => {
+    for (const form of document.querySelectorAll("form[data-placement]")) keep(form);
+  });
+  document.addEventListener("htmx:after:swap", initAll);
+  document.addEventListener("htmx:after:settle", initAll);
+  // Tables swapped in any other way (out of band, by other scripts) are set up as they arrive.
+  let queued = false;
+  new MutationObserver(() => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      initAll();
+    });
+  }).observe(document.documentElement, { childList: true, subtree: true });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", initAll);
+  else initAll();
+})();
