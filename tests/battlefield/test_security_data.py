@@ -75,7 +75,10 @@ def test_the_accounts_migration_keeps_every_existing_share_link_working():
     from django.db import connection
     from django.db.migrations.executor import MigrationExecutor
 
-    before, after = [("battlefield", "0002_step_undo")], [("battlefield", "0003_clubs_accounts")]
+    before, after = (
+        [("battlefield", "0003_scenario_edit")],
+        [("battlefield", "0004_clubs_accounts")],
+    )
     executor = MigrationExecutor(connection)
     executor.migrate(before)
     old = executor.loader.project_state(before).apps.get_model("battlefield", "Scenario")

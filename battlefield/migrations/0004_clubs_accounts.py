@@ -22,7 +22,7 @@ def back_to_private(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('battlefield', '0002_step_undo'),
+        ('battlefield', '0003_scenario_edit'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
