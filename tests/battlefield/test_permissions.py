@@ -356,3 +356,22 @@ def test_the_owner_shares_a_scenario_with_their_club_and_its_members_see_it(worl
     assert s.visibility == "club" and s.club == world["club"] and s.version == 2
     assert member.get(s.get_absolute_url()).status_code == 200
     assert world["clients"]["other"].get(s.share_url()).status_code == 404
+
+
+# The scenario editor (battlefield/editor.py) edits through permissions.editable_scenario too.
+@pytest.mark.parametrize("visibility", VISIBILITIES)
+@pytest.mark.parametrize("actor", ACTORS)
+def test_opening_the_editor(world, visibility, actor):
+    s = club_scenario(world, visibility)
+    want = int(expect(EDIT[visibility])[actor])
+    response = world["clients"][actor].get(f"/scenarios/{s.pk}/edit")
+    assert response.status_code == (200 if want == 302 else want)
+
+
+@pytest.mark.parametrize("visibility", VISIBILITIES)
+@pytest.mark.parametrize("actor", ACTORS)
+def test_the_ruler_on_a_shared_table(world, visibility, actor):
+    s = club_scenario(world, visibility)
+    want = int(expect(BY_LINK[visibility])[actor])
+    response = world["clients"][actor].get(f"/s/{s.share_token}/ruler?a=model:B1&b=model:C1")
+    assert response.status_code == want

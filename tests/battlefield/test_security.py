@@ -114,6 +114,7 @@ def every_page(site) -> list[tuple[Client, str]]:
         (signed_in, f"/scenarios/{site['mine'].pk}/move"),
         (signed_in, f"/scenarios/{site['mine'].pk}/move?unit=B"),
         (signed_in, f"{site['mine'].share_url()}steps/0/"),
+        (signed_in, f"/scenarios/{site['mine'].pk}/edit"),
     ]
 
 
