@@ -155,3 +155,29 @@ def is_simple_polygon(points) -> bool:
         return False
     polygon = Polygon(points)
     return polygon.is_valid and polygon.area > EPSILON and shapely.is_simple(polygon.exterior)
+
+
+# -- moving bases (RULES.md 1.3). Free space and shortest paths: rules/pathfinding.py. ----------
+def segment_point_distance(a: tuple[float, float], b: tuple[float, float],
+                           p: tuple[float, float]) -> float:
+    """Distance from point p to the segment a-b (a round base sliding along a-b meets a round
+    base at p when this is less than the sum of their radii)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2
+    t = max(0.0, min(1.0, t))
+    return math.hypot(p[0] - (a[0] + t * dx), p[1] - (a[1] + t * dy))
+
+
+def swept_footprint(base: Base, a: tuple[float, float], b: tuple[float, float],
+                    facing: float = 0.0):
+    """The area a base covers sliding straight from a to b at a fixed facing.
+
+    Exact for convex bases (round, oval, rect, convex hulls): the convex hull of the base at
+    both ends. For a concave hull it is a little larger than the truth (never smaller).
+    """
+    if base.kind == "round":
+        if a[0] == b[0] and a[1] == b[1]:
+            return Point(a).buffer(base.radius)
+        return shapely.LineString([a, b]).buffer(base.radius)
+    return base.footprint(a[0], a[1], facing).union(base.footprint(b[0], b[1], facing)).convex_hull

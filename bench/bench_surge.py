@@ -1,0 +1,184 @@
+"""Surge moves (21.02): the engine's suggestion for a 20-model unit and judging that placement.
+
+Table: 44 x 60 in, 25 terrain pieces (4-12 vertices; a mix of light, dense and solid), a seeded
+generator so every run measures the same boards. Targets (issue 4): suggest <= 250 ms median,
+adjudicate <= 50 ms median. The navigator cache (keyed by board state) is warm after the first
+call, as it is for repeated requests on one board; nothing of the surge's own is cached between
+calls; the first sample (cold caches) is reported separately. Building the Situation from the
+document (about 25 ms here) is not part of either figure.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from functools import partial
+
+from shapely.geometry import Point, Polygon
+from timing import median_ms, report
+
+from rules import Move, Situation, adjudicate, suggest
+
+BASE_MM = 32
+R = BASE_MM / 2 / 25.4
+
+
+def terrain_piece(rng: random.Random, i: int) -> dict:
+    cx, cy = rng.uniform(3, 57), rng.uniform(3, 41)
+    n = rng.randint(4, 12)
+    size = rng.uniform(1.5, 4.0)
+    angles = sorted(rng.uniform(0, 2 * math.pi) for _ in range(n))
+    points = [
+        [
+            round(cx + size * rng.uniform(0.6, 1.0) * math.cos(a), 3),
+            round(cy + size * rng.uniform(0.6, 1.0) * math.sin(a), 3),
+        ]
+        for a in angles
+    ]
+    kind = rng.choice(["light", "dense", "dense", "solid"])
+    return {
+        "id": f"t{i}",
+        "type": "ruin" if kind != "solid" else "building",
+        "category": "dense" if kind == "solid" else kind,
+        "height": rng.choice([1, 3, 5]),
+        "solid": kind == "solid",
+        "footprint": points,
+    }
+
+
+def block(prefix: str, n: int, x0: float, y0: float, cols: int, step: float = 1.5) -> list[dict]:
+    return [
+        {
+            "id": f"{prefix}{i + 1}",
+            "base": {"round": BASE_MM},
+            "x": round(x0 + (i % cols) * step, 3),
+            "y": round(y0 + (i // cols) * step, 3),
+        }
+        for i in range(n)
+    ]
+
+
+def board(seed: int) -> dict | None:
+    """A scenario with 25 terrain pieces, a 20-model surging unit B, its target C (10 models,
+    about 6" away) and three more enemy units; None if the pieces landed on the units."""
+    rng = random.Random(seed)
+    units = [
+        {
+            "id": "B",
+            "army": "red",
+            "name": "Berzerkers",
+            "keywords": ["INFANTRY"],
+            "move": 6,
+            "abilities": [
+                {
+                    "id": "blood-surge",
+                    "kind": "surge",
+                    "trigger": "models-destroyed-by-shooting",
+                    "distance": "D6",
+                }
+            ],
+            "models": block("B", 20, 20.0, 10.0, cols=5),
+        },
+        {
+            "id": "C",
+            "army": "blue",
+            "name": "Crisis",
+            "keywords": ["INFANTRY"],
+            "move": 6,
+            "models": block("C", 10, 19.5, 22.0, cols=5, step=2.0),
+        },
+        {
+            "id": "A",
+            "army": "blue",
+            "name": "Fire Warriors",
+            "keywords": ["INFANTRY"],
+            "move": 6,
+            "models": block("A", 10, 40.0, 36.0, cols=5),
+        },
+        {
+            "id": "D",
+            "army": "blue",
+            "name": "Pathfinders",
+            "keywords": ["INFANTRY"],
+            "move": 6,
+            "models": block("D", 5, 36.0, 14.0, cols=5),
+        },
+        {
+            "id": "E",
+            "army": "blue",
+            "name": "Stealth",
+            "keywords": ["INFANTRY"],
+            "move": 6,
+            "models": block("E", 5, 5.0, 30.0, cols=5),
+        },
+    ]
+    clear = [Point(m["x"], m["y"]).buffer(R + 0.7) for u in units for m in u["models"]]
+    lane = Polygon([(19, 9), (28, 9), (28, 26), (19, 26)])  # keep the surge lane mostly open
+    terrain = []
+    i = 0
+    while len(terrain) < 25 and i < 500:
+        piece = terrain_piece(rng, i)
+        i += 1
+        poly = Polygon(piece["footprint"])
+        if not poly.is_valid or any(poly.intersects(c) for c in clear):
+            continue
+        if poly.intersection(lane).area > 0.5 * poly.area and rng.random() < 0.7:
+            continue
+        terrain.append(piece)
+    if len(terrain) < 25:
+        return None
+    return {
+        "format": "arbiter.scenario/1",
+        "system": "wh40k-11e",
+        "name": f"bench {seed}",
+        "table": {"width": 60, "height": 44},
+        "terrain": terrain,
+        "armies": [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}],
+        "units": units,
+        "turn": {"round": 2, "active_army": "blue", "phase": "shooting"},
+    }
+
+
+MOVE = {
+    "format": "arbiter.move/1",
+    "unit": "B",
+    "type": "surge",
+    "dice": [5],
+    "declarations": {
+        "ability": "blood-surge",
+        "trigger": {"event": "shot", "by": "A", "models_destroyed": 1},
+    },
+}
+
+
+def main() -> None:
+    docs = [d for d in (board(seed) for seed in range(40)) if d is not None][:6]
+    move = Move.from_document(MOVE, "wh40k-11e")
+    cold, suggest_ms, judge_ms, legal, engaged = [], [], [], 0, []
+    for doc in docs:
+        started = time.perf_counter()
+        suggested = suggest(Situation.from_document(doc), move)
+        cold.append((time.perf_counter() - started) * 1000)
+        situation = Situation.from_document(doc)
+        suggest_ms.append(median_ms(partial(suggest, situation, move), repeat=5, warmup=0))
+        judge_ms.append(median_ms(partial(adjudicate, situation, suggested), repeat=9, warmup=1))
+        verdict = adjudicate(situation, suggested)
+        legal += verdict.legal
+        engaged.append(sum(1 for r in verdict.models.values() if r.get("engaged_with") == ["C"]))
+    print(
+        f"   {len(docs)} boards, 20-model unit, D6 roll 5; "
+        f"suggestion judged legal on {legal}/{len(docs)}; "
+        f"models engaged with the target: {engaged}"
+    )
+    report("suggest, first call on a board (cold caches)", sorted(cold)[len(cold) // 2])
+    report("suggest (20 models)", sorted(suggest_ms)[len(suggest_ms) // 2], 250)
+    report("adjudicate the suggestion", sorted(judge_ms)[len(judge_ms) // 2], 50)
+
+
+if __name__ == "__main__":
+    import pathlib
+    import sys
+
+    sys.path[:0] = [str(pathlib.Path(__file__).resolve().parent.parent)]
+    main()

@@ -1,0 +1,655 @@
+"""Shortest ground paths and reachable regions for a base among obstacles (RULES.md 1.3, 1.5).
+
+A `Navigator` answers, for one base radius on one board state:
+
+- `free_space`: where the base centre may stand or pass (table shrunk by the radius, minus the
+  hard obstacles inflated by the radius);
+- `shortest_path(start, goal, z_start=0, z_end=0) -> (length, waypoints) | None`: the length
+  includes the climbing cost (`path_cost`); waypoints are (x, y) tuples from start to goal;
+- `reachable_region(start, distance)`: the centres reachable within `distance`, conservative
+  (never includes unreachable ground; see below);
+- `segment_clear(a, b)`, `path_cost(waypoints, z_start, z_end)`.
+
+Use `navigator(width, height, radius, hard, climbs)`: it caches one navigator per board state
+(the obstacles' keys), radius and table, so a move judging several models builds it once.
+
+How it works (GEOMETRY-NOTES.md): a visibility graph over the inflated obstacles. Nodes are the
+convex corners of the inflated obstacles (the reflex vertices of the free space), edges join
+pairs of nodes that see each other and whose segment is tangent to the obstacle at both ends
+(other edges can never be on a shortest path). A query tests the straight segment first, then
+runs A* (heapq, Euclidean heuristic) with the edges from the start and to the goal checked lazily,
+only when A* reaches them.
+
+Approximations, named:
+- Inflation is a circumscribed buffer: arcs are replaced by polygon edges lying outside the true
+  arc (by at most 0.9 % of the radius for discs, 2 % at polygon corners: `DISC_FACTOR`,
+  `ARC_FACTOR`), so the free
+  space is never larger than the true one and a path found never brushes an obstacle.
+- A start or goal that lies inside that sliver (a model in base contact with an enemy, say) is
+  snapped to the nearest free point when it is within `snap` of it; the short hop is part of the
+  path and its length counts.
+- Bases that are not round are inflated by their enclosing circle (the base can turn freely while
+  it moves, and the circle covers every turn); callers that must be exact about an oval's sweep
+  check the swept footprint themselves (rules.wh40k.moving does).
+- Climbing (1.5): "climb" obstacles are not blocking; a segment crossing one pays
+  `height` up and `height` down (less at an end that is already on it, see `path_cost`). The
+  search adds that per edge, so a path that bends inside one feature is charged once per edge
+  during search (conservative), while the reported length uses `path_cost` on the whole path.
+- `reachable_region` treats climb obstacles as blocking (conservative: ground reachable only by
+  climbing is left out).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+from shapely import STRtree
+from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
+from shapely.ops import nearest_points
+
+from .geometry import EPSILON
+
+#: Quarter-circle segments of an inflation arc (6 -> 24 per full circle). Fewer make the graph
+#: smaller (its preparation grows with the square of the corners), more make it tighter.
+ARC_QUAD_SEGMENTS = 6
+#: Circumscribing factor for a circle of 4 * ARC_QUAD_SEGMENTS equal sides: edges never cut
+#: inside the true circle.
+DISC_FACTOR = 1.0 / math.cos(math.pi / (4 * ARC_QUAD_SEGMENTS)) + 1e-9
+#: The same for the rounded corners of a buffered polygon. GEOS splits a corner's arc into a
+#: rounded number of equal steps, so one step can span up to 1.5 quanta: the factor covers that.
+ARC_FACTOR = 1.0 / math.cos(0.75 * math.pi / (2 * ARC_QUAD_SEGMENTS)) + 1e-9
+#: How far a start or goal may lie inside the circumscribed sliver and still be snapped to free
+#: space (more than the sliver for any pair of bases up to 170 mm: 6.7" x 0.9 % = 0.06"). The hop
+#: is part of the path, and the move judge checks every segment exactly.
+DEFAULT_SNAP = 0.08
+_TANGENT_EPS = 1e-12
+
+
+def inflate(geometry, radius: float):
+    """The Minkowski sum of `geometry` with a disc of `radius`, circumscribed (never smaller)."""
+    if radius <= 0:
+        return geometry
+    return geometry.buffer(radius * ARC_FACTOR, quad_segs=ARC_QUAD_SEGMENTS)
+
+
+def inflated_disc(x: float, y: float, radius: float) -> Polygon:
+    """A circle of `radius` as a circumscribed polygon with the same arc resolution as `inflate`."""
+    return Point(x, y).buffer(radius * DISC_FACTOR, quad_segs=ARC_QUAD_SEGMENTS)
+
+
+@dataclass(frozen=True)
+class Obstacle:
+    """Something a ground move cannot cross (`height is None`) or must climb (`height` set).
+
+    `shape` is the obstacle already inflated for the mover's base (see `inflate`); `key`
+    identifies it for the cache (e.g. ("model", id, x, y, facing, radius)).
+    """
+
+    key: Hashable
+    shape: Polygon
+    height: float | None = None
+
+
+def _polygons(geometry) -> list[Polygon]:
+    if geometry.is_empty:
+        return []
+    if isinstance(geometry, Polygon):
+        return [geometry]
+    if isinstance(geometry, MultiPolygon):
+        return list(geometry.geoms)
+    return [g for g in getattr(geometry, "geoms", []) if isinstance(g, Polygon)]
+
+
+def _ring_corners(coords: np.ndarray, want_reflex: bool):
+    """Vertices of a closed ring (first == last) with their neighbours, keeping the reflex ones
+    (want_reflex: right turns, interior on the left) or the convex ones (left turns)."""
+    pts = coords[:-1]
+    if len(pts) < 3:
+        return np.empty((0, 2)), np.empty((0, 2)), np.empty((0, 2))
+    prev = np.roll(pts, 1, axis=0)
+    nxt = np.roll(pts, -1, axis=0)
+    cross = (pts[:, 0] - prev[:, 0]) * (nxt[:, 1] - pts[:, 1]) - (pts[:, 1] - prev[:, 1]) * (
+        nxt[:, 0] - pts[:, 0]
+    )
+    keep = cross < -_TANGENT_EPS if want_reflex else cross > _TANGENT_EPS
+    return pts[keep], prev[keep], nxt[keep]
+
+
+def _tangent(p: np.ndarray, prev: np.ndarray, nxt: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """Vectorised: does the line through corner p with direction d leave both neighbours on one
+    side (or on it)? Only such segments can be part of a shortest path."""
+    c1 = d[..., 0] * (prev[..., 1] - p[..., 1]) - d[..., 1] * (prev[..., 0] - p[..., 0])
+    c2 = d[..., 0] * (nxt[..., 1] - p[..., 1]) - d[..., 1] * (nxt[..., 0] - p[..., 0])
+    return ((c1 >= -_TANGENT_EPS) & (c2 >= -_TANGENT_EPS)) | (
+        (c1 <= _TANGENT_EPS) & (c2 <= _TANGENT_EPS)
+    )
+
+
+class Navigator:
+    """Shortest paths and reachable regions for one base radius on one board (see module doc)."""
+
+    def __init__(
+        self,
+        width: float,
+        height: float,
+        radius: float,
+        hard: Sequence[Obstacle] = (),
+        climbs: Sequence[Obstacle] = (),
+        snap: float = DEFAULT_SNAP,
+    ):
+        self.width, self.height, self.radius, self.snap = width, height, radius, snap
+        inner = (
+            box(radius, radius, width - radius, height - radius)
+            if 2 * radius < min(width, height)
+            else Polygon()
+        )
+        blocked = shapely.union_all([o.shape for o in hard]) if hard else Polygon()
+        free = inner.difference(blocked) if not blocked.is_empty else inner
+        free = shapely.orient_polygons(free, exterior_cw=False) if not free.is_empty else free
+        self.free_space = free
+        shapely.prepare(free)
+        # The obstacles' interiors (an inward offset of 1e-7, mitred so corners stay put): a
+        # segment between two free points is clear exactly when it misses these.
+        self._blocked_core = (
+            shapely.buffer(blocked, -1e-7, join_style="mitre") if not blocked.is_empty else blocked
+        )
+        shapely.prepare(self._blocked_core)
+        self.climbs = tuple(climbs)
+        self._climb_shapes = [c.shape for c in self.climbs]
+        self._climb_heights = np.array([c.height for c in self.climbs], dtype=float)
+        # Interiors only: grazing a climb feature's edge is not crossing it.
+        self._climb_cores = [c.shape.buffer(-1e-7) for c in self.climbs]
+        for g in self._climb_cores + self._climb_shapes:
+            shapely.prepare(g)
+        self._climb_tree = STRtree(self._climb_cores) if self.climbs else None
+        self._build_graph()
+
+    # -- graph -------------------------------------------------------------------------------
+    def _build_graph(self) -> None:
+        pts: list[np.ndarray] = []
+        prev: list[np.ndarray] = []
+        nxt: list[np.ndarray] = []
+        for poly in _polygons(self.free_space):
+            for ring in [poly.exterior, *poly.interiors]:
+                p, a, b = _ring_corners(np.asarray(ring.coords), want_reflex=True)
+                pts.append(p)
+                prev.append(a)
+                nxt.append(b)
+        for shape in self._climb_shapes:
+            for poly in _polygons(shapely.orient_polygons(shape, exterior_cw=False)):
+                p, a, b = _ring_corners(np.asarray(poly.exterior.coords), want_reflex=False)
+                if len(p):
+                    inside = shapely.covers(self.free_space, shapely.points(p))
+                    pts.append(p[inside])
+                    prev.append(a[inside])
+                    nxt.append(b[inside])
+        self.nodes = np.concatenate(pts) if pts else np.empty((0, 2))
+        self._prev = np.concatenate(prev) if prev else np.empty((0, 2))
+        self._next = np.concatenate(nxt) if nxt else np.empty((0, 2))
+        n = len(self.nodes)
+        self.adjacency: list[list[tuple[int, float]]] = [[] for _ in range(n)]
+        self._zero_adjacency: list[list[tuple[int, float]]] = [[] for _ in range(n)]
+        if n < 2:
+            return
+        # Tangent at both ends, for all pairs at once (n x n broadcasting, then the upper half).
+        P, A, B = self.nodes, self._prev - self.nodes, self._next - self.nodes
+        dx = P[None, :, 0] - P[:, None, 0]  # d[i, j] = P[j] - P[i]
+        dy = P[None, :, 1] - P[:, None, 1]
+        c1 = dx * A[:, None, 1]
+        c1 -= dy * A[:, None, 0]
+        c2 = dx * B[:, None, 1]
+        c2 -= dy * B[:, None, 0]
+        del dx, dy
+        c1 *= c2  # both neighbours on one side of the line (or on it): the product is not negative
+        ok = c1 >= -_TANGENT_EPS
+        del c1, c2
+        ok &= ok.T  # tangent at j too (the reversed direction gives the same side test)
+        i, j = np.nonzero(np.triu(ok, 1))
+        lines = shapely.linestrings(np.stack([self.nodes[i], self.nodes[j]], axis=1))
+        seen = ~shapely.intersects(self._blocked_core, lines)
+        i, j, lines = i[seen], j[seen], lines[seen]
+        lengths = np.hypot(*(self.nodes[j] - self.nodes[i]).T)
+        penalty = self._penalties(lines)
+        for a, b, length, pen in zip(
+            i.tolist(), j.tolist(), lengths.tolist(), penalty.tolist(), strict=True
+        ):
+            cost = length + pen
+            self.adjacency[a].append((b, cost))
+            self.adjacency[b].append((a, cost))
+            if pen == 0:
+                self._zero_adjacency[a].append((b, length))
+                self._zero_adjacency[b].append((a, length))
+        self.edge_count = len(i)
+
+    def _penalties(self, lines) -> np.ndarray:
+        """Climbing cost of segments from ground to ground: 2 x height per feature crossed."""
+        penalty = np.zeros(len(lines))
+        if self._climb_tree is None or not len(lines):
+            return penalty
+        li, ci = self._climb_tree.query(lines, predicate="intersects")
+        np.add.at(penalty, li, 2 * self._climb_heights[ci])
+        return penalty
+
+    # -- queries -----------------------------------------------------------------------------
+    def covers(self, point: tuple[float, float]) -> bool:
+        """May the base centre stand at `point` (within the free space)?"""
+        return self.free_space.covers(Point(point))
+
+    def segment_clear(self, a, b) -> bool:
+        """Can the base centre travel straight from a to b without touching a hard obstacle?"""
+        if a[0] == b[0] and a[1] == b[1]:
+            return self.covers(a)
+        if not (self.covers(a) and self.covers(b)):
+            return False
+        return not self._blocked_core.intersects(LineString([a, b]))
+
+    def snapped(self, point) -> tuple[float, float] | None:
+        """`point` if free, else the nearest free point within `snap`, else None."""
+        p = Point(point)
+        if self.free_space.covers(p):
+            return (float(point[0]), float(point[1]))
+        if self.free_space.is_empty or self.free_space.distance(p) > self.snap:
+            return None
+        q = nearest_points(self.free_space, p)[0]
+        # Nudge the snapped point onto the free side of the boundary (floating point).
+        for t in (0.0, 1e-9, 1e-7, 1e-5):
+            cand = (
+                q.x + (q.x - p.x) * t / max(p.distance(q), 1e-12),
+                q.y + (q.y - p.y) * t / max(p.distance(q), 1e-12),
+            )
+            if self.free_space.covers(Point(cand)):
+                return cand
+        return None
+
+    def climb_cost(self, waypoints: Sequence, z_start: float = 0.0, z_end: float = 0.0) -> float:
+        """RULES.md 1.5 vertical distance of a path, as the engine models it.
+
+        The model's height along the path is a sequence of levels: its start elevation, then for
+        every stretch where the centre is over a climb feature (the feature inflated by the base,
+        so whenever the base overlaps it) that feature's height with the ground (0) between
+        stretches, then its end elevation. The cost is the sum of the changes: crossing a 3"
+        ruin from ground to ground costs 3 + 3; ending on top of it costs 3; a path over no climb
+        feature costs |z_end - z_start| (an infantry model stepping up to a floor).
+        """
+        pts = [(float(p[0]), float(p[1])) for p in waypoints]
+        pieces: list[tuple[bool, bool, float]] = []  # (starts at path start, ends at path end, h)
+        if self._climb_tree is not None and len(pts) >= 2:
+            line = LineString(pts)
+            start, end = Point(pts[0]), Point(pts[-1])
+            for k in self._climb_tree.query(line, predicate="intersects"):
+                core, h = self._climb_cores[k], float(self._climb_heights[k])
+                parts = shapely.line_merge(line.intersection(core))
+                parts = [
+                    g
+                    for g in getattr(parts, "geoms", [parts])
+                    if isinstance(g, LineString) and g.length > 1e-9
+                ]
+                if not parts:
+                    continue
+                at_start = core.distance(start) < 1e-6
+                at_end = core.distance(end) < 1e-6
+                count = len(parts)
+                if count == 1:
+                    pieces.append((at_start, at_end, h))
+                else:
+                    pieces.append((at_start, False, h))
+                    pieces.extend((False, False, h) for _ in range(count - 2))
+                    pieces.append((False, at_end, h))
+        if not pieces:
+            return abs(z_end - z_start)
+        total = 0.0
+        starts, ends = any(p[0] for p in pieces), any(p[1] for p in pieces)
+        if not starts:
+            total += z_start
+        if not ends:
+            total += z_end
+        for at_start, at_end, h in pieces:
+            total += abs(h - z_start) if at_start else h
+            total += abs(h - z_end) if at_end else h
+        return total
+
+    def path_cost(
+        self, waypoints: Sequence, z_start: float = 0.0, z_end: float = 0.0
+    ) -> tuple[float, float]:
+        """(horizontal length, climbing cost) of a path given as waypoints."""
+        pts = [(float(p[0]), float(p[1])) for p in waypoints]
+        horizontal = sum(math.dist(pts[k], pts[k + 1]) for k in range(len(pts) - 1))
+        return horizontal, self.climb_cost(pts, z_start, z_end)
+
+    def _candidates(self, point) -> np.ndarray:
+        """Node indices that a segment from `point` could use (tangent at the node)."""
+        if not len(self.nodes):
+            return np.empty(0, dtype=int)
+        d = self.nodes - np.asarray(point)
+        ok = _tangent(self.nodes, self._prev, self._next, -d)
+        ok &= (np.abs(d[:, 0]) + np.abs(d[:, 1])) > 0
+        return np.nonzero(ok)[0]
+
+    def shortest_path(self, start, goal, z_start: float = 0.0, z_end: float = 0.0):
+        """The shortest legal path from start to goal: (length incl. climbing, waypoints) or None.
+
+        Waypoints are (x, y) tuples, beginning with `start` and ending with `goal` exactly as
+        given (a snapped start or goal adds the tiny hop to its snapped point).
+        """
+        s, g = self.snapped(start), self.snapped(goal)
+        if s is None or g is None:
+            return None
+        s_orig, g_orig = (float(start[0]), float(start[1])), (float(goal[0]), float(goal[1]))
+        core = self._search(s, g)
+        if core is None:
+            return None
+        waypoints = core
+        if waypoints[0] != s_orig:
+            waypoints = [s_orig, *waypoints]
+        if waypoints[-1] != g_orig:
+            waypoints = [*waypoints, g_orig]
+        horizontal, vertical = self.path_cost(waypoints, z_start, z_end)
+        return horizontal + vertical, waypoints
+
+    def _segment_penalty(self, a, b) -> float:
+        if self._climb_tree is None:
+            return 0.0
+        return float(self._penalties(np.array([LineString([a, b])])).sum())
+
+    def _search(self, s, g) -> list | None:
+        direct_penalty = None
+        if self.segment_clear(s, g):
+            direct_penalty = self._segment_penalty(s, g)
+            if direct_penalty == 0:
+                return [s, g]
+        nodes = self.nodes
+        n = len(nodes)
+        START, GOAL = n, n + 1
+        gx, gy = g
+
+        def h(k):
+            x, y = nodes[k]
+            return math.hypot(x - gx, y - gy)
+
+        goal_ok = np.zeros(n, dtype=bool)
+        goal_ok[self._candidates(g)] = True
+        heap: list = []
+        counter = 0
+        # entries: (f, tie, g_cost, node, parent, needs_check)
+        if direct_penalty is not None:
+            heapq.heappush(
+                heap,
+                (
+                    math.dist(s, g) + direct_penalty,
+                    -1,
+                    math.dist(s, g) + direct_penalty,
+                    GOAL,
+                    START,
+                    False,
+                ),
+            )
+        for k in self._candidates(s).tolist():
+            d = math.hypot(nodes[k][0] - s[0], nodes[k][1] - s[1])
+            counter += 1
+            heapq.heappush(heap, (d + h(k), counter, d, k, START, True))
+        parent: dict[int, int] = {}
+        closed = np.zeros(n, dtype=bool)
+        best = np.full(n, math.inf)
+        while heap:
+            f, _, cost, node, par, check = heapq.heappop(heap)
+            if node == GOAL:
+                a = s if par == START else tuple(nodes[par])
+                if check:
+                    if not self.segment_clear(a, g):
+                        continue
+                    pen = self._segment_penalty(a, g)
+                    if pen > 0:
+                        counter += 1
+                        heapq.heappush(heap, (cost + pen, counter, cost + pen, GOAL, par, False))
+                        continue
+                parent[GOAL] = par
+                break
+            if closed[node]:
+                continue
+            if check:  # an edge from the start, checked only now
+                p = nodes[node]
+                if not self.segment_clear(s, (p[0], p[1])):
+                    continue
+                pen = self._segment_penalty(s, (p[0], p[1]))
+                if pen > 0:
+                    counter += 1
+                    heapq.heappush(heap, (f + pen, counter, cost + pen, node, par, False))
+                    continue
+            closed[node] = True
+            parent[node] = par
+            if goal_ok[node]:
+                d = h(node)
+                counter += 1
+                heapq.heappush(heap, (cost + d, counter, cost + d, GOAL, node, True))
+            for nb, w in self.adjacency[node]:
+                if closed[nb]:
+                    continue
+                c = cost + w
+                if c < best[nb] - 1e-12:
+                    best[nb] = c
+                    counter += 1
+                    heapq.heappush(heap, (c + h(nb), counter, c, nb, node, False))
+        else:
+            return None
+        path = [g]
+        k = parent[GOAL]
+        while k != START:
+            path.append((float(nodes[k][0]), float(nodes[k][1])))
+            k = parent[k]
+        path.append(s)
+        path.reverse()
+        return path
+
+    # -- reachable region ----------------------------------------------------------------------
+    def _distances_from(self, s, limit: float) -> tuple[dict[int, float], dict[int, int]]:
+        """Dijkstra from `s` over edges with no climbing, up to `limit`: distances and parents
+        (-1 for the start)."""
+        cand = self._candidates(s)
+        dist: dict[int, float] = {}
+        parent: dict[int, int] = {}
+        if len(cand):
+            lines = shapely.linestrings([[s, tuple(self.nodes[k])] for k in cand])
+            ok = ~shapely.intersects(self._blocked_core, lines)
+            if self._climb_tree is not None:
+                ok &= self._penalties(lines) == 0
+            heap = []
+            for k in cand[ok].tolist():
+                d = math.dist(s, self.nodes[k])
+                if d < limit:
+                    heap.append((d, k, -1))
+            heapq.heapify(heap)
+            while heap:
+                d, k, par = heapq.heappop(heap)
+                if k in dist:
+                    continue
+                dist[k], parent[k] = d, par
+                for nb, w in self._zero_adjacency[k]:
+                    if nb not in dist and d + w < limit:
+                        heapq.heappush(heap, (d + w, nb, k))
+        return dist, parent
+
+    def _wedge(self, k: int, came_from, rho: float) -> Polygon | None:
+        """The ground newly opened up by wrapping round corner k when coming from `came_from`:
+        between the straight continuation of the path and the obstacle's edge at k. (Every
+        point a shortest path reaches with its last bend at k lies there; anything else is
+        reached more directly.) A convex polygon covering that sector out to `rho`."""
+        w = self.nodes[k]
+        d = w - np.asarray(came_from)
+        n = math.hypot(*d)
+        if n < 1e-12:
+            return None
+        d = d / n
+        best = None
+        for nb in (self._prev[k], self._next[k]):
+            e = nb - w
+            le = math.hypot(*e)
+            if le < 1e-12:
+                continue
+            e = e / le
+            angle = math.atan2(abs(d[0] * e[1] - d[1] * e[0]), d[0] * e[0] + d[1] * e[1])
+            if best is None or angle < best[0]:
+                best = (angle, e)
+        if best is None:
+            return None
+        e = best[1]
+        bis = d + e
+        nb_ = math.hypot(*bis)
+        if nb_ < 1e-9:
+            return None
+        bis = bis / nb_
+        L = 2 * rho + 1.0
+        pts = [tuple(w), tuple(w + d * L), tuple(w + bis * 2 * L), tuple(w + e * L)]
+        return Polygon(pts).convex_hull
+
+    def _visible_within(
+        self, v, rho: float, component: Polygon | None, blockers: np.ndarray
+    ) -> Polygon:
+        """The part of a disc of radius `rho` around v that v sees (exact but for the disc being
+        an inscribed polygon, which only makes it smaller).
+
+        Each blocking segment facing v casts a shadow: the part of the cone from v through the
+        segment that lies beyond it. That region is convex, so it is the convex hull of the
+        segment's ends and their projections far beyond the disc.
+        """
+        disc = Point(v).buffer(rho, quad_segs=16)
+        # Obstacles and the table's edge need no clipping of their own: every point inside them
+        # lies behind one of their edges that faces v, so the shadows remove it.
+        area = disc if component is None else disc.intersection(component)
+        if area.is_empty or not len(blockers):
+            return area
+        vx, vy = v
+        ax, ay, bx, by = blockers.T
+        # only segments facing v matter (back faces lie behind front faces of the same outline)
+        side = (bx - ax) * (vy - ay) - (by - ay) * (vx - ax)
+        da, db = np.hypot(ax - vx, ay - vy), np.hypot(bx - vx, by - vy)
+        keep = (side > 1e-12) & (da > 1e-9) & (db > 1e-9)
+        if not keep.any():
+            return area
+        ax, ay, bx, by, da, db = ax[keep], ay[keep], bx[keep], by[keep], da[keep], db[keep]
+        # far enough beyond the disc and beyond both ends of the segment (long table edges)
+        far = np.maximum(rho * 2.5 + 1.0, 2 * np.maximum(da, db))
+        fax, fay = vx + (ax - vx) * far / da, vy + (ay - vy) * far / da
+        fbx, fby = vx + (bx - vx) * far / db, vy + (by - vy) * far / db
+        mx, my = (fax + fbx) / 2 - vx, (fay + fby) / 2 - vy
+        m = np.hypot(mx, my)
+        m[m == 0] = 1.0
+        fmx, fmy = vx + mx / m * far * 2, vy + my / m * far * 2
+        pts = np.stack(
+            [
+                np.stack([ax, ay], 1),
+                np.stack([bx, by], 1),
+                np.stack([fbx, fby], 1),
+                np.stack([fmx, fmy], 1),
+                np.stack([fax, fay], 1),
+            ],
+            axis=1,
+        )
+        shadows = shapely.convex_hull(shapely.multipoints(pts))
+        return area.difference(shapely.union_all(shadows))
+
+    def reachable_region(self, start, distance: float):
+        """RULES.md 1.3: the centres the base can reach within `distance` (a shapely geometry).
+
+        Exact for hard obstacles up to the disc polygons (inscribed, so only ever smaller);
+        conservative for climb obstacles, which it treats as blocking. Never includes ground that
+        cannot be reached.
+        """
+        s = self.snapped(start)
+        if s is None or distance <= 0:
+            return Polygon()
+        component = next((p for p in _polygons(self.free_space) if p.covers(Point(s))), None)
+        if component is None:
+            return Polygon()
+        segments = []
+        for ring in [component.exterior, *component.interiors]:
+            c = np.asarray(ring.coords)
+            segments.append(np.hstack([c[:-1], c[1:]]))
+        for shape in self._climb_shapes:
+            for poly in _polygons(shapely.orient_polygons(shape, exterior_cw=True)):
+                # reversed orientation so their outside faces count as "facing" an outside v
+                c = np.asarray(poly.exterior.coords)
+                segments.append(np.hstack([c[:-1], c[1:]]))
+        segs = np.concatenate(segments) if segments else np.empty((0, 4))
+        pieces = []
+        dist, parent = self._distances_from(s, distance)
+        centres = [(s, distance, None)]
+        for k, d in dist.items():
+            came_from = s if parent[k] < 0 else self.nodes[parent[k]]
+            wedge = self._wedge(k, came_from, distance - d)
+            if wedge is not None:
+                centres.append(
+                    ((float(self.nodes[k][0]), float(self.nodes[k][1])), distance - d, wedge)
+                )
+        for v, rho, wedge in centres:
+            if rho <= 1e-9:
+                continue
+            area = wedge  # None: the whole disc
+            x0, y0, x1, y1 = (v[0] - rho, v[1] - rho, v[0] + rho, v[1] + rho)
+            if wedge is not None:
+                wx0, wy0, wx1, wy1 = wedge.bounds
+                x0, y0, x1, y1 = max(x0, wx0), max(y0, wy0), min(x1, wx1), min(y1, wy1)
+            near = segs[
+                (np.minimum(segs[:, 0], segs[:, 2]) <= x1)
+                & (np.maximum(segs[:, 0], segs[:, 2]) >= x0)
+                & (np.minimum(segs[:, 1], segs[:, 3]) <= y1)
+                & (np.maximum(segs[:, 1], segs[:, 3]) >= y0)
+            ]
+            pieces.append(self._visible_within(v, rho, area, near))
+        region = shapely.union_all(pieces) if pieces else Polygon()
+        for core in self._climb_shapes:
+            region = region.difference(core)
+        return region
+
+
+_CACHE: OrderedDict = OrderedDict()
+_CACHE_SIZE = 32
+_CACHE_LOCK = threading.Lock()  # the web app may judge moves on several threads
+
+
+def navigator(
+    width: float,
+    height: float,
+    radius: float,
+    hard: Iterable[Obstacle] = (),
+    climbs: Iterable[Obstacle] = (),
+    snap: float = DEFAULT_SNAP,
+) -> Navigator:
+    """A cached `Navigator` for this table, radius and set of obstacles (keyed by their keys)."""
+    hard, climbs = tuple(hard), tuple(climbs)
+    key = (
+        width,
+        height,
+        round(radius, 9),
+        snap,
+        tuple(o.key for o in hard),
+        tuple((o.key, o.height) for o in climbs),
+    )
+    with _CACHE_LOCK:
+        nav = _CACHE.get(key)
+        if nav is not None:
+            _CACHE.move_to_end(key)
+            return nav
+    nav = Navigator(width, height, radius, hard, climbs, snap)  # built outside the lock
+    with _CACHE_LOCK:
+        _CACHE[key] = nav
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return nav
+
+
+__all__ = [
+    "ARC_FACTOR",
+    "EPSILON",
+    "Navigator",
+    "Obstacle",
+    "inflate",
+    "inflated_disc",
+    "navigator",
+]

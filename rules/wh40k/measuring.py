@@ -1,0 +1,271 @@
+"""Measuring between models and units: distances, engagement and coherency (RULES.md 1.1, 1.2).
+
+Public names other modules rely on (keep them stable):
+
+- `ENGAGEMENT_RANGE`, `COHERENCY_RANGE`, `COHERENCY_SPAN`: `Range(horizontal, vertical)` values.
+- `model_distance(a, b) -> Distance(horizontal, vertical, straight)` between two `Model`s.
+- `unit_distance(unit_a, unit_b) -> float`: the least straight distance over model pairs
+  (accepts `Unit`s or plain iterables of `Model`s).
+- `in_engagement_range(a, b) -> bool` for two models.
+- `engaged_enemy_units(situation, unit, placements=None) -> tuple[str, ...]`: ids of the enemy
+  units engaged with `unit`, optionally with some of its models replaced by proposed placements.
+- `coherency(models) -> Coherency`: which of the two 03.03 conditions fails, for which models.
+
+Round bases are measured analytically (exact); any other base through shapely on the model's
+(cached) footprint, whose curves are circumscribed polygons (GEOMETRY-NOTES.md).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from shapely.geometry import Point
+
+from ..geometry import EPSILON, within
+from ..situation import Model, Situation, Unit
+
+
+@dataclass(frozen=True)
+class Range:
+    """A range with a horizontal and a vertical limit, both "within" (RULES.md 0)."""
+
+    horizontal: float
+    vertical: float
+
+    def holds(self, distance: Distance) -> bool:
+        return within(distance.horizontal, self.horizontal) and within(
+            distance.vertical, self.vertical
+        )
+
+    def describe(self, unit: str = '"') -> str:
+        return f"{self.horizontal:g}{unit} horizontally and {self.vertical:g}{unit} vertically"
+
+
+#: 03.04: opposing models within 2" horizontally and 5" vertically are engaged.
+ENGAGEMENT_RANGE = Range(2.0, 5.0)
+#: 03.03: each model within 2" h / 5" v of at least one other model of its unit...
+COHERENCY_RANGE = Range(2.0, 5.0)
+#: ...and within 9" h / 5" v of every other model of its unit.
+COHERENCY_SPAN = Range(9.0, 5.0)
+
+
+class Distance(NamedTuple):
+    """RULES.md 1.1: horizontal (between footprints), vertical (|z1 - z2|) and straight."""
+
+    horizontal: float
+    vertical: float
+    straight: float
+
+
+def horizontal_distance(a: Model, b: Model) -> float:
+    """Shortest distance between two placed bases, 0 when they overlap (RULES.md 1.1)."""
+    if a.base.kind == "round" and b.base.kind == "round":
+        return max(0.0, math.hypot(a.x - b.x, a.y - b.y) - a.base.radius - b.base.radius)
+    # One round base: measure to its centre and take off the radius (exact, where the polygon
+    # standing for the circle would be a little too large).
+    if b.base.kind == "round":
+        return max(0.0, a.footprint.distance(Point(b.x, b.y)) - b.base.radius)
+    if a.base.kind == "round":
+        return max(0.0, b.footprint.distance(Point(a.x, a.y)) - a.base.radius)
+    return a.footprint.distance(b.footprint)
+
+
+def model_distance(a: Model, b: Model) -> Distance:
+    """RULES.md 1.1: the distance between two models, e.g. two 32 mm bases with centres 1.5"
+    apart on the same level give Distance(horizontal=0.24, vertical=0.0, straight=0.24)."""
+    h = horizontal_distance(a, b)
+    v = abs(a.z - b.z)
+    return Distance(h, v, math.hypot(h, v))
+
+
+def _models(unit_or_models) -> tuple[Model, ...]:
+    if isinstance(unit_or_models, Unit):
+        return unit_or_models.models
+    return tuple(unit_or_models)
+
+
+def unit_distance(unit_a, unit_b) -> float:
+    """RULES.md 1.1: distance between two units = the least straight distance over model pairs.
+
+    Either argument may be a `Unit` or an iterable of `Model`s (e.g. proposed placements).
+    """
+    return min(model_distance(a, b).straight for a in _models(unit_a) for b in _models(unit_b))
+
+
+def closest_pair(unit_a, unit_b) -> tuple[Model, Model, Distance]:
+    """The pair of models realising `unit_distance`, with their distance."""
+    best = None
+    for a in _models(unit_a):
+        for b in _models(unit_b):
+            d = model_distance(a, b)
+            if best is None or d.straight < best[2].straight:
+                best = (a, b, d)
+    assert best is not None
+    return best
+
+
+def in_engagement_range(a: Model, b: Model) -> bool:
+    """03.04: two models are in engagement range within 2" horizontally and 5" vertically.
+
+    (Whether they are opposing is the caller's business: friends are never engaged.)
+    """
+    if abs(a.z - b.z) > ENGAGEMENT_RANGE.vertical + EPSILON:
+        return False
+    # Quick reject on the enclosing circles: engagement checks run over every enemy model.
+    gap = math.hypot(a.x - b.x, a.y - b.y) - a.base.radius - b.base.radius
+    if gap > ENGAGEMENT_RANGE.horizontal + EPSILON:
+        return False
+    if a.base.kind == "round" and b.base.kind == "round":
+        return gap <= ENGAGEMENT_RANGE.horizontal + EPSILON
+    return ENGAGEMENT_RANGE.holds(model_distance(a, b))
+
+
+def units_engaged(models_a: Iterable[Model], models_b: Iterable[Model]) -> bool:
+    """03.04: two opposing units are engaged when any pair of their models is in range."""
+    models_b = tuple(models_b)
+    return any(in_engagement_range(a, b) for a in models_a for b in models_b)
+
+
+def placed_models(
+    unit: Unit, placements: Mapping[str, Model] | Iterable[Model] | None
+) -> tuple[Model, ...]:
+    """The unit's models with some replaced by proposed placements (by model id)."""
+    if not placements:
+        return unit.models
+    if not isinstance(placements, Mapping):
+        placements = {m.id: m for m in placements}
+    return tuple(placements.get(m.id, m) for m in unit.models)
+
+
+def engaged_enemy_units(
+    situation: Situation,
+    unit: Unit | str,
+    placements: Mapping[str, Model] | Iterable[Model] | None = None,
+) -> tuple[str, ...]:
+    """03.04: ids of the enemy units engaged with `unit`, in scenario order.
+
+    `placements` (model id -> Model, or an iterable of Models) replaces some of the unit's models
+    by proposed placements, so a move's end state can be tested before it is applied.
+    """
+    if isinstance(unit, str):
+        unit = situation.unit(unit)
+    mine = placed_models(unit, placements)
+    return tuple(e.id for e in situation.enemies_of(unit) if units_engaged(mine, e.models))
+
+
+def engaged_with_model(situation: Situation, unit: Unit, model: Model) -> tuple[str, ...]:
+    """Ids of the enemy units with a model in engagement range of `model`."""
+    return tuple(
+        e.id
+        for e in situation.enemies_of(unit)
+        if any(in_engagement_range(model, m) for m in e.models)
+    )
+
+
+@dataclass(frozen=True)
+class Coherency:
+    """03.03 for a set of models.
+
+    - `isolated`: models with no other model within 2" h / 5" v (first condition).
+    - `too_far`: pairs of models more than 9" h or 5" v apart (second condition).
+    - `groups`: the connected groups formed by the 2" links; more than one breaks coherency.
+    - `farthest`: the largest pair distance (for the finding's measurement).
+    """
+
+    isolated: tuple[str, ...]
+    too_far: tuple[tuple[str, str], ...]
+    groups: tuple[tuple[str, ...], ...]
+    farthest: float = 0.0
+    nearest_link: float = 0.0  # the largest "distance to the closest unit mate" over all models
+
+    @property
+    def ok(self) -> bool:
+        return not self.isolated and not self.too_far and len(self.groups) <= 1
+
+    @property
+    def split(self) -> bool:
+        return len(self.groups) > 1
+
+    def failures(self) -> list[str]:
+        """Which conditions fail, in words, for findings."""
+        out = []
+        if self.isolated:
+            out.append('no unit mate within 2": ' + ", ".join(self.isolated))
+        if self.too_far:
+            out.append('more than 9" apart: ' + ", ".join(f"{a}-{b}" for a, b in self.too_far))
+        if self.split:
+            out.append("split into " + " | ".join(", ".join(g) for g in self.groups))
+        return out
+
+
+def coherency(models: Iterable[Model]) -> Coherency:
+    """03.03: is this set of models (one unit) in coherency, and if not, why.
+
+    A single model is always in coherency.
+    """
+    models = tuple(models)
+    n = len(models)
+    if n <= 1:
+        return Coherency((), (), (tuple(m.id for m in models),) if models else ())
+    links: list[list[int]] = [[] for _ in range(n)]
+    nearest = [math.inf] * n
+    too_far = []
+    farthest = 0.0
+    for i in range(n):
+        for j in range(i + 1, n):
+            d = model_distance(models[i], models[j])
+            farthest = max(farthest, d.horizontal)
+            nearest[i] = min(
+                nearest[i],
+                d.horizontal if within(d.vertical, COHERENCY_RANGE.vertical) else math.inf,
+            )
+            nearest[j] = min(
+                nearest[j],
+                d.horizontal if within(d.vertical, COHERENCY_RANGE.vertical) else math.inf,
+            )
+            if COHERENCY_RANGE.holds(d):
+                links[i].append(j)
+                links[j].append(i)
+            if not COHERENCY_SPAN.holds(d):
+                too_far.append((models[i].id, models[j].id))
+    isolated = tuple(models[i].id for i in range(n) if not links[i])
+    seen = [False] * n
+    groups = []
+    for i in range(n):
+        if seen[i]:
+            continue
+        stack, group = [i], []
+        seen[i] = True
+        while stack:
+            k = stack.pop()
+            group.append(k)
+            for j in links[k]:
+                if not seen[j]:
+                    seen[j] = True
+                    stack.append(j)
+        groups.append(tuple(models[k].id for k in sorted(group)))
+    return Coherency(isolated, tuple(too_far), tuple(groups), farthest, max(nearest))
+
+
+__all__ = [
+    "COHERENCY_RANGE",
+    "COHERENCY_SPAN",
+    "ENGAGEMENT_RANGE",
+    "EPSILON",
+    "Coherency",
+    "Distance",
+    "Range",
+    "closest_pair",
+    "coherency",
+    "engaged_enemy_units",
+    "engaged_with_model",
+    "horizontal_distance",
+    "in_engagement_range",
+    "model_distance",
+    "placed_models",
+    "unit_distance",
+    "units_engaged",
+]

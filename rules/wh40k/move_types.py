@@ -1,0 +1,763 @@
+"""The four move types of RULES.md 1.4: normal (09.05), advance (09.06), fall back (09.07) and
+charge (11.04), each optionally taking to the skies (21.03).
+
+Each move is judged in layers, like a chess move: eligible-if, before-moving (declarations and
+dice), while-moving and end-of-move (rules/wh40k/moving.py `judge_move`), after-moving. Every
+check is a finding; the move is legal when all pass, and only then is `verdict.after` set.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from types import MappingProxyType
+
+import shapely
+from shapely.geometry import Point
+
+from ..dice import Dice
+from ..errors import InvalidInput
+from ..geometry import EPSILON
+from ..move import Move, Pose
+from ..situation import Model, Situation, Unit, overlap
+from ..verdict import Finding, Verdict
+from . import flying
+from .measuring import (
+    ENGAGEMENT_RANGE,
+    coherency,
+    engaged_enemy_units,
+    in_engagement_range,
+    model_distance,
+    unit_distance,
+)
+from .moving import (
+    MoveVerdict,
+    article,
+    fall_back_mode,
+    fmt,
+    judge_move,
+    mode_for,
+    plan_path,
+    reachable_region,
+    terrain_bounds,
+)
+
+RULES = {"normal": "09.05", "advance": "09.06", "fall-back": "09.07", "charge": "11.04"}
+#: 11.04: charge targets must be within this distance, and a charging unit within it of an enemy.
+CHARGE_RANGE = 12.0
+#: 11.04 while moving: each model ends within this distance of a target if it can.
+CHARGE_CLOSE = 1.0
+FALL_BACK_MODES = ("ordered-retreat", "desperate-escape")
+
+
+# -- eligibility ------------------------------------------------------------------------------
+def _engagement_text(unit: Unit, engaged: tuple[str, ...]) -> str:
+    return (
+        f"{unit.id} is engaged with {', '.join(engaged)}."
+        if engaged
+        else f"{unit.id} is unengaged."
+    )
+
+
+def eligible(
+    verdict: Verdict, situation: Situation, unit: Unit, move_type: str, declarations: Mapping
+) -> bool:
+    """The eligible-if checks of RULES.md 1.4 for this move type, as findings."""
+    rule = RULES[move_type]
+    engaged = engaged_enemy_units(situation, unit)
+    ok = True
+    if move_type in ("normal", "advance", "charge"):
+        ok &= verdict.check(
+            rule,
+            "eligible-if",
+            not engaged,
+            unit.id,
+            _engagement_text(unit, engaged)
+            + ("" if not engaged else f" An engaged unit cannot make {article(move_type)} move."),
+        )
+    if move_type == "fall-back":
+        ok &= verdict.check(
+            rule,
+            "eligible-if",
+            bool(engaged),
+            unit.id,
+            _engagement_text(unit, engaged)
+            + ("" if engaged else " Only an engaged unit can fall back."),
+        )
+        chosen = fall_back_mode(unit, declarations)
+        if chosen not in FALL_BACK_MODES:
+            raise InvalidInput(
+                "declarations.fall_back_mode", f"must be one of {', '.join(FALL_BACK_MODES)}"
+            )
+        shocked = unit.flag("battle_shocked")
+        ok &= verdict.check(
+            rule,
+            "eligible-if",
+            not (shocked and chosen == "ordered-retreat"),
+            unit.id,
+            f"{unit.id} falls back as "
+            f"{'an Ordered Retreat' if chosen == 'ordered-retreat' else 'a Desperate Escape'}."
+            if not (shocked and chosen == "ordered-retreat")
+            else f"{unit.id} is battle-shocked, so it cannot make an Ordered Retreat: it must "
+            "fall back as a Desperate Escape.",
+        )
+    if move_type == "charge":
+        enemies = situation.enemies_of(unit)
+        nearest = min((unit_distance(unit, e) for e in enemies), default=math.inf)
+        ok &= verdict.check(
+            rule,
+            "eligible-if",
+            nearest <= CHARGE_RANGE + EPSILON,
+            unit.id,
+            f'{unit.id} is {fmt(nearest)}" from the nearest enemy, within 12".'
+            if nearest <= CHARGE_RANGE + EPSILON
+            else f'{unit.id} has no enemy within 12" (nearest {fmt(nearest)}"), so it cannot '
+            "charge."
+            if enemies
+            else f"{unit.id} has no enemy to charge.",
+            None if nearest == math.inf else nearest,
+            CHARGE_RANGE,
+        )
+        for flag, word in (
+            ("advanced_this_turn", "advanced"),
+            ("fell_back_this_turn", "fell back"),
+        ):
+            ok &= verdict.check(
+                rule,
+                "eligible-if",
+                not unit.flag(flag),
+                unit.id,
+                f"{unit.id} has not {word} this turn."
+                if not unit.flag(flag)
+                else f"{unit.id} {word} this turn, so it cannot charge.",
+            )
+    return ok
+
+
+def eligibility(
+    situation: Situation, unit_id: str, declarations: dict, move_type: str
+) -> list[Finding]:
+    verdict = Verdict(move={})
+    eligible(verdict, situation, situation.unit(unit_id), move_type, declarations)
+    return verdict.findings
+
+
+# -- the moves ------------------------------------------------------------------------------------
+def _characteristic(unit: Unit, move_type: str) -> float:
+    if unit.move is None:
+        raise InvalidInput(
+            "unit",
+            f"unit {unit.id} has no Move characteristic (`move`), which a {move_type} move needs",
+        )
+    return unit.move
+
+
+def _charge_targets(situation: Situation, unit: Unit, move: Move) -> tuple[Unit, ...]:
+    targets = move.declared("charge_targets")
+    if not targets:
+        raise InvalidInput(
+            "declarations.charge_targets",
+            "a charge needs its targets declared before the roll (a list of enemy unit ids)",
+        )
+    out = []
+    for i, tid in enumerate(targets):
+        if not isinstance(tid, str) or not situation.has_unit(tid):
+            raise InvalidInput(f"declarations.charge_targets[{i}]", f"no unit with id {tid!r}")
+        out.append(situation.unit(tid))
+    return tuple(dict.fromkeys(out))
+
+
+def _max_distance(
+    situation: Situation, unit: Unit, move: Move, verdict: Verdict, dice: Dice
+) -> float:
+    """The move's maximum distance, rolling its dice; recorded in verdict.move."""
+    if move.type == "advance":
+        m = _characteristic(unit, move.type)
+        (roll,) = dice.roll(1)
+        base = m + roll
+        why = f'M {fmt(m)}" + D6 {roll}'
+    elif move.type == "charge":
+        rolls = dice.roll(2)
+        base = float(sum(rolls))
+        why = f"2D6 {rolls[0]} + {rolls[1]}"
+    else:
+        base = _characteristic(unit, move.type)
+        why = f'M {fmt(base)}"'
+    verdict.move["roll_basis"] = why
+    if flying.takes_to_the_skies(move):
+        reduced = flying.skies_max_distance(unit, base)
+        verdict.move["max_distance_before_skies"] = base
+        return reduced
+    return base
+
+
+def adjudicate_move(situation: Situation, move: Move) -> Verdict:
+    """Judge one of the four ordinary moves, on foot or in the skies (RULES.md 1.3-1.5, 1.7)."""
+    unit = situation.unit(move.unit)
+    rule = RULES[move.type]
+    skies = flying.takes_to_the_skies(move)
+    verdict = MoveVerdict(move={"unit": unit.id, "type": move.type})
+    if skies:
+        verdict.move["take_to_the_skies"] = True
+    ok = eligible(verdict, situation, unit, move.type, move.declarations)
+    if move.type == "fall-back":
+        verdict.move["fall_back_mode"] = fall_back_mode(unit, move.declarations)
+
+    targets: tuple[Unit, ...] = ()
+    if move.type == "charge":
+        targets = _charge_targets(situation, unit, move)
+        verdict.move["targets"] = [t.id for t in targets]
+        for t in targets:
+            if t.army == unit.army:
+                ok &= verdict.check(
+                    rule,
+                    "before-moving",
+                    False,
+                    unit.id,
+                    f"{t.id} is a friendly unit; only enemy units can be charged.",
+                )
+                continue
+            d = unit_distance(unit, t)
+            ok &= verdict.check(
+                rule,
+                "before-moving",
+                d <= CHARGE_RANGE + EPSILON,
+                unit.id,
+                f'Target {t.id} is {fmt(d)}" away, within 12".'
+                if d <= CHARGE_RANGE + EPSILON
+                else f'Target {t.id} is {fmt(d)}" away: charge targets must be within 12".',
+                d,
+                CHARGE_RANGE,
+            )
+    if skies:
+        ok &= flying.check_declaration(verdict, unit, move)
+
+    dice = Dice(move.dice, move.seed)
+    max_distance = _max_distance(situation, unit, move, verdict, dice)
+    dice.finish()
+    verdict.move.update(dice.summary())
+    verdict.move["max_distance"] = max_distance
+    if skies:
+        verdict.check(
+            "21.03",
+            "before-moving",
+            True,
+            unit.id,
+            f'Taking to the skies: maximum distance {fmt(max_distance)}"'
+            + (
+                " (HOVER: no reduction)."
+                if unit.has("HOVER")
+                else f' ({fmt(verdict.move["max_distance_before_skies"])}" less 2"); vertical '
+                "distance "
+                "is ignored and the models may cross all models and terrain."
+            ),
+            max_distance,
+            verdict.move["max_distance_before_skies"],
+        )
+
+    mode = mode_for(unit, move.type, move.declarations)
+    outcome = judge_move(situation, move, verdict, max_distance, rule=rule, mode=mode)
+
+    if move.type == "charge":
+        ok &= _charge_while_moving(
+            situation, unit, move, verdict, outcome, targets, max_distance, mode
+        )
+    engaged_after = engaged_enemy_units(situation, unit, outcome.placements)
+    if move.type in ("normal", "advance", "fall-back"):
+        verdict.check(
+            rule,
+            "after-moving",
+            not engaged_after,
+            unit.id,
+            f"{unit.id} ends unengaged."
+            if not engaged_after
+            else f"{unit.id} would end engaged with {', '.join(engaged_after)}; after "
+            f"{article(move.type)} move "
+            "the unit must be unengaged.",
+        )
+    else:
+        target_ids = [t.id for t in targets]
+        missing = [t for t in target_ids if t not in engaged_after]
+        verdict.check(
+            rule,
+            "after-moving",
+            not missing,
+            unit.id,
+            f"{unit.id} ends engaged with every target ({', '.join(target_ids)})."
+            if not missing
+            else f"{unit.id} must end engaged with every charge target, but not with "
+            f"{', '.join(missing)}.",
+        )
+        others = [e for e in engaged_after if e not in target_ids]
+        verdict.check(
+            rule,
+            "after-moving",
+            not others,
+            unit.id,
+            f"{unit.id} is engaged with no enemy it did not target."
+            if not others
+            else f"{unit.id} would end engaged with {', '.join(others)}, which it did not declare "
+            "as a "
+            "target: a charge may only engage its targets.",
+        )
+    if move.type in ("advance", "fall-back"):
+        verdict.check(
+            rule,
+            "after-moving",
+            True,
+            unit.id,
+            f"{unit.id} cannot charge this turn after "
+            f"{'advancing' if move.type == 'advance' else 'falling back'}.",
+        )
+
+    state = {"moved_this_phase": True}
+    if move.type == "advance":
+        state["advanced_this_turn"] = True
+    if move.type == "fall-back":
+        state["fell_back_this_turn"] = True
+    if verdict.legal:
+        verdict.events.extend(_events(unit, move, outcome))
+        poses = outcome.poses
+        verdict.after_move(lambda: situation.moved(poses, {unit.id: state}))
+    return verdict
+
+
+def _events(unit: Unit, move: Move, outcome) -> list[dict]:
+    """09.07 Desperate Escape: a hazard roll per model, then a battle-shock roll (RULES.md 1.4)."""
+    if move.type != "fall-back" or fall_back_mode(unit, move.declarations) != "desperate-escape":
+        return []
+    big = bool(
+        unit.keywords & {"MONSTER", "VEHICLE"}
+    )  # keywords are the unit's: every model has them
+    events = [
+        {
+            "event": "hazard-roll",
+            "rule": "09.07",
+            "unit": unit.id,
+            "model": m.id,
+            "dice": "D6",
+            "fails_on": [1, 2],
+            "mortal_wounds": 3 if big else 1,
+            "text": f"{m.id} takes a hazard roll: on a 1 or 2 it suffers {3 if big else 1} mortal "
+            "wound"
+            f"{'s' if big else ''}.",
+        }
+        for m in unit.models
+    ]
+    if not unit.flag("battle_shocked"):
+        events.append(
+            {
+                "event": "battle-shock-roll",
+                "rule": "09.07",
+                "unit": unit.id,
+                "text": f"{unit.id} made a Desperate Escape without being battle-shocked: it "
+                "takes a "
+                "battle-shock roll.",
+            }
+        )
+    return events
+
+
+# -- charge obligations ------------------------------------------------------------------------
+def _distance_to(model: Model, units: tuple[Unit, ...]) -> float:
+    return min(model_distance(model, t).straight for u in units for t in u.models)
+
+
+#: Rings round each target model where the engine looks for charge spots: base contact, within
+#: 1", within engagement range (the suggestion and the "if it can" test use the same ones).
+CHARGE_RINGS = (0.0, 0.5, CHARGE_CLOSE - 0.01, ENGAGEMENT_RANGE.horizontal - 0.01)
+RING_POINTS = 48
+
+
+def _ring_spots(m: Model, target_models, gaps, max_distance: float) -> list[Model]:
+    """`m` placed round the target models at the given edge gaps, nearest to m first, keeping
+    only spots within `max_distance` as the crow flies."""
+    spots = []
+    for gap in gaps:
+        for t in target_models:
+            reach = t.base.radius + m.base.radius + gap + 1e-4
+            for k in range(RING_POINTS):
+                a = 2 * math.pi * k / RING_POINTS
+                x, y = t.x + reach * math.cos(a), t.y + reach * math.sin(a)
+                d = math.hypot(x - m.x, y - m.y)
+                if d <= max_distance + EPSILON:
+                    spots.append((d, gap, k, m.placed(x, y, 0.0)))
+    spots.sort(key=lambda item: (item[0], item[1], item[2]))
+    return [spot for *_, spot in spots]
+
+
+def _spot_free(situation: Situation, unit: Unit, spot: Model, mine, non_targets) -> bool:
+    """Could `spot` end a move: on the table, on nothing, out of solid terrain, engaging no enemy
+    that is not a target? (`mine`: the unit's other models where they end.)"""
+    r = spot.base.radius
+    w, h = situation.table.width, situation.table.height
+    if not (r <= spot.x <= w - r and r <= spot.y <= h - r):
+        return False
+    for other in situation.units:
+        if other.id == unit.id:
+            continue
+        for b in other.models:
+            if (
+                abs(b.x - spot.x) < r + b.base.radius + 0.1
+                and abs(b.y - spot.y) < r + b.base.radius + 0.1
+            ):
+                if abs(b.z - spot.z) <= EPSILON and overlap(spot, b):
+                    return False
+    for b in mine:
+        if b.id != spot.id and abs(b.z - spot.z) <= EPSILON and overlap(spot, b):
+            return False
+    for t, (x0, y0, x1, y1) in terrain_bounds(situation):
+        if t.solid and x0 - r <= spot.x <= x1 + r and y0 - r <= spot.y <= y1 + r:
+            if (
+                t.footprint.distance(Point(spot.x, spot.y)) < r - EPSILON
+                or spot.base.kind != "round"
+            ):
+                if spot.footprint.intersection(t.footprint).area > EPSILON:
+                    return False
+    return not any(in_engagement_range(spot, e) for u in non_targets for e in u.models)
+
+
+def _find_spot(
+    situation,
+    unit,
+    start: Model,
+    others,
+    targets,
+    non_targets,
+    gaps,
+    max_distance: float,
+    mode,
+    exact_path: bool = False,
+    coherent: bool = True,
+):
+    """A spot on the rings `gaps` round the target models where `start`'s model could end, with
+    `others` (the unit's other models, where they end) fixed: free
+    (`_spot_free`), keeping the unit in coherency, and reachable within `max_distance`. Returns
+    (spot, waypoints) or None. Reachability is the conservative reachable region, or with
+    `exact_path` the shortest legal path (what the suggestion uses)."""
+    others = list(others)
+    region = None
+    target_models = [t for u in targets for t in u.models]
+    for spot in _ring_spots(start, target_models, gaps, max_distance):
+        if not _spot_free(situation, unit, spot, others, non_targets):
+            continue
+        if (
+            coherent
+            and others
+            and not any(model_distance(spot, o).horizontal <= 2.0 + EPSILON for o in others)
+        ):
+            continue
+        if exact_path:
+            pts, horizontal, vertical, found = plan_path(situation, unit, start, spot, mode)
+            if not found or horizontal + vertical > max_distance + EPSILON:
+                continue
+        else:
+            if region is None:
+                region = reachable_region(situation, start.id, max_distance, mode)
+                shapely.prepare(region)
+            if not region.contains(Point(spot.x, spot.y)):
+                continue
+            pts = [(start.x, start.y), (spot.x, spot.y)]
+        if not coherent or coherency([spot, *others]).ok:
+            return spot, pts
+    return None
+
+
+def _others(unit: Unit, ends: Mapping[str, Model], start: Model) -> list[Model]:
+    """The unit's other models, where `ends` puts them or where they stand."""
+    return [ends.get(m.id, m) for m in unit.models if m.id != start.id]
+
+
+def _could_end_within(
+    situation, unit, start: Model, ends, targets, non_targets, gap: float, max_distance: float, mode
+) -> bool:
+    """11.04 "if it can": with every other model where the proposal puts it, is there a spot the
+    model can reach (reachable region, conservative) within `gap` of a target model, that it may
+    end on and that keeps the unit in coherency? Spots are sampled on the rings of
+    `CHARGE_RINGS`, so a spot narrower than their spacing can be missed (the engine then accepts
+    the model's placement)."""
+    gaps = [g for g in CHARGE_RINGS if g <= gap]
+    return (
+        _find_spot(
+            situation,
+            unit,
+            start,
+            _others(unit, ends, start),
+            targets,
+            non_targets,
+            gaps,
+            max_distance,
+            mode,
+        )
+        is not None
+    )
+
+
+def _charge_while_moving(
+    situation, unit, move, verdict, outcome, targets, max_distance, mode
+) -> bool:
+    """11.04 while moving: each model ends closer to a target, within 1" of one if it can, and
+    engaged with one if it can. "If it can" is `_could_end_within`, the same test the surge move
+    uses for "if possible" (RULES.md 1.6): other models stay where the proposal puts them.
+    """
+    rule = RULES["charge"]
+    enemy_targets = tuple(t for t in targets if t.army != unit.army)
+    if not enemy_targets:
+        return True
+    non_targets = [e for e in situation.enemies_of(unit) if e not in enemy_targets]
+    ends = outcome.placements
+    ok = True
+    for mid, mm in outcome.models.items():
+        before = _distance_to(mm.start, enemy_targets)
+        after = _distance_to(mm.end, enemy_targets)
+        ok &= verdict.check(
+            rule,
+            "while-moving",
+            after < before - EPSILON,
+            mid,
+            f'{mid} ends closer to its targets ({fmt(before)}" to {fmt(after)}").'
+            if after < before - EPSILON
+            else f'{mid} must end closer to a charge target; it goes from {fmt(before)}" to '
+            f'{fmt(after)}".',
+            after,
+            before,
+        )
+        if after <= CHARGE_CLOSE + EPSILON:
+            verdict.check(
+                rule,
+                "while-moving",
+                True,
+                mid,
+                f'{mid} ends within 1" of a target.',
+                after,
+                CHARGE_CLOSE,
+            )
+        else:
+            could = _could_end_within(
+                situation,
+                unit,
+                mm.start,
+                ends,
+                enemy_targets,
+                non_targets,
+                CHARGE_CLOSE,
+                max_distance,
+                mode,
+            )
+            ok &= verdict.check(
+                rule,
+                "while-moving",
+                not could,
+                mid,
+                f'{mid} could not get within 1" of a target, so ending {fmt(after)}" away '
+                "is allowed."
+                if not could
+                else f'{mid} ends {fmt(after)}" from the nearest target, but it could have got '
+                'within 1": a charging model must end within 1" of a target if it can.',
+                after,
+                CHARGE_CLOSE,
+            )
+        if any(in_engagement_range(mm.end, t) for u in enemy_targets for t in u.models):
+            verdict.check(rule, "while-moving", True, mid, f"{mid} ends engaged with a target.")
+        else:
+            could = _could_end_within(
+                situation,
+                unit,
+                mm.start,
+                ends,
+                enemy_targets,
+                non_targets,
+                ENGAGEMENT_RANGE.horizontal,
+                max_distance,
+                mode,
+            )
+            ok &= verdict.check(
+                rule,
+                "while-moving",
+                not could,
+                mid,
+                f"{mid} could not reach engagement range of a target."
+                if not could
+                else f"{mid} ends outside engagement range, but it could have reached it: a "
+                "charging model must end engaged with a target if it can.",
+            )
+    return ok
+
+
+# -- suggestions --------------------------------------------------------------------------------
+def suggest_needs_end(situation: Situation, move: Move) -> Move:
+    """Normal, advance and fall-back moves go where the player wants: the engine needs `end`
+    (a move that already has it is returned as it is)."""
+    if move.end is not None:
+        return move
+    raise InvalidInput(
+        "end",
+        f"{article(move.type)} move goes where the player chooses: give each moving "
+        "model's end position in `end` (the engine only suggests charge and surge "
+        "placements)",
+    )
+
+
+def suggest_charge(situation: Situation, move: Move) -> Move:
+    """A charge placement that meets 11.04's obligations when the dice allow it.
+
+    With several targets, the model nearest to each target goes at it first. Then the models
+    closest to the targets go. Each takes the nearest spot, as the crow flies, in
+    base contact with a target model (else within 1", else within engagement range) that it can
+    reach by a legal path, that is free (no overlap, no solid terrain, no enemy that is not a
+    target within engagement range) and within 2" of a model already placed. A model that finds
+    none moves as far as it can towards the nearest target model. Then a repair pass gives each
+    model still short of 1" (or of engagement) a better spot if one is free now that the whole
+    unit is placed. The result is judged like any proposal.
+    """
+    if move.end is not None:
+        return move  # the player's own placement: nothing to suggest
+    unit = situation.unit(move.unit)
+    targets = tuple(t for t in _charge_targets(situation, unit, move) if t.army != unit.army)
+    seed = move.seed
+    if move.dice is None and seed is None:
+        seed = Dice(None).seed  # fix the server's roll now so adjudicate sees the same dice
+    dice = Dice(move.dice, seed)
+    max_distance = _max_distance(situation, unit, move, Verdict(move={}), dice)
+    mode = mode_for(unit, move.type, move.declarations)
+    target_models = [t for u in targets for t in u.models]
+    non_targets = [e for e in situation.enemies_of(unit) if e not in targets]
+    order = sorted(unit.models, key=lambda m: _distance_to(m, targets) if targets else 0.0)
+    placed: dict[str, Model] = {}
+    routes: dict[str, list] = {}
+    tiers = ((0.0,), (0.5, CHARGE_CLOSE - 0.01), (ENGAGEMENT_RANGE.horizontal - 0.01,))
+
+    def acceptable(candidate: Model) -> bool:
+        mine = list(placed.values())
+        if not _spot_free(situation, unit, candidate, mine, non_targets):
+            return False
+        return not mine or any(model_distance(candidate, p).horizontal <= 2.0 for p in mine)
+
+    # Every target must end engaged: first send the model nearest to each target at it.
+    for target in targets if len(targets) > 1 else ():
+        for m in sorted(
+            (m for m in unit.models if m.id not in placed), key=lambda m: _distance_to(m, (target,))
+        )[:1]:
+            for gaps in tiers:
+                spot = _find_spot(
+                    situation,
+                    unit,
+                    m,
+                    list(placed.values()),
+                    (target,),
+                    non_targets,
+                    gaps,
+                    max_distance,
+                    mode,
+                    exact_path=True,
+                    coherent=False,  # the models placed next will close the gap
+                )
+                if spot:
+                    placed[m.id], routes[m.id] = spot
+                    break
+    for m in order:
+        if m.id in placed:
+            continue
+        chosen = None
+        for gaps in tiers if target_models else ():
+            # only the models placed so far count (the rest have not moved yet)
+            chosen = _find_spot(
+                situation,
+                unit,
+                m,
+                list(placed.values()),
+                targets,
+                non_targets,
+                gaps,
+                max_distance,
+                mode,
+                exact_path=True,
+            )
+            if chosen:
+                break
+        if chosen is None and target_models:
+            chosen = _towards(situation, unit, m, target_models, max_distance, mode, acceptable)
+        placed[m.id], routes[m.id] = chosen if chosen else (m, [(m.x, m.y)])
+
+    for m in order:  # repair: a better spot may be free now that everyone is placed
+        here = placed[m.id]
+        if _distance_to(here, targets) <= CHARGE_CLOSE + EPSILON or not target_models:
+            continue
+        engaged = any(in_engagement_range(here, t) for t in target_models)
+        for gaps in tiers[: 2 if engaged else 3]:
+            better = _find_spot(
+                situation,
+                unit,
+                m,
+                _others(unit, placed, m),
+                targets,
+                non_targets,
+                gaps,
+                max_distance,
+                mode,
+                exact_path=True,
+            )
+            if better:
+                placed[m.id], routes[m.id] = better
+                break
+
+    end = {mid: Pose(c.x, c.y, c.z, c.facing) for mid, c in placed.items()}
+    paths = {
+        mid: tuple((p[0], p[1], 0.0) for p in pts[1:-1])
+        for mid, pts in routes.items()
+        if len(pts) > 2
+    }
+    return Move(
+        move.unit,
+        move.type,
+        move.declarations,
+        move.dice,
+        MappingProxyType(end),
+        MappingProxyType(paths),
+        seed,
+    )
+
+
+def _towards(situation, unit, m, target_models, max_distance, mode, acceptable):
+    """Move as far as allowed along the shortest path towards the nearest target model."""
+    nearest = min(target_models, key=lambda t: math.hypot(t.x - m.x, t.y - m.y))
+    gap = nearest.base.radius + m.base.radius + 1e-4
+    d = math.hypot(nearest.x - m.x, nearest.y - m.y) or 1.0
+    goal = m.placed(
+        nearest.x + (m.x - nearest.x) / d * gap, nearest.y + (m.y - nearest.y) / d * gap, 0.0
+    )
+    pts, horizontal, vertical, found = plan_path(situation, unit, m, goal, mode)
+    if not found:
+        return None
+    from shapely.geometry import LineString
+
+    line = LineString(pts) if len(pts) > 1 else None
+    if line is None:
+        return None
+    for fraction in (1.0, 0.95, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1):
+        budget = min(line.length, max_distance - vertical) * fraction
+        p = line.interpolate(budget)
+        c = m.placed(p.x, p.y, 0.0)
+        if acceptable(c):
+            cut = [q for q in pts if LineString(pts).project(Point(q)) < budget - 1e-9]
+            return c, [*cut, (p.x, p.y)]
+    return None
+
+
+def reach(situation: Situation, move: Move) -> list:
+    """Where the moving unit's models can end, for the table overlay: [(geometry, "ground" |
+    "skies")], the union of each model's reachable region (never includes unreachable ground).
+
+    The maximum distance is the move's: M, M + the advance die, the charge dice (entered dice
+    only: before the roll there is no distance yet, so InvalidInput), less 2" in the skies.
+    Move types this module does not judge raise NotImplementedError.
+    """
+    if situation.system != "wh40k-11e" or move.type not in RULES:
+        raise NotImplementedError(f"no reachable region for {move.type} moves")
+    unit = situation.unit(move.unit)
+    if move.type in ("advance", "charge") and move.dice is None:
+        raise InvalidInput("dice", f"the {move.type} roll sets how far the unit can go")
+    max_distance = _max_distance(situation, unit, move, Verdict(move={}), Dice(move.dice))
+    mode = mode_for(unit, move.type, move.declarations)
+    regions = [reachable_region(situation, m.id, max_distance, mode) for m in unit.models]
+    return [(shapely.union_all(regions), "skies" if mode.skies else "ground")]

@@ -1,0 +1,737 @@
+"""Moving (03.01) over terrain (13.06), as RULES.md 1.3 and 1.5 describe it.
+
+One reusable judge for every ground move (normal, advance, fall back, charge, surge) and for
+moves made taking to the skies (21.03):
+
+    outcome = judge_move(situation, move, verdict, max_distance, rule="09.05")
+
+It adds the while-moving and end-of-move findings to `verdict`, fills `verdict.models`, and
+returns a `MoveOutcome` (per-model `ModelMove`s, the end placements, and `poses` ready for
+`Situation.moved`). The caller adds its own eligible-if / before-moving / after-moving findings
+and decides the state flags. Other public helpers: `Mode` and `mode_for` (what the mover may pass
+through), `ground_obstacles` and `navigator_for` (the cached pathfinder for a unit's base and
+mode), `segment_blocker` (what stops a base on one straight segment).
+
+What the engine models, and what it simplifies (say so to users):
+- Each model follows its own path: the waypoints given in `move.paths`, or else the shortest
+  legal ground path (rules/pathfinding.py). A straight segment is tried first.
+- Through models: friends always; enemies never on the ground, except MONSTER/VEHICLE units in a
+  normal or advance move through models that are neither (17.01), anyone through AIRCRAFT
+  (23.02), and a Desperate Escape fall back through every enemy (09.07). Taking to the skies
+  passes through every model and every terrain feature (21.03).
+- Terrain (1.5): solid features block ground moves; dense features taller than 2" are climbed
+  by models that are not INFANTRY, BEASTS, SWARM or MOBILE, paying the height up and down
+  (see `Navigator.climb_cost`). Exposed and light features cost nothing.
+- A base that is not round is swept with its end facing (it may turn freely at the start), or
+  failing that its start facing; the pathfinder itself treats it as its enclosing circle.
+- Elevation changes of INFANTRY and the like on a ruin (z) count as |z_end - z_start|.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import weakref
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from itertools import pairwise
+
+from shapely.geometry import LineString, Point, box
+
+from .. import pathfinding
+from ..errors import InvalidInput
+from ..geometry import EPSILON, Base, segment_point_distance, swept_footprint
+from ..move import Move, Pose
+from ..situation import CURVE_SLACK, Model, Situation, Unit, overlap
+from ..verdict import Verdict
+from .measuring import coherency, engaged_with_model
+
+#: 13.06: dense features are climbed (not walked through) above this height.
+DENSE_CLIMB_HEIGHT = 2.0
+#: Keywords whose models move through dense features horizontally (13.06).
+THROUGH_DENSE = frozenset({"INFANTRY", "BEASTS", "SWARM", "MOBILE"})
+#: Keywords whose models may end above the table (RULES.md 1.5).
+MAY_END_ABOVE = frozenset({"INFANTRY", "BEASTS", "SWARM", "FLY", "MONSTER"})
+BIG = frozenset({"MONSTER", "VEHICLE"})
+
+# Who a mover may pass through (Mode.through).
+THROUGH_NONE = "none"  # 03.01: no enemy models
+THROUGH_SMALL = "small"  # 17.01: enemy models that are not MONSTER/VEHICLE
+THROUGH_ALL = "all"  # 09.07 Desperate Escape, 21.03 take to the skies
+
+
+@dataclass(frozen=True)
+class Mode:
+    """How a move travels: on the ground or in the skies, and which enemy models it may cross.
+
+    `through_rule` names the rule granting the through permission (for findings).
+    """
+
+    skies: bool = False
+    through: str = THROUGH_NONE
+    through_rule: str = "03.01"
+
+    @property
+    def key(self) -> tuple:
+        return (self.skies, self.through)
+
+
+def mode_for(unit: Unit, move_type: str, declarations: Mapping | None = None) -> Mode:
+    """The movement mode of `unit` making a `move_type` move with these declarations."""
+    declarations = declarations or {}
+    if declarations.get("take_to_the_skies"):
+        return Mode(True, THROUGH_ALL, "21.03")
+    if move_type == "fall-back" and fall_back_mode(unit, declarations) == "desperate-escape":
+        return Mode(False, THROUGH_ALL, "09.07")
+    if move_type in ("normal", "advance") and unit.keywords & BIG:
+        return Mode(False, THROUGH_SMALL, "17.01")
+    return Mode()
+
+
+def fall_back_mode(unit: Unit, declarations: Mapping) -> str:
+    """09.07: the declared fall back mode; a battle-shocked unit defaults to Desperate Escape."""
+    default = "desperate-escape" if unit.flag("battle_shocked") else "ordered-retreat"
+    return declarations.get("fall_back_mode", default)
+
+
+def passable(mover_mode: Mode, enemy: Unit) -> str | None:
+    """The rule that lets a mover in `mover_mode` pass through `enemy`'s models, or None."""
+    if mover_mode.through == THROUGH_ALL:
+        return mover_mode.through_rule
+    if enemy.has("AIRCRAFT"):
+        return "23.02"
+    if mover_mode.through == THROUGH_SMALL and not (enemy.keywords & BIG):
+        return "17.01"
+    return None
+
+
+def climbs_dense(unit: Unit) -> bool:
+    """13.06: does this unit's model have to climb tall dense features (not walk through)?"""
+    return not (unit.keywords & THROUGH_DENSE)
+
+
+def inscribed_radius(base: Base) -> float:
+    """The radius of the largest circle about the centre inside the base."""
+    if base.kind == "round":
+        return base.radius
+    if base.kind in ("oval", "rect"):
+        return min(base.size) / 2
+    return base.footprint(0, 0).exterior.distance(Point(0, 0))
+
+
+def ground_obstacles(situation: Situation, unit: Unit, base: Base, mode: Mode | str):
+    """(hard, climbs): pathfinding obstacles for a model of `unit` with `base` moving in `mode`.
+
+    `mode` may be a `Mode` or a move type (then the unit's default mode for it). Hard: enemy
+    models it may not pass, and solid terrain. Climbs: dense terrain over 2" for a unit that
+    must climb it. Everything is inflated by the base's enclosing radius.
+    """
+    if isinstance(mode, str):
+        mode = mode_for(unit, mode)
+    r = base.radius
+    hard: list[pathfinding.Obstacle] = []
+    climbs: list[pathfinding.Obstacle] = []
+    if mode.skies:
+        return hard, climbs
+    for enemy in situation.enemies_of(unit):
+        if passable(mode, enemy):
+            continue
+        for m in enemy.models:
+            if m.base.kind == "round":
+                shape = pathfinding.inflated_disc(m.x, m.y, m.base.radius + r)
+            else:
+                shape = pathfinding.inflate(m.footprint, r)
+            hard.append(pathfinding.Obstacle(("model", m.id, m.x, m.y, m.facing, m.base), shape))
+    climber = climbs_dense(unit)
+    for t in situation.terrain:
+        key = ("terrain", t.id, t.points, t.category, t.height, t.solid)
+        if t.solid:
+            hard.append(pathfinding.Obstacle(key, pathfinding.inflate(t.footprint, r)))
+        elif climber and t.category == "dense" and t.height > DENSE_CLIMB_HEIGHT + EPSILON:
+            climbs.append(pathfinding.Obstacle(key, pathfinding.inflate(t.footprint, r), t.height))
+    return hard, climbs
+
+
+_PER_SITUATION: dict[int, tuple] = {}  # id(situation) -> (weakref to it, its cache dict)
+_PER_SITUATION_LOCK = threading.Lock()
+
+
+def situation_cache(situation: Situation) -> dict:
+    """A scratch dict that lives as long as `situation` (which is immutable), for values that
+    are costly to derive and asked for again and again while judging moves on it. (Two threads
+    may both compute a value; either result is the same, so that is harmless.)"""
+    with _PER_SITUATION_LOCK:
+        entry = _PER_SITUATION.get(id(situation))
+        if entry is None or entry[0]() is not situation:
+            for key in [k for k, (ref, _) in _PER_SITUATION.items() if ref() is None]:
+                del _PER_SITUATION[key]
+            entry = (weakref.ref(situation), {})
+            _PER_SITUATION[id(situation)] = entry
+        return entry[1]
+
+
+def _cached_obstacles(situation: Situation, unit: Unit, base: Base, mode: Mode):
+    """`ground_obstacles`, built once per situation, unit, base and mode (inflating every enemy
+    base costs more than judging a whole move)."""
+    cache = situation_cache(situation)
+    key = ("obstacles", unit.id, base, mode.key)
+    if key not in cache:
+        cache[key] = ground_obstacles(situation, unit, base, mode)
+    return cache[key]
+
+
+def terrain_bounds(situation: Situation) -> list:
+    """[(feature, (x0, y0, x1, y1))] for every terrain feature, computed once per situation."""
+    cache = situation_cache(situation)
+    if "terrain_bounds" not in cache:
+        cache["terrain_bounds"] = [(t, t.footprint.bounds) for t in situation.terrain]
+    return cache["terrain_bounds"]
+
+
+def navigator_for(
+    situation: Situation, unit: Unit, base: Base, mode: Mode | str
+) -> pathfinding.Navigator:
+    """The cached navigator for this board, base and mode (see rules/pathfinding.py)."""
+    if isinstance(mode, str):
+        mode = mode_for(unit, mode)
+    hard, climbs = _cached_obstacles(situation, unit, base, mode)
+    snap = pathfinding.DEFAULT_SNAP + (base.radius - inscribed_radius(base))
+    return pathfinding.navigator(
+        situation.table.width, situation.table.height, base.radius, hard, climbs, snap=snap
+    )
+
+
+def reachable_region(situation: Situation, model_id: str, max_distance: float, mode: Mode | str):
+    """The centres a model can reach within `max_distance` in `mode` (a Mode or a move type),
+    for the table overlay and for solvers: a shapely geometry that never includes ground the
+    model cannot reach (rules/pathfinding.py). In the skies: a disc, kept on the table."""
+    model = situation.model(model_id)
+    unit = situation.unit(model.unit)
+    if isinstance(mode, str):
+        mode = mode_for(unit, mode)
+    if mode.skies:
+        r = model.base.radius
+        table = box(r, r, situation.table.width - r, situation.table.height - r)
+        return Point(model.x, model.y).buffer(max_distance, quad_segs=16).intersection(table)
+    nav = navigator_for(situation, unit, model.base, mode)
+    return nav.reachable_region((model.x, model.y), max_distance)
+
+
+class MoveVerdict(Verdict):
+    """A Verdict whose `after` situation can be given as a function and is built on first use:
+    re-reading the whole scenario after a move costs more than judging the move.
+
+        verdict.after_move(lambda: situation.moved(poses, state))
+    """
+
+    def after_move(self, build) -> None:
+        self.__dict__["_after"] = None
+        self.__dict__["_build_after"] = build
+
+    @property  # type: ignore[override]
+    def after(self):
+        build = self.__dict__.get("_build_after")
+        if build is not None:
+            self.__dict__["_after"] = build()
+            self.__dict__["_build_after"] = None
+        return self.__dict__.get("_after")
+
+    @after.setter
+    def after(self, value) -> None:
+        self.__dict__["_after"] = value
+        self.__dict__["_build_after"] = None
+
+
+# -- exact checks along a segment ------------------------------------------------------------
+def _segment_geometry(a, b):
+    return Point(a) if a[0] == b[0] and a[1] == b[1] else LineString([a, b])
+
+
+def segment_blocker(
+    base: Base, a, b, facing: float, other: Model | None = None, footprint=None
+) -> bool:
+    """Does a base sliding from a to b overlap `other` model (or a terrain `footprint`)?
+
+    Touching is allowed (RULES.md 0). Round against round is analytic; curves elsewhere allow
+    the circumscribed polygons' slack.
+    """
+    if other is not None and base.kind == "round" and other.base.kind == "round":
+        d = segment_point_distance(a, b, (other.x, other.y))
+        return d < base.radius + other.base.radius - EPSILON
+    shape = other.footprint if other is not None else footprint
+    curved = other is not None and other.base.kind in ("round", "oval")
+    if base.kind == "round":
+        return _segment_geometry(a, b).distance(shape) < base.radius - EPSILON - (
+            CURVE_SLACK if curved else 0
+        )
+    sweep = swept_footprint(base, a, b, facing)
+    if curved or base.kind == "oval":
+        return sweep.buffer(-CURVE_SLACK).intersects(shape.buffer(-CURVE_SLACK if curved else 0))
+    return sweep.intersection(shape).area > EPSILON
+
+
+def on_table(situation: Situation, base: Base, point, facing: float) -> bool:
+    """03.01: the whole base lies on the table."""
+    w, h = situation.table.width, situation.table.height
+    if base.kind == "round":
+        r = base.radius - EPSILON
+        return r <= point[0] <= w - r and r <= point[1] <= h - r
+    x0, y0, x1, y1 = base.footprint(point[0], point[1], facing).bounds
+    return x0 >= -EPSILON and y0 >= -EPSILON and x1 <= w + EPSILON and y1 <= h + EPSILON
+
+
+# -- results ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ModelMove:
+    """One model's move: where it started and ended, its path, and the distance it used."""
+
+    model: str
+    start: Model
+    end: Model
+    path: tuple[tuple[float, float], ...]
+    horizontal: float
+    vertical: float
+    found_path: bool = True  # False when no legal path exists (the straight line is reported)
+    passed_through: tuple[tuple[str, str], ...] = ()  # (enemy model id, rule allowing it)
+
+    @property
+    def distance(self) -> float:
+        return self.horizontal + self.vertical
+
+    @property
+    def moved(self) -> bool:
+        return self.distance > EPSILON or (self.start.x, self.start.y, self.start.z) != (
+            self.end.x,
+            self.end.y,
+            self.end.z,
+        )
+
+
+@dataclass
+class MoveOutcome:
+    """What `judge_move` found: per-model moves, end placements and the poses for `moved`."""
+
+    models: dict[str, ModelMove] = field(default_factory=dict)
+    placements: dict[str, Model] = field(default_factory=dict)
+    legal: bool = True
+
+    @property
+    def poses(self) -> dict[str, dict]:
+        return {
+            mid: {"x": m.x, "y": m.y, "z": m.z, "facing": m.facing}
+            for mid, m in self.placements.items()
+        }
+
+    def end_models(self, unit: Unit) -> tuple[Model, ...]:
+        return tuple(self.placements.get(m.id, m) for m in unit.models)
+
+
+def article(move_type: str) -> str:
+    """'a normal move', 'an advance move'."""
+    return ("an " if move_type[0] in "aeiou" else "a ") + move_type
+
+
+def unit_mark(situation: Situation) -> str:
+    """How distances are written in findings: 6" (40K inches), 20 cm (Warmaster)."""
+    return '"' if situation.unit_name == "in" else " " + situation.unit_name
+
+
+def fmt(value: float) -> str:
+    """Distances in findings: two decimals, no trailing zeros."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return text if text != "-0" else "0"
+
+
+def feature_height_under(situation: Situation, x: float, y: float) -> float:
+    """The tallest terrain feature whose footprint holds the point (0 on open ground)."""
+    p = Point(x, y)
+    return max((t.height for t in situation.terrain if t.footprint.covers(p)), default=0.0)
+
+
+def end_placement(situation: Situation, start: Model, pose: Pose | None) -> Model:
+    """The model at its proposed end pose. Without a z, it keeps its elevation while it is still
+    over a feature that tall, and is on the ground otherwise; without a facing, it keeps its own."""
+    if pose is None:
+        return start
+    if pose.z is not None:
+        z = pose.z
+    elif start.z > 0 and feature_height_under(situation, pose.x, pose.y) + EPSILON >= start.z:
+        z = start.z
+    else:
+        z = 0.0
+    return start.placed(pose.x, pose.y, z, start.facing if pose.facing is None else pose.facing)
+
+
+def _check_ids(unit: Unit, move: Move) -> None:
+    ids = {m.id for m in unit.models}
+    for mid in move.end or {}:
+        if mid not in ids:
+            raise InvalidInput(f"end.{mid}", f"{mid!r} is not a model of unit {unit.id}")
+    for mid in move.paths:
+        if mid not in ids:
+            raise InvalidInput(f"paths.{mid}", f"{mid!r} is not a model of unit {unit.id}")
+
+
+def _trace(situation: Situation, unit: Unit, start: Model, end: Model, waypoints, mode: Mode):
+    """Check a path segment by segment: (first blocking thing or None, passed-through list,
+    table edge ok)."""
+    blocked = None
+    through: dict[str, str] = {}
+    edge_ok = all(on_table(situation, start.base, p, end.facing) for p in waypoints)
+    enemies = [(e, passable(mode, e)) for e in situation.enemies_of(unit)]
+    solids = (
+        [] if mode.skies else [(t, bounds) for t, bounds in terrain_bounds(situation) if t.solid]
+    )
+    for a, b in pairwise(waypoints):
+        for facing in dict.fromkeys((end.facing, start.facing)):
+            hit = None
+            reach = start.base.radius
+            for t, (x0, y0, x1, y1) in solids:
+                if (
+                    min(a[0], b[0]) - reach > x1
+                    or max(a[0], b[0]) + reach < x0
+                    or min(a[1], b[1]) - reach > y1
+                    or max(a[1], b[1]) + reach < y0
+                ):
+                    continue
+                if segment_blocker(start.base, a, b, facing, footprint=t.footprint):
+                    hit = ("terrain", t.id)
+                    break
+            if hit is None:
+                for enemy, rule in enemies:
+                    if rule is not None and mode.skies:
+                        continue  # flying over: nothing to record
+                    for m in enemy.models:
+                        reach = start.base.radius + m.base.radius
+                        if (
+                            m.x < min(a[0], b[0]) - reach
+                            or m.x > max(a[0], b[0]) + reach
+                            or m.y < min(a[1], b[1]) - reach
+                            or m.y > max(a[1], b[1]) + reach
+                        ):
+                            continue
+                        if segment_blocker(start.base, a, b, facing, other=m):
+                            if rule is None:
+                                hit = ("model", m.id)
+                                break
+                            through[m.id] = rule
+                    if hit:
+                        break
+            if hit is None or start.base.kind == "round":
+                break
+        if hit is not None:
+            blocked = hit
+            break
+    return blocked, tuple(through.items()), edge_ok
+
+
+def plan_path(
+    situation: Situation,
+    unit: Unit,
+    start: Model,
+    end: Model,
+    mode: Mode,
+    given: tuple | None = None,
+):
+    """The waypoints a model follows and their cost: (waypoints, horizontal, vertical, found).
+
+    Given waypoints are used as they are; otherwise the straight line when it is clear and
+    climbs nothing, else the shortest legal path. `found` is False when no legal path exists
+    (the straight line is returned so the caller can report it).
+    """
+    a, b = (start.x, start.y), (end.x, end.y)
+    if mode.skies:  # 21.03: straight over everything, vertical distance ignored
+        pts = [a, *[(p[0], p[1]) for p in (given or ())], b]
+        return pts, sum(math.dist(p, q) for p, q in pairwise(pts)), 0.0, True
+    need_climb = climbs_dense(unit) and any(
+        t.category == "dense" and not t.solid and t.height > DENSE_CLIMB_HEIGHT + EPSILON
+        for t in situation.terrain
+    )
+    if given:
+        pts = [a, *[(p[0], p[1]) for p in given], b]
+        horizontal = sum(math.dist(p, q) for p, q in pairwise(pts))
+        vertical = (
+            navigator_for(situation, unit, start.base, mode).climb_cost(pts, start.z, end.z)
+            if need_climb
+            else abs(end.z - start.z)
+        )
+        return pts, horizontal, vertical, True
+    straight = [a, b]
+    blocked, _, _ = _trace(situation, unit, start, end, straight, mode)
+    if blocked is None:
+        if not need_climb:
+            return straight, math.dist(a, b), abs(end.z - start.z), True
+        nav = navigator_for(situation, unit, start.base, mode)
+        vertical = nav.climb_cost(straight, start.z, end.z)
+        if vertical <= abs(end.z - start.z) + EPSILON:
+            return straight, math.dist(a, b), vertical, True
+    nav = navigator_for(situation, unit, start.base, mode)
+    found = nav.shortest_path(a, b, start.z, end.z)
+    if found is None:
+        return straight, math.dist(a, b), abs(end.z - start.z), False
+    length, pts = found
+    horizontal = sum(math.dist(p, q) for p, q in pairwise(pts))
+    return pts, horizontal, length - horizontal, True
+
+
+def judge_move(
+    situation: Situation,
+    move: Move,
+    verdict: Verdict,
+    max_distance: float,
+    *,
+    rule: str,
+    mode: Mode | None = None,
+    ends: Mapping[str, Pose] | None = None,
+) -> MoveOutcome:
+    """Judge the models' paths and end positions of `move` (03.01, 13.06, 21.03 while moving).
+
+    - `max_distance`: the move's maximum distance (after any take-to-the-skies reduction).
+    - `rule`: the move type's section, cited on each model's distance finding ("09.05"...).
+    - `mode`: defaults to `mode_for(unit, move.type, move.declarations)`.
+    - `ends`: end poses to judge instead of `move.end` (a solver's candidate, say).
+
+    Adds to `verdict`: per model its distance (while-moving, measured/limit), its path (through
+    enemies, solid terrain, table edge), then end-of-move: no overlap, not inside solid
+    terrain, elevation, coherency. Fills `verdict.models`. Returns the `MoveOutcome`.
+    """
+    unit = situation.unit(move.unit)
+    _check_ids(unit, move)
+    mode = mode or mode_for(unit, move.type, move.declarations)
+    ends = move.end if ends is None else ends
+    ends = ends or {}
+    outcome = MoveOutcome()
+    u = unit_mark(situation)
+    ok = True
+    for start in unit.models:
+        end = end_placement(situation, start, ends.get(start.id))
+        given = move.paths.get(start.id)
+        pts, horizontal, vertical, found = plan_path(
+            situation, unit, start, end, mode, tuple(given) if given else None
+        )
+        blocked, through, edge_ok = _trace(situation, unit, start, end, pts, mode)
+        mm = ModelMove(
+            start.id,
+            start,
+            end,
+            tuple(pts),
+            horizontal,
+            vertical,
+            found and blocked is None,
+            through,
+        )
+        outcome.models[start.id] = mm
+        outcome.placements[start.id] = end
+        if not mm.moved:
+            continue
+        dist = mm.distance
+        climb = f" (including {fmt(vertical)}{u} climbing)" if vertical > EPSILON else ""
+        ok &= verdict.check(
+            rule,
+            "while-moving",
+            dist <= max_distance + EPSILON,
+            start.id,
+            f"{start.id} moves {fmt(dist)}{u}{climb} of the {fmt(max_distance)}{u} allowed."
+            if dist <= max_distance + EPSILON
+            else f"{start.id} would need {fmt(dist)}{u}{climb}, more than the "
+            f"{fmt(max_distance)}{u} this move allows.",
+            dist,
+            max_distance,
+        )
+        if not found:
+            ok &= verdict.check(
+                "03.01",
+                "while-moving",
+                False,
+                start.id,
+                f"{start.id} has no legal path to that spot: enemy models or solid "
+                "terrain block every way there.",
+            )
+        elif blocked is not None:
+            what = (
+                "enemy model " + blocked[1]
+                if blocked[0] == "model"
+                else "solid terrain " + blocked[1]
+            )
+            ok &= verdict.check(
+                "03.01",
+                "while-moving",
+                False,
+                start.id,
+                f"{start.id}'s path crosses {what}; a model cannot move through "
+                f"{'enemy models' if blocked[0] == 'model' else 'solid terrain'}.",
+            )
+        for enemy_model, why in through:
+            verdict.check(
+                why,
+                "while-moving",
+                True,
+                start.id,
+                _THROUGH_TEXT[why].format(model=start.id, enemy=enemy_model),
+            )
+        if not edge_ok:
+            ok &= verdict.check(
+                "03.01",
+                "while-moving",
+                False,
+                start.id,
+                f"{start.id}'s base would leave the table; no part of a model may "
+                "cross the table edge.",
+            )
+    ok &= _end_of_move(situation, unit, outcome, verdict)
+    for mid, mm in outcome.models.items():
+        end = mm.end
+        verdict.models[mid] = {
+            "distance_moved": round(mm.distance, 4),
+            "end": {"x": end.x, "y": end.y, "z": end.z, "facing": end.facing},
+            "engaged_with": list(engaged_with_model(situation, unit, end)),
+        }
+    outcome.legal = ok
+    return outcome
+
+
+_THROUGH_TEXT = {
+    "17.01": "{model} passes through {enemy}: a MONSTER or VEHICLE making a normal or advance move "
+    "may cross models that are neither.",
+    "23.02": "{model} passes through {enemy}: any model may cross AIRCRAFT models.",
+    "09.07": "{model} passes through {enemy}: in a Desperate Escape models may cross enemy models "
+    "(and owe a hazard roll).",
+    "21.03": "{model} flies over {enemy}: taking to the skies crosses every model.",
+}
+
+
+def _base_overlaps_area(model: Model, feature, bounds) -> bool:
+    """Does the model's base overlap a terrain footprint by more than touching?"""
+    x0, y0, x1, y1 = bounds
+    r = model.base.radius
+    if model.x + r < x0 or model.x - r > x1 or model.y + r < y0 or model.y - r > y1:
+        return False
+    if model.base.kind == "round":
+        return feature.footprint.distance(Point(model.x, model.y)) < r - EPSILON
+    fp = model.footprint.buffer(-CURVE_SLACK) if model.base.kind == "oval" else model.footprint
+    return fp.intersection(feature.footprint).area > EPSILON
+
+
+def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict: Verdict) -> bool:
+    """1.3 end of move: no overlap, not inside solid terrain, elevation (1.5), coherency."""
+    moved = [mm for mm in outcome.models.values() if mm.moved]
+    u = unit_mark(situation)
+    ok = True
+    if moved:
+        others = [m for other in situation.units if other.id != unit.id for m in other.models]
+        mine = list(outcome.end_models(unit))
+        clashes = []
+        for mm in moved:
+            a = mm.end
+            for b in others + [m for m in mine if m.id != a.id]:
+                if (
+                    abs(a.z - b.z) > EPSILON
+                    or abs(a.x - b.x) > a.base.radius + b.base.radius + 0.1
+                    or abs(a.y - b.y) > a.base.radius + b.base.radius + 0.1
+                ):
+                    continue
+                if overlap(a, b) and (a.id, b.id)[::-1] not in clashes:
+                    clashes.append((a.id, b.id))
+        ok &= verdict.check(
+            "03.01",
+            "end-of-move",
+            not clashes,
+            unit.id,
+            "No model ends on top of another model."
+            if not clashes
+            else "Models would end overlapping: "
+            + ", ".join(f"{a} on {b}" for a, b in clashes)
+            + ".",
+        )
+        inside = []
+        for mm in moved:
+            a = mm.end
+            for t, bounds in terrain_bounds(situation):
+                if t.solid and a.z < t.height - EPSILON and _base_overlaps_area(a, t, bounds):
+                    inside.append((a.id, t.id))
+        ok &= verdict.check(
+            "13.06",
+            "end-of-move",
+            not inside,
+            unit.id,
+            "No model ends inside solid terrain."
+            if not inside
+            else "A model cannot end inside solid terrain: "
+            + ", ".join(f"{m} in {t}" for m, t in inside)
+            + ".",
+        )
+        for mm in moved:
+            a = mm.end
+            if a.z <= EPSILON:
+                continue
+            allowed = bool(unit.keywords & MAY_END_ABOVE)
+            height = max(
+                (t.height for t in situation.terrain if t.footprint.intersects(a.footprint)),
+                default=0.0,
+            )
+            if not allowed:
+                ok &= verdict.check(
+                    "13.06",
+                    "end-of-move",
+                    False,
+                    a.id,
+                    f"{a.id} cannot end above the table (z = {fmt(a.z)}{u}): only INFANTRY, "
+                    "BEASTS, SWARM, FLY and MONSTER models may stand on a terrain floor.",
+                    a.z,
+                    0.0,
+                )
+            else:
+                ok &= verdict.check(
+                    "13.06",
+                    "end-of-move",
+                    a.z <= height + EPSILON,
+                    a.id,
+                    f"{a.id} ends {fmt(a.z)}{u} up, on a feature {fmt(height)}{u} tall."
+                    if a.z <= height + EPSILON
+                    else f"{a.id} would end {fmt(a.z)}{u} up, but the terrain under it is only "
+                    f"{fmt(height)}{u} tall: a model cannot float.",
+                    a.z,
+                    height,
+                )
+    c = coherency(outcome.end_models(unit))
+    ok &= verdict.check(
+        "03.03",
+        "end-of-move",
+        c.ok,
+        unit.id,
+        f"{unit.id} ends in coherency."
+        if c.ok
+        else f"{unit.id} would end out of coherency ({'; '.join(c.failures())}): every model "
+        "needs a "
+        'unit mate within 2", all within 9" of each other, in one connected group.',
+        c.nearest_link if c.isolated else (c.farthest if c.too_far else None),
+        2.0 if c.isolated else (9.0 if c.too_far else None),
+    )
+    return ok
+
+
+__all__ = [
+    "DENSE_CLIMB_HEIGHT",
+    "MAY_END_ABOVE",
+    "THROUGH_DENSE",
+    "Mode",
+    "ModelMove",
+    "MoveOutcome",
+    "MoveVerdict",
+    "article",
+    "climbs_dense",
+    "end_placement",
+    "fall_back_mode",
+    "fmt",
+    "ground_obstacles",
+    "judge_move",
+    "mode_for",
+    "navigator_for",
+    "on_table",
+    "passable",
+    "plan_path",
+    "segment_blocker",
+    "situation_cache",
+    "terrain_bounds",
+    "unit_mark",
+]

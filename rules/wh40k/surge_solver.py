@@ -1,0 +1,542 @@
+"""21.02 while moving: "engaged with the surge target if possible, else as close as possible",
+judged exactly as RULES.md 1.6 defines it, and the engine's suggested placement.
+
+The test for one model m (RULES.md 1.6): leave every other model where the proposal puts it and
+look for a position m could have ended at instead: reachable within the maximum distance along a
+legal path, not overlapping any model, not engaged with an enemy unit other than the target,
+keeping the unit in coherency. If such a position is engaged with the target while m is not, or
+(when m cannot be engaged) is closer to the target by more than PLACEMENT_TOLERANCE, m broke the
+rule, and the finding names that position.
+
+How: the set of such positions is built as shapely regions of base centres (the navigator's
+reachable region, minus the bases of other models, minus the engagement zones of the other enemy
+units, intersected with the coherency discs). Circles stand in as polygons, so every region is
+shrunk by a margin where it must be inside something and grown by it where it must stay out: the
+regions never contain an illegal position. A position found there is then checked exactly (path
+length, overlaps, engagement, coherency) before it is used against a model. So a model is only
+ever faulted with a position that is really legal, and the search may miss an alternative by at
+most the margin, well inside PLACEMENT_TOLERANCE.
+
+The suggestion (`suggest_placement`): closest models first, each takes the best position left
+(engaged if it can, else nearest the target) linked to the models already placed; when that
+greedy pass cannot keep the unit coherent (GEOMETRY-NOTES.md: 2 runs in 12), it starts instead
+from the whole unit slid rigidly toward the target as far as every model can go (coherency and
+spacing are kept by construction). Then it repairs and improves: every model in turn moves to
+its best position with the others fixed, until no model can improve by more than SOLVER_STEP.
+That end state passes the test above by construction, so `adjudicate(suggest(x))` is legal
+whenever the search started from a legal placement.
+
+Simplifications (stated for the UI): candidate positions are at ground level (z = 0); a model
+whose base is not round is placed keeping its facing, its base measured with its inner radius
+where it must reach something and its outer radius where it must keep clear.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import shapely
+from shapely.geometry import Point
+from shapely.ops import nearest_points, unary_union
+
+from ..geometry import EPSILON
+from ..situation import Model, Situation, Unit, overlap
+from .measuring import (
+    COHERENCY_RANGE,
+    COHERENCY_SPAN,
+    ENGAGEMENT_RANGE,
+    coherency,
+    in_engagement_range,
+    model_distance,
+)
+from .moving import Mode, navigator_for, plan_path
+
+#: A surge is a ground move with no through-model permission of its own (21.02: take to the
+#: skies is not for surges; AIRCRAFT can still be crossed, 23.02, as for every ground move).
+SURGE_MODE = Mode()
+
+#: How far inside the true limits the regions stay: the judge's margin, and the solver's (larger,
+#: so every position the solver picks lies strictly inside the judge's regions: a placement the
+#: solver packed tightly is never lost to the judge's search).
+JUDGE_MARGIN = 0.004
+SOLVER_MARGIN = 0.01
+#: The solver keeps improving a model while it gains more than this (< PLACEMENT_TOLERANCE).
+SOLVER_STEP = 0.01
+MAX_PASSES = 40
+CIRCLE_QUAD_SEGS = 32  # 128-gon discs: inscribed ones fall short of the circle by < 0.0004 r
+_CIRCUMSCRIBE = 1.0 / math.cos(math.pi / (4 * CIRCLE_QUAD_SEGS))
+
+
+def outer_radius(base) -> float:
+    return base.radius
+
+
+def inner_radius(base) -> float:
+    """The radius of the largest circle about the centre inside the base."""
+    if base.kind == "round":
+        return base.size[0] / 2
+    if base.kind in ("oval", "rect"):
+        return min(base.size) / 2
+    shape = base.footprint(0, 0, 0)
+    return shape.exterior.distance(Point(0, 0))
+
+
+def disc(x: float, y: float, r: float):
+    """A disc as an inscribed polygon (never larger than the circle): for "must be inside"."""
+    return Point(x, y).buffer(max(r, 0.0), quad_segs=CIRCLE_QUAD_SEGS)
+
+
+def disc_around(x: float, y: float, r: float):
+    """A disc as a circumscribed polygon (never smaller than the circle): for "must keep out"."""
+    return Point(x, y).buffer(max(r, 0.0) * _CIRCUMSCRIBE, quad_segs=CIRCLE_QUAD_SEGS)
+
+
+def _safe(op, a, b):
+    """A shapely overlay, retried on cleaned-up inputs if GEOS meets a topology error."""
+    try:
+        return op(a, b)
+    except shapely.errors.GEOSException:
+        return op(shapely.make_valid(a.buffer(0)), shapely.make_valid(b.buffer(0)))
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """Where model `model` could have ended instead, and what it would have achieved there."""
+
+    model: Model
+    engaged: bool
+    distance: float  # straight distance to the surge target from there
+    moved: float  # path length from its start
+
+
+class SurgeSpace:
+    """Everything the test and the solver need for one surge: the unit, the target, the maximum
+    distance, and (cached) each model's reachable ground.
+
+    Regions are built with a `margin` (how far inside the true limits they stay): JUDGE_MARGIN
+    for the judge, SOLVER_MARGIN for the solver.
+    """
+
+    def __init__(self, situation: Situation, unit: Unit, target: str, max_distance: float):
+        self.situation = situation
+        self.unit = unit
+        self.target = situation.unit(target)
+        self.max_distance = max_distance
+        self.starts: dict[str, Model] = {m.id: m for m in unit.models}
+        self.other_enemies = [e for e in situation.enemies_of(unit) if e.id != target]
+        self.bystanders = [m for u in situation.units if u.id != unit.id for m in u.models]
+        self.target_shape = unary_union([m.footprint for m in self.target.models])
+        shapely.prepare(self.target_shape)
+        self._table = situation.table.area.buffer(EPSILON)
+        shapely.prepare(self._table)
+        self._reach: dict[str, object] = {}
+        self._static: dict[tuple[str, float], object] = {}
+        self._zone: dict[tuple[str, float], object] = {}
+        self._best: dict[tuple[str, float], tuple[bool, float]] = {}
+
+    # -- measuring against the target -------------------------------------------------------
+    def target_distance(self, model: Model) -> float:
+        return min(model_distance(model, t).straight for t in self.target.models)
+
+    def engaged_with_target(self, model: Model) -> bool:
+        return any(in_engagement_range(model, t) for t in self.target.models)
+
+    def engaged_with_others(self, model: Model) -> list[str]:
+        return [
+            e.id for e in self.other_enemies if any(in_engagement_range(model, t) for t in e.models)
+        ]
+
+    # -- regions of base centres ------------------------------------------------------------
+    def reach(self, mid: str):
+        """The navigator's region of centres model `mid` can reach within the maximum distance."""
+        if mid not in self._reach:
+            start = self.starts[mid]
+            nav = navigator_for(self.situation, self.unit, start.base, SURGE_MODE)
+            try:
+                self._reach[mid] = nav.reachable_region((start.x, start.y), self.max_distance)
+            except shapely.errors.GEOSException:
+                # GEOS can fail on degenerate overlays (seen where a shadow meets the table
+                # edge). Fall back to the free space within the distance as the crow flies: a
+                # superset of the reach, which is safe here because every position taken from
+                # a region is checked exactly (path length included) before it is used.
+                crow = disc_around(start.x, start.y, self.max_distance)
+                self._reach[mid] = _safe(shapely.intersection, crow, nav.free_space)
+        return self._reach[mid]
+
+    def static_region(self, mid: str, margin: float = JUDGE_MARGIN):
+        """Centres model `mid` can reach and end at, ignoring its own unit: its reach minus other
+        units' bases and the engagement zones of enemy units other than the target."""
+        key = (mid, margin)
+        if key not in self._static:
+            start = self.starts[mid]
+            region = self.reach(mid)
+            r_out = outer_radius(start.base) + margin
+            bbox = region.bounds if not region.is_empty else (0, 0, 0, 0)
+            keep_out = []
+            for e in self.other_enemies:
+                for t in e.models:
+                    if abs(t.z) <= ENGAGEMENT_RANGE.vertical + EPSILON and _near(
+                        t, bbox, ENGAGEMENT_RANGE.horizontal + r_out + t.base.radius
+                    ):
+                        keep_out.append(_clearance(t, ENGAGEMENT_RANGE.horizontal + r_out))
+            for b in self.bystanders:
+                if abs(b.z) <= EPSILON and _near(b, bbox, r_out + b.base.radius):
+                    keep_out.append(_clearance(b, r_out))
+            if keep_out and not region.is_empty:
+                region = _safe(shapely.difference, region, unary_union(keep_out))
+            shapely.prepare(region)
+            self._static[key] = region
+        return self._static[key]
+
+    def engagement_zone(self, mid: str, margin: float = JUDGE_MARGIN):
+        """Centres at which model `mid` (at ground level) is engaged with the target."""
+        key = (mid, margin)
+        if key not in self._zone:
+            r_in = inner_radius(self.starts[mid].base) - margin
+            parts = [
+                t.footprint.buffer(ENGAGEMENT_RANGE.horizontal + r_in, quad_segs=CIRCLE_QUAD_SEGS)
+                for t in self.target.models
+                if abs(t.z) <= ENGAGEMENT_RANGE.vertical
+            ]
+            zone = unary_union(parts) if parts else shapely.Polygon()
+            shapely.prepare(zone)
+            self._zone[key] = zone
+        return self._zone[key]
+
+    def static_best(self, mid: str, margin: float = JUDGE_MARGIN) -> tuple[bool, float]:
+        """Ignoring its own unit: can `mid` engage the target at all, and how close can it get?
+        (Bounds for the full test: the unit's other models only take positions away.)"""
+        key = (mid, margin)
+        if key not in self._best:
+            region = self.static_region(mid, margin)
+            if region.is_empty:
+                self._best[key] = (False, math.inf)
+            else:
+                can_engage = region.intersects(self.engagement_zone(mid, margin))
+                p = nearest_points(region, self.target_shape)[0]
+                start = self.starts[mid]
+                self._best[key] = (can_engage, self.target_distance(start.placed(p.x, p.y, 0.0)))
+        return self._best[key]
+
+    def region_among(
+        self, mid: str, mates: list[Model], margin: float = JUDGE_MARGIN, groups=None, within=None
+    ):
+        """Centres for `mid` with its unit mates `mates` fixed: no overlap with them and the unit
+        in coherency (a 2" link to every group the mates form, within 9" of each). `within`
+        replaces the model's static region (to search a smaller area, or a larger one)."""
+        region = self.static_region(mid, margin) if within is None else within
+        if region.is_empty or not mates:
+            return region
+        base = self.starts[mid].base
+        r_out, r_in = outer_radius(base) + margin, inner_radius(base) - margin
+        bbox = region.bounds
+        near = [m for m in mates if _near(m, bbox, r_out + m.base.radius)]
+        keep_out = (
+            _discs(near, [r_out + m.base.radius for m in near], around=True) if near else None
+        )
+        inside = []
+        by_id = {m.id: m for m in mates}
+        link = COHERENCY_RANGE.horizontal + r_in
+        for group in groups if groups is not None else coherency(mates).groups:
+            members = [
+                by_id[g] for g in group if _near(by_id[g], bbox, link + by_id[g].base.radius)
+            ]
+            if not members:
+                return shapely.Polygon()
+            # 64-gons: inscribed, short of the circle by < 0.004" at these radii, which the gap
+            # between the two margins (SOLVER_MARGIN - JUDGE_MARGIN) covers
+            inside.append(
+                _discs(members, [link + inner_radius(m.base) for m in members], quad_segs=16)
+            )
+        for m in mates:
+            span = COHERENCY_SPAN.horizontal + r_in + inner_radius(m.base)
+            if _farthest(m, bbox) > span:
+                inside.append(disc(m.x, m.y, span))
+        if keep_out is not None:
+            region = _safe(shapely.difference, region, keep_out)
+        for part in sorted(inside, key=lambda g: g.area):
+            if region.is_empty:
+                break
+            region = _safe(shapely.intersection, region, part)
+        return region
+
+    # -- the exact check of one position ---------------------------------------------------------
+    def legal_for(
+        self, mid: str, x: float, y: float, mates: list[Model], mates_coherency=None
+    ) -> tuple[Model, float] | None:
+        """Model `mid` ended at (x, y, z=0) with `mates` fixed: (the placed model, path length)
+        if every condition holds exactly, else None. `mates_coherency` is coherency(mates) when
+        the caller has it already."""
+        start = self.starts[mid]
+        model = start.placed(x, y, 0.0)
+        if model.base.kind == "round":
+            r = model.base.radius
+            table = self.situation.table
+            if not (
+                r - EPSILON <= x <= table.width - r + EPSILON
+                and r - EPSILON <= y <= table.height - r + EPSILON
+            ):
+                return None
+            centre = Point(x, y)
+            if any(
+                f.solid and f.footprint.distance(centre) < r - EPSILON
+                for f in self.situation.terrain
+            ):
+                return None
+        else:
+            fp = model.footprint
+            if not self._table.contains(fp):
+                return None
+            if any(
+                f.solid and f.footprint.intersection(fp).area > EPSILON
+                for f in self.situation.terrain
+            ):
+                return None
+        if any(
+            overlap(model, b)
+            for b in self.bystanders
+            if abs(b.z - model.z) <= EPSILON and _close(model, b)
+        ):
+            return None
+        if any(
+            overlap(model, m) for m in mates if abs(m.z - model.z) <= EPSILON and _close(model, m)
+        ):
+            return None
+        if self.engaged_with_others(model):
+            return None
+        if mates and not joins_in_coherency(model, mates, mates_coherency or coherency(mates)):
+            return None
+        # the same path the move judge (rules/wh40k/moving.py) will take and measure
+        _, horizontal, vertical, found = plan_path(
+            self.situation, self.unit, start, model, SURGE_MODE
+        )
+        if not found or horizontal + vertical > self.max_distance + EPSILON:
+            return None
+        return model, horizontal + vertical
+
+    # -- the 1.6 test -----------------------------------------------------------------------------
+    def lower_bound(self, mid: str) -> float:
+        """No end position of `mid` is nearer the target horizontally than this (straight line)."""
+        start = self.starts[mid]
+        return max(0.0, start.footprint.distance(self.target_shape) - self.max_distance)
+
+    def better_position(
+        self, mid: str, placed: Mapping[str, Model], tolerance: float, margin: float = JUDGE_MARGIN
+    ) -> Alternative | None:
+        """RULES.md 1.6 for one model: a legal position (others fixed) engaged with the target while
+        the model is not, or closer to it by more than `tolerance`. None if there is none."""
+        current = placed[mid]
+        if self.engaged_with_target(current):
+            return None
+        now = self.target_distance(current)
+        lower = self.lower_bound(mid)
+        may_engage = lower <= ENGAGEMENT_RANGE.horizontal + EPSILON
+        if not may_engage and now <= lower + tolerance:
+            return None
+        mates = [m for k, m in placed.items() if k != mid]
+        together = coherency(mates)
+        # Only ground nearer the target than `now` (less the tolerance), or engaged, can hold a
+        # better position: search there alone (a generous polygon: it only narrows the search).
+        start = self.starts[mid]
+        reach_out = max(now - tolerance, ENGAGEMENT_RANGE.horizontal) + outer_radius(start.base)
+        improving = self.target_shape.buffer(reach_out / math.cos(math.pi / 32), quad_segs=8)
+        # First without the navigator: within the maximum distance as the crow flies, which holds
+        # every reachable position. If even that has nothing better, neither has the true reach.
+        crow = _safe(
+            shapely.intersection, disc_around(start.x, start.y, self.max_distance + 0.01), improving
+        )
+        if self.region_among(mid, mates, margin, together.groups, crow).is_empty:
+            return None
+        can_engage, best = self.static_best(mid, margin)
+        may_engage = may_engage and can_engage
+        if not may_engage and now <= best + tolerance:
+            return None
+        region = self.region_among(
+            mid,
+            mates,
+            margin,
+            together.groups,
+            _safe(shapely.intersection, self.static_region(mid, margin), improving),
+        )
+        if region.is_empty:
+            return None
+        if may_engage:
+            zone = _safe(shapely.intersection, region, self.engagement_zone(mid, margin))
+            if not zone.is_empty:
+                for x, y in _candidates(zone, (current.x, current.y)):
+                    found = self.legal_for(mid, x, y, mates, together)
+                    if found and self.engaged_with_target(found[0]):
+                        return Alternative(found[0], True, self.target_distance(found[0]), found[1])
+        for x, y in _candidates(region, None, self.target_shape):
+            found = self.legal_for(mid, x, y, mates, together)
+            if found:
+                d = self.target_distance(found[0])
+                if d < now - tolerance:
+                    return Alternative(found[0], self.engaged_with_target(found[0]), d, found[1])
+        return None
+
+
+def joins_in_coherency(model: Model, mates: list[Model], mates_coherency) -> bool:
+    """03.03 for the unit `mates` + `model`, given coherency(mates): no pair of the mates too far
+    apart, `model` within 9" of each mate, and linked within 2" to every group the mates form
+    (so the whole unit is one linked group). Equivalent to coherency([*mates, model]).ok."""
+    if mates_coherency.too_far:
+        return False
+    linked = set()
+    for m in mates:
+        d = model_distance(model, m)
+        if not COHERENCY_SPAN.holds(d):
+            return False
+        if COHERENCY_RANGE.holds(d):
+            linked.add(m.id)
+    return all(any(g in linked for g in group) for group in mates_coherency.groups)
+
+
+def _discs(
+    models: list[Model], radii: list[float], around: bool = False, quad_segs: int = CIRCLE_QUAD_SEGS
+):
+    """The union of discs about the models' centres (circumscribed when `around`)."""
+    factor = 1.0 / math.cos(math.pi / (4 * quad_segs)) if around else 1.0
+    points = shapely.points([(m.x, m.y) for m in models])
+    return shapely.union_all(
+        shapely.buffer(points, [r * factor for r in radii], quad_segs=quad_segs)
+    )
+
+
+def _candidates(region, towards_point=None, towards_shape=None):
+    """A few points of `region` nearest a point or a shape: the nearest one, then the same pulled
+    slightly inside (a boundary point can fail an exact check by a hair)."""
+    goal = Point(towards_point) if towards_point is not None else towards_shape
+    p = nearest_points(region, goal)[0]
+    yield p.x, p.y
+    inner = region.buffer(-0.002)
+    if not inner.is_empty:
+        q = nearest_points(inner, goal)[0]
+        yield q.x, q.y
+    rp = region.representative_point()
+    yield rp.x, rp.y
+
+
+def _clearance(model: Model, r: float):
+    """Centres within which a base of radius r would come closer to `model` than allowed
+    (circumscribed: never smaller than the true zone)."""
+    if model.base.kind == "round":
+        return disc_around(model.x, model.y, model.base.radius + r)
+    return model.footprint.buffer(r * _CIRCUMSCRIBE, quad_segs=CIRCLE_QUAD_SEGS)
+
+
+def _near(model: Model, bbox, reach: float) -> bool:
+    minx, miny, maxx, maxy = bbox
+    dx = max(minx - model.x, 0.0, model.x - maxx)
+    dy = max(miny - model.y, 0.0, model.y - maxy)
+    return math.hypot(dx, dy) <= reach + 0.1
+
+
+def _close(a: Model, b: Model) -> bool:
+    return math.hypot(a.x - b.x, a.y - b.y) <= a.base.radius + b.base.radius + EPSILON
+
+
+def _farthest(model: Model, bbox) -> float:
+    minx, miny, maxx, maxy = bbox
+    return max(math.hypot(cx - model.x, cy - model.y) for cx in (minx, maxx) for cy in (miny, maxy))
+
+
+# -- the suggestion -------------------------------------------------------------------------------
+def suggest_placement(space: SurgeSpace) -> dict[str, Model]:
+    """A placement meeting 21.02 while moving (see the module docstring): the most models engaged
+    with the target that the search finds, then each other model as close as it can get.
+    Returns {model id: Model}; the unit's start positions when nothing legal was found."""
+    placed = _greedy(space) or _slide(space)
+    if placed is None:
+        return dict(space.starts)
+    placed = improve(space, placed, SOLVER_MARGIN, SOLVER_STEP)
+    # Finally the judge's own test: whatever it would still fault is moved to the position it
+    # names (exactly legal), so the judge passes the suggestion by construction.
+    from .surge import PLACEMENT_TOLERANCE
+
+    return improve(space, placed, JUDGE_MARGIN, PLACEMENT_TOLERANCE)
+
+
+def improve(
+    space: SurgeSpace, placed: dict[str, Model], margin: float, step: float
+) -> dict[str, Model]:
+    """Move each model in turn to a better position (others fixed) until none improves by more
+    than `step`. Each move strictly improves one model and keeps the unit legal, so it ends."""
+    placed = dict(placed)
+    for _ in range(MAX_PASSES):
+        changed = False
+        for mid in sorted(placed, key=lambda k: space.target_distance(placed[k])):
+            better = space.better_position(mid, placed, step, margin)
+            if better is not None:
+                placed[mid] = better.model
+                changed = True
+        if not changed:
+            break
+    return placed
+
+
+def _greedy(space: SurgeSpace) -> dict[str, Model] | None:
+    """Closest model first, each to the best position linked to those already placed."""
+    placed: dict[str, Model] = {}
+    order = sorted(space.starts, key=lambda k: space.target_distance(space.starts[k]))
+    for mid in order:
+        start = space.starts[mid]
+        mates = list(placed.values())
+        together = coherency(mates) if mates else None
+        region = space.region_among(
+            mid, mates, SOLVER_MARGIN, together.groups if together else None
+        )
+        if region.is_empty:
+            return None
+        chosen = None
+        zone = _safe(shapely.intersection, region, space.engagement_zone(mid, SOLVER_MARGIN))
+        if not zone.is_empty:
+            # engaged, with the least travel: leaves the ground nearer the target to the others
+            for x, y in _candidates(zone, (start.x, start.y)):
+                found = space.legal_for(mid, x, y, mates, together)
+                if found and space.engaged_with_target(found[0]):
+                    chosen = found[0]
+                    break
+        if chosen is None:
+            for x, y in _candidates(region, None, space.target_shape):
+                found = space.legal_for(mid, x, y, mates, together)
+                if found:
+                    chosen = found[0]
+                    break
+        if chosen is None:
+            return None
+        placed[mid] = chosen
+    return {mid: placed[mid] for mid in space.starts}
+
+
+def _slide(space: SurgeSpace) -> dict[str, Model] | None:
+    """The whole unit slid rigidly toward the target as far as every model can legally go
+    (spacing and coherency kept as they were); None when even staying put is not legal."""
+    starts = list(space.starts.values())
+    if not coherency(starts).ok:
+        return None
+    first = min(starts, key=space.target_distance)
+    goal = nearest_points(space.target_shape, Point(first.x, first.y))[0]
+    dx, dy = goal.x - first.x, goal.y - first.y
+    length = math.hypot(dx, dy)
+    if length < EPSILON:
+        return dict(space.starts)
+    ux, uy = dx / length, dy / length
+    steps = 24
+    for k in range(steps, -1, -1):
+        t = space.max_distance * k / steps
+        moved = {m.id: m.placed(m.x + ux * t, m.y + uy * t, 0.0) for m in starts}
+        if k and not all(
+            space.static_region(mid, SOLVER_MARGIN).contains(Point(m.x, m.y))
+            for mid, m in moved.items()
+        ):
+            continue
+        mates = list(moved.values())
+        if all(
+            space.legal_for(mid, m.x, m.y, [o for o in mates if o.id != mid])
+            for mid, m in moved.items()
+        ):
+            return moved
+    return None

@@ -1,0 +1,196 @@
+"""The reusable move judge (rules/wh40k/moving.py): paths, distance, terrain, end of move."""
+
+import math
+
+from rules.verdict import Verdict
+from rules.wh40k.moving import Mode, judge_move, mode_for
+
+from .scenarios import R32, model, move, rect, situation, terrain, unit
+
+
+def judged(s, mv, max_distance, mode=None):
+    verdict = Verdict(move={})
+    outcome = judge_move(s, mv, verdict, max_distance, rule="09.05", mode=mode)
+    return verdict, outcome
+
+
+def test_a_model_moving_exactly_its_maximum_in_open_ground_passes_and_0_01_more_fails():
+    s = situation([unit("A", "red", [model("A1", 10, 10)])])
+    verdict, outcome = judged(s, move("A", "normal", {"A1": (16, 10)}), 6)
+    assert verdict.legal and outcome.models["A1"].distance == 6.0
+    verdict, _ = judged(s, move("A", "normal", {"A1": (16.01, 10)}), 6)
+    assert [round(f.measured, 6) for f in verdict.failures] == [6.01]
+
+
+def test_a_straight_line_across_an_enemy_base_is_illegal_on_the_ground_and_legal_in_the_skies():
+    # enemy E1 sits at (13, 10), right on A1's straight line from (10, 10) to (16, 10)
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10)], keywords=("INFANTRY", "FLY")),
+            unit("E", "blue", [model("E1", 13, 10)]),
+        ]
+    )
+    mv = move("A", "normal", {"A1": (16, 10)}, paths={"A1": [(13, 10)]})
+    verdict, _ = judged(s, mv, 6)
+    assert not verdict.legal
+    assert any("crosses enemy model E1" in f.text for f in verdict.failures)
+    verdict, _ = judged(s, mv, 4, mode=Mode(skies=True, through="all", through_rule="21.03"))
+    # in the skies the straight 6" is within... a 4" limit? no: 6 > 4 fails on distance only
+    assert [f.rule for f in verdict.failures] == ["09.05"]
+    verdict, _ = judged(s, mv, 6, mode=Mode(skies=True, through="all", through_rule="21.03"))
+    assert verdict.legal
+
+
+def test_without_paths_a_ground_model_walks_round_an_enemy_and_pays_the_detour():
+    s = situation(
+        [unit("A", "red", [model("A1", 10, 10)]), unit("E", "blue", [model("E1", 13, 10)])]
+    )
+    verdict, outcome = judged(s, move("A", "normal", {"A1": (16, 10)}), 7)
+    mm = outcome.models["A1"]
+    assert verdict.legal and len(mm.path) > 2
+    # detour round a 1.26" radius obstacle: longer than 6, shorter than going 1.26" out and back
+    assert 6 < mm.distance < 6 + 2 * 2 * R32
+
+
+def test_a_vehicle_crossing_a_three_inch_dense_ruin_pays_the_climb_and_infantry_does_not():
+    ruin = terrain("ruin", rect(12, 0, 13, 44), height=3)  # a full-width 1" wall: no way round
+    # 6" horizontally; the vehicle climbs 3 up and 3 down: 12"
+    s = situation(
+        [unit("V", "red", [model("V1", 9.5, 10, base=60)], keywords=("VEHICLE",), move=10)], [ruin]
+    )
+    verdict, outcome = judged(s, move("V", "normal", {"V1": (15.5, 10)}), 12)
+    assert verdict.legal and math.isclose(outcome.models["V1"].distance, 12.0)
+    verdict, _ = judged(s, move("V", "normal", {"V1": (15.5, 10)}), 11.99)
+    assert not verdict.legal
+    s = situation([unit("I", "red", [model("I1", 9.5, 10)])], [ruin])
+    verdict, outcome = judged(s, move("I", "normal", {"I1": (15.5, 10)}), 6)
+    assert verdict.legal and outcome.models["I1"].distance == 6.0
+
+
+def test_no_ground_move_enters_solid_terrain_and_no_model_ends_inside_it():
+    block = terrain("bunker", rect(12, 0, 13, 44), solid=True, kind="building")
+    s = situation([unit("A", "red", [model("A1", 10, 10)], keywords=("INFANTRY", "FLY"))], [block])
+    verdict, _ = judged(s, move("A", "normal", {"A1": (15, 10)}), 10)
+    assert not verdict.legal and any("no legal path" in f.text for f in verdict.failures)
+    verdict, _ = judged(
+        s,
+        move("A", "normal", {"A1": (15, 10)}),
+        10,
+        mode=mode_for(s.unit("A"), "normal", {"take_to_the_skies": True}),
+    )
+    assert verdict.legal
+    verdict, _ = judged(
+        s,
+        move("A", "normal", {"A1": (12.5, 10)}),
+        10,
+        mode=mode_for(s.unit("A"), "normal", {"take_to_the_skies": True}),
+    )
+    assert [f.rule for f in verdict.failures] == ["13.06"]
+
+
+def test_a_unit_left_in_two_groups_breaks_coherency():
+    s = situation(
+        [unit("A", "red", [model("A1", 10, 10), model("A2", 11.5, 10), model("A3", 13, 10)])]
+    )
+    # A3 walks 5" away: A1-A2 still touch, A3 alone
+    verdict, _ = judged(s, move("A", "normal", {"A3": (18, 10)}), 6)
+    assert [f.rule for f in verdict.failures] == ["03.03"]
+
+
+def test_models_cannot_end_on_top_of_each_other_or_off_the_table():
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10), model("A2", 11.5, 10)]),
+            unit("F", "red", [model("F1", 20, 10)]),
+        ]
+    )
+    verdict, _ = judged(s, move("A", "normal", {"A1": (19.5, 10), "A2": (18.5, 10)}), 10)
+    assert any(f.rule == "03.01" and "overlapping" in f.text for f in verdict.failures)
+    s = situation([unit("A", "red", [model("A1", 2, 10)])])
+    verdict, _ = judged(s, move("A", "normal", {"A1": (0.5, 10)}), 10)
+    assert any("leave the table" in f.text for f in verdict.failures)
+
+
+def test_a_monster_or_vehicle_moves_through_infantry_but_not_through_other_vehicles():
+    s = situation(
+        [
+            unit("V", "red", [model("V1", 10, 10, base=60)], keywords=("VEHICLE",), move=10),
+            unit("I", "blue", [model("I1", 14, 10)]),
+            unit("T", "blue", [model("T1", 14, 20, base=60)], keywords=("VEHICLE",)),
+        ]
+    )
+    mv = move("V", "normal", {"V1": (18, 10)}, paths={"V1": [(14, 10)]})
+    verdict, _ = judged(s, mv, 10)
+    assert verdict.legal and any(f.rule == "17.01" for f in verdict.findings)
+    mv = move("V", "normal", {"V1": (18, 20)}, paths={"V1": [(10, 20), (14, 20)]})
+    verdict, _ = judged(s, mv, 30)
+    assert not verdict.legal
+
+
+def test_only_some_keywords_may_end_on_a_ruin_floor_and_never_above_its_height():
+    ruin = terrain("ruin", rect(12, 5, 18, 15), height=3)
+    s = situation(
+        [
+            unit("I", "red", [model("I1", 10, 10)]),
+            unit("V", "red", [model("V1", 10, 20, base=60)], keywords=("VEHICLE",), move=12),
+        ],
+        [ruin],
+    )
+    verdict, outcome = judged(s, move("I", "normal", {"I1": {"x": 13, "y": 10, "z": 3}}), 6)
+    # 3" along the ground then 3" up to the floor
+    assert verdict.legal and outcome.models["I1"].distance == 6.0
+    verdict, _ = judged(s, move("I", "normal", {"I1": {"x": 13, "y": 10, "z": 3.5}}), 10)
+    assert [f.rule for f in verdict.failures] == ["13.06"]
+    verdict, _ = judged(s, move("V", "normal", {"V1": {"x": 14, "y": 12, "z": 3}}), 20)
+    assert any(f.rule == "13.06" and "cannot end above" in f.text for f in verdict.failures)
+
+
+def test_an_oval_vehicle_is_routed_round_an_enemy_and_its_swept_base_checked_exactly():
+    # a 95 x 150 mm oval (3.74 x 5.91") facing east drives 12" east past an enemy tank in its way
+    s = situation(
+        [
+            unit(
+                "V",
+                "red",
+                [model("V1", 10, 20, base={"oval": [150, 95]})],
+                keywords=("VEHICLE",),
+                move=12,
+            ),
+            unit("T", "blue", [model("T1", 16, 20, base=60)], keywords=("VEHICLE",)),
+        ]
+    )
+    verdict, outcome = judged(s, move("V", "normal", {"V1": (22, 20)}), 20)
+    mm = outcome.models["V1"]
+    assert verdict.legal, [f.text for f in verdict.failures]
+    assert len(mm.path) > 2 and mm.distance > 12  # it went round
+    verdict, _ = judged(s, move("V", "normal", {"V1": (22, 20)}, paths={"V1": [(16, 20)]}), 20)
+    assert any("crosses enemy model T1" in f.text for f in verdict.failures)
+
+
+def test_a_hull_base_is_measured_to_its_outline():
+    # a 4 x 2" rectangular hull facing east: its front edge is 2" ahead of the centre
+    hull = {"hull": [[-2, -1], [2, -1], [2, 1], [-2, 1]]}
+    s = situation(
+        [
+            unit("K", "red", [model("K1", 10, 20, base=hull)], keywords=("VEHICLE",), move=10),
+            unit("E", "blue", [model("E1", 14 + R32, 20)]),
+        ]
+    )
+    from rules.wh40k.measuring import model_distance
+
+    # front edge x = 12, enemy edge x = 14: 2.0" exactly: engaged
+    assert math.isclose(model_distance(s.model("K1"), s.model("E1")).horizontal, 2.0, abs_tol=1e-6)
+
+
+def test_any_model_may_move_through_an_aircraft():
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10)]),
+            unit(
+                "J", "blue", [model("J1", 13, 10, base=60)], keywords=("AIRCRAFT", "FLY", "VEHICLE")
+            ),
+        ]
+    )
+    # straight through J1's base to (16, 10): 6" of 6"
+    verdict, _ = judged(s, move("A", "normal", {"A1": (16, 10)}, paths={"A1": [(13, 10)]}), 6)
+    assert verdict.legal and any(f.rule == "23.02" for f in verdict.findings)
