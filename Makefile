@@ -6,7 +6,7 @@ PIP := $(PY) -m pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test bench lint venv test-deps migrate demo clean
+.PHONY: run test bench lint venv test-deps migrate demo clean backup load purge
 
 $(PY):
 	"$$(scripts/find-python)" -m venv $(VENV)
@@ -45,6 +45,20 @@ lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+
+# A consistent copy of the database into backups/ (SQLite online backup, or pg_dump when
+# DATABASE_URL is PostgreSQL); restore: docs/deploy.md.
+backup: venv
+	$(PY) manage.py backup --output $(or $(BACKUP_DIR),backups)
+
+# Scenarios deleted over 30 days ago and old rate-limit counters (run daily).
+purge: venv
+	$(PY) manage.py purge
+
+# Load test: gunicorn on 127.0.0.1 (a free port) with a scratch database, 50 clients for 60 s.
+LOAD_ARGS ?= --clients 50 --seconds 60
+load: $(VENV)/.installed-test
+	$(PY) scripts/load.py $(LOAD_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache

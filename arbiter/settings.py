@@ -4,6 +4,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -14,6 +15,19 @@ def env_bool(name: str, default: bool) -> bool:
 
 def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def env_int(name: str, default: int) -> int:
+    return int(os.environ.get(name, default))
+
+
+def env_rate(name: str, default: tuple[int, int]) -> tuple[int, int]:
+    """'count/seconds', e.g. RATE_LIMIT_API=120/60; '0/60' turns the limit off."""
+    value = os.environ.get(name)
+    if not value:
+        return default
+    count, _, seconds = value.partition("/")
+    return int(count), int(seconds or 60)
 
 
 DEBUG = env_bool("DEBUG", True)
@@ -47,7 +61,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "battlefield.middleware.LimitsMiddleware",
 ]
 
 ROOT_URLCONF = "arbiter.urls"
@@ -117,6 +133,84 @@ if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    # Load balancers ask for /healthz over plain HTTP, inside the network.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+
+SESSION_COOKIE_HTTPONLY = True
+# Pages carry the CSRF token themselves (hx-headers on the body): scripts never need the cookie.
+CSRF_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+
+# Django's built-in Content Security Policy: scripts and styles only from this site's own
+# files (no inline script, no hx-on; behaviour lives in static/js), pictures from here or data:
+# URLs, no plugins, no framing, forms post only here.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "font-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "frame-ancestors": [CSP.NONE],
+    "form-action": [CSP.SELF],
+}
+
+# Accounts (battlefield/accounts.py): Django's auth views with our templates.
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+PASSWORD_RESET_TIMEOUT = 3 * 86_400
+
+# Mail (password reset), Django 6.1's MAILERS: printed on the console unless EMAIL_HOST names an
+# SMTP server (production: `check --deploy` refuses the console backend).
+if os.environ.get("EMAIL_HOST"):
+    MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": os.environ["EMAIL_HOST"],
+                "port": env_int("EMAIL_PORT", 587),
+                "username": os.environ.get("EMAIL_HOST_USER", ""),
+                "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+                "use_tls": env_bool("EMAIL_USE_TLS", True),
+                "timeout": 20,
+            },
+        }
+    }
+else:
+    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "arbiter@localhost")
+
+# Rate limits (battlefield/ratelimit.py): (requests, seconds) per client address and per user,
+# counted in the database so several app servers share them.
+RATE_LIMITS = {
+    "signup": env_rate("RATE_LIMIT_SIGNUP", (5, 3600)),
+    "login": env_rate("RATE_LIMIT_LOGIN", (10, 300)),
+    "password_reset": env_rate("RATE_LIMIT_PASSWORD_RESET", (5, 3600)),
+    "import": env_rate("RATE_LIMIT_IMPORT", (30, 3600)),
+    "api": env_rate("RATE_LIMIT_API", (120, 60)),
+}
+# How many proxies in front of the app servers append to X-Forwarded-For (0: use the peer).
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)
 
 # Largest request body Django reads into memory (scenario imports are limited separately).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_500_000
+# Largest request body at all, uploads included: larger ones are refused with 413 unread.
+MAX_REQUEST_BYTES = 3_000_000
+
+# Errors and warnings to stderr (gunicorn and systemd keep it), in every mode.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+}

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from .models import Lesson, Picture, Scenario, Step, UnitProfile
+from .models import Club, Invite, Lesson, Membership, Picture, Scenario, Step, UnitProfile
 
 
 class StepInline(admin.TabularInline):
@@ -17,8 +17,17 @@ class StepInline(admin.TabularInline):
 
 @admin.register(Scenario)
 class ScenarioAdmin(admin.ModelAdmin):
-    list_display = ["name", "system", "visibility", "owner", "version", "updated"]
-    list_filter = ["system", "visibility"]
+    list_display = [
+        "name",
+        "system",
+        "visibility",
+        "owner",
+        "club",
+        "version",
+        "updated",
+        "deleted_at",
+    ]
+    list_filter = ["system", "visibility", "club"]
     search_fields = ["name"]
     readonly_fields = [
         "system",
@@ -30,7 +39,7 @@ class ScenarioAdmin(admin.ModelAdmin):
         "created",
         "updated",
     ]
-    fields = ["document", "owner", "visibility", *readonly_fields]
+    fields = ["document", "owner", "club", "visibility", "deleted_at", *readonly_fields]
     inlines = [StepInline]
 
 
@@ -53,3 +62,33 @@ class PictureAdmin(admin.ModelAdmin):
     list_display = ["scenario", "version", "created"]
     readonly_fields = ["scenario", "version", "created"]
     exclude = ["png"]
+
+
+# -- clubs (issue 7) ---------------------------------------------------------------------------
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+class InviteInline(admin.TabularInline):
+    model = Invite
+    extra = 0
+    readonly_fields = ["token", "created_by", "created"]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "created"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    inlines = [MembershipInline, InviteInline]
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["user", "club", "role", "joined"]
+    list_filter = ["role", "club"]
+    search_fields = ["user__username", "club__name"]

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import copy
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
+from django.core.exceptions import BadRequest, ValidationError
 from django.db import IntegrityError, models, transaction
 from django.urls import reverse
+from django.utils import timezone
 
 from rules import InvalidInput, Situation
 
@@ -85,13 +87,19 @@ def blank_document(system: str, name: str, width: float, height: float) -> dict:
     }
 
 
+#: Days a deleted scenario stays restorable by its owner (`purge_deleted` removes it after).
+RESTORE_DAYS = 30
+
+
 class StaleScenario(Exception):
     """The scenario changed since it was read (optimistic concurrency, see Scenario.save)."""
 
 
 class Scenario(models.Model):
     class Visibility(models.TextChoices):
-        PRIVATE = "private", "Private (owner, and anyone with the share link)"
+        PRIVATE = "private", "Private (only you)"
+        CLUB = "club", "Club (members of its club)"
+        UNLISTED = "unlisted", "Unlisted (anyone with the share link)"
         PUBLIC = "public", "Public (listed on the home page)"
 
     system = models.CharField(max_length=40, choices=SYSTEM_CHOICES, editable=False)
@@ -105,7 +113,7 @@ class Scenario(models.Model):
         related_name="scenarios",
     )
     visibility = models.CharField(
-        max_length=10, choices=Visibility.choices, default=Visibility.PRIVATE
+        max_length=10, choices=Visibility.choices, default=Visibility.UNLISTED
     )
     share_token = models.CharField(
         max_length=64, unique=True, default=new_share_token, editable=False
@@ -124,6 +132,12 @@ class Scenario(models.Model):
     demo_key = models.CharField(max_length=100, unique=True, null=True, blank=True, editable=False)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
+    #: The club whose members may edit it (organisers may delete it); None for a personal one.
+    club = models.ForeignKey(
+        "Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="scenarios"
+    )
+    #: Soft delete: set when deleted; its owner may restore it for RESTORE_DAYS days.
+    deleted_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["name", "pk"]
@@ -177,15 +191,54 @@ class Scenario(models.Model):
             raise StaleScenario(f"scenario {self.pk} changed since version {read_version}")
         self.refresh_from_db(fields=["updated"])
 
+    def check_version(self, version) -> None:
+        """Refuse an edit made against an older version than the stored one (409 in views)."""
+        if version in (None, ""):
+            return
+        try:
+            version = int(version)
+        except (TypeError, ValueError):
+            raise BadRequest(f"version {version!r} is not a number") from None
+        if version != self.version:
+            raise StaleScenario(
+                f"scenario {self.pk} is at version {self.version}, the edit was made on {version}"
+            )
+        self.version = version
+
+    def rotate_share_token(self) -> str:
+        """A new share link; the old one stops working at once."""
+        self.share_token = new_share_token()
+        self.save()
+        return self.share_token
+
+    @property
+    def restorable_until(self):
+        if self.deleted_at is None:
+            return None
+        return self.deleted_at + timedelta(days=RESTORE_DAYS)
+
+    def soft_delete(self) -> None:
+        """Hide it everywhere; its owner may restore it for RESTORE_DAYS days."""
+        self.deleted_at = timezone.now()
+        self.save()
+
+    def restore(self) -> None:
+        self.deleted_at = None
+        self.save()
+
     def rename(self, name: str) -> None:
         self.document = {**self.document, "name": name}
         self.save()
 
     def fork(self, owner=None) -> Scenario:
-        """'Copy to edit': a new private scenario with the same document and a new token."""
+        """'Copy to edit': a new scenario with the same document and a new token, unlisted (its
+        share link works, as every new scenario's does), in no club."""
         document = copy.deepcopy(self.document)
         return Scenario.objects.create(
-            document=document, owner=owner, forked_from=self, visibility=Scenario.Visibility.PRIVATE
+            document=document,
+            owner=owner,
+            forked_from=self,
+            visibility=Scenario.Visibility.UNLISTED,
         )
 
     # -- editing (the scenario editor, battlefield/editor.py) ----------------------------------
@@ -452,3 +505,101 @@ class Lesson(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+
+# -- clubs and accounts (issue 7) -------------------------------------------------------------
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Club(models.Model):
+    """A club: its members may edit its scenarios, its organisers also delete them and invite."""
+
+    name = models.CharField(max_length=100)
+    slug = models.SlugField(max_length=60, unique=True)
+    created = models.DateTimeField(auto_now_add=True)
+    members = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="Membership", related_name="clubs"
+    )
+
+    class Meta:
+        ordering = ["name", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("club", args=[self.slug])
+
+    def role_of(self, user) -> str | None:
+        """'member', 'organiser' or None."""
+        if not getattr(user, "is_authenticated", False):
+            return None
+        return self.memberships.filter(user=user).values_list("role", flat=True).first()
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        MEMBER = "member", "Member"
+        ORGANISER = "organiser", "Organiser"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
+    joined = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "-role", "user__username"]
+        constraints = [models.UniqueConstraint(fields=["club", "user"], name="one_membership")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.club} ({self.role})"
+
+
+class Invite(models.Model):
+    """A link that lets whoever has it join a club until it expires."""
+
+    DAYS = 7
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invites")
+    token = models.CharField(max_length=64, unique=True, default=new_invite_token, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"Invite to {self.club} until {self.expires_at:%Y-%m-%d %H:%M}"
+
+    def save(self, *args, **kwargs):
+        if self.expires_at is None:
+            self.expires_at = timezone.now() + timedelta(days=self.DAYS)
+        return super().save(*args, **kwargs)
+
+    @property
+    def expired(self) -> bool:
+        return timezone.now() >= self.expires_at
+
+    def get_absolute_url(self) -> str:
+        return reverse("club_join", args=[self.token])
+
+
+class RateCounter(models.Model):
+    """Requests counted per key (scope + client address or user) per fixed time window, in the
+    database so that several app servers share the count (battlefield/ratelimit.py)."""
+
+    key = models.CharField(max_length=200)
+    window = models.BigIntegerField(help_text="Window start, seconds since the epoch.")
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["key", "window"], name="one_counter")]
+        indexes = [models.Index(fields=["window"])]

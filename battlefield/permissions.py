@@ -1,35 +1,176 @@
 """Who may see and change what. Every view asks here, never only the templates.
 
-Until accounts and clubs exist, a scenario without an owner may be edited by the browser session
-that created, imported or copied it.
+The rules (issue 7):
+
+- A scenario belongs to its owner and, optionally, a club. Its visibility is one of
+  private (the owner only), club (the club's members), unlisted (anyone with the share link) or
+  public (anyone; listed on the home page).
+- The owner may view, edit, delete, restore, rotate its share link and change its visibility.
+- Members of the owning club may view and edit it unless it is private; organisers may also
+  delete it.
+- Everyone else sees an unlisted scenario through its share link only, and a public one anywhere.
+- A scenario that may not be seen is 404, never 403: nobody learns that it exists. One that may
+  be seen but not changed answers 403 to an edit.
+- A deleted scenario (soft delete) is 404 everywhere except its owner's list of deleted ones.
+
+Views call `viewable_scenario` / `shared_scenario` / `editable_scenario` / `deletable_scenario`;
+`can_view` / `can_edit` / `can_delete` answer the same questions for a scenario already in hand.
+An edit may carry the version it was made against (form field `version` or header
+`X-Scenario-Version`); `check_version(request, scenario)` compares it with the stored one and
+raises StaleScenario, which the middleware answers with 409 (views with their own 409 answer,
+like the stepper's, catch it themselves). Scenario.save refuses a save that races another.
 """
 
 from __future__ import annotations
 
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from .models import Scenario
+from .models import Membership, Scenario
 
+#: Before accounts, the session remembered the scenarios it created. Accounts replaced that: the
+#: list is still kept (`remember`) so a browser's recent scenarios can be shown, but it grants
+#: nothing.
 SESSION_KEY = "own_scenarios"
+
+VERSION_FIELD = "version"
+VERSION_HEADER = "X-Scenario-Version"
 
 
 def remember(request, scenario: Scenario) -> None:
-    """Let this browser session edit `scenario` (it created or copied it)."""
+    """Note that this browser session created or copied `scenario` (grants no permission)."""
     own = request.session.get(SESSION_KEY, [])
     if scenario.pk not in own:
         request.session[SESSION_KEY] = [*own, scenario.pk][-200:]
 
 
-def can_edit(request, scenario: Scenario) -> bool:
-    if request.user.is_authenticated and scenario.owner_id == request.user.pk:
+def _user(request_or_user):
+    """Accept a request or a user (tests and templates have one or the other)."""
+    user = getattr(request_or_user, "user", request_or_user)
+    return user if getattr(user, "is_authenticated", False) else None
+
+
+def club_role(request_or_user, scenario: Scenario) -> str | None:
+    """The user's role in the scenario's club ('member', 'organiser') or None."""
+    user = _user(request_or_user)
+    if user is None or scenario.club_id is None:
+        return None
+    cache = getattr(scenario, "_club_roles", None)
+    if cache is None:
+        cache = scenario._club_roles = {}
+    if user.pk not in cache:
+        cache[user.pk] = (
+            Membership.objects.filter(club_id=scenario.club_id, user=user)
+            .values_list("role", flat=True)
+            .first()
+        )
+    return cache[user.pk]
+
+
+def is_owner(request_or_user, scenario: Scenario) -> bool:
+    user = _user(request_or_user)
+    return user is not None and scenario.owner_id == user.pk
+
+
+def _club_shared(request_or_user, scenario: Scenario) -> bool:
+    """The club's members share it: it has a club, is not private, and the user is a member."""
+    return (
+        scenario.visibility != Scenario.Visibility.PRIVATE
+        and club_role(request_or_user, scenario) is not None
+    )
+
+
+def can_view(request_or_user, scenario: Scenario, *, via_link: bool = False) -> bool:
+    """May this visitor see it? `via_link`: they came with its share token."""
+    if scenario.deleted_at is not None:
+        return False
+    if is_owner(request_or_user, scenario) or _club_shared(request_or_user, scenario):
         return True
-    return scenario.owner_id is None and scenario.pk in request.session.get(SESSION_KEY, [])
+    if scenario.visibility == Scenario.Visibility.PUBLIC:
+        return True
+    return via_link and scenario.visibility == Scenario.Visibility.UNLISTED
+
+
+def can_edit(request_or_user, scenario: Scenario) -> bool:
+    """May this visitor change it (rename, edit the table, commit a step)? Needs an account."""
+    if scenario.deleted_at is not None:
+        return False
+    return is_owner(request_or_user, scenario) or _club_shared(request_or_user, scenario)
+
+
+def can_delete(request_or_user, scenario: Scenario) -> bool:
+    """The owner, or an organiser of its club (unless it is private)."""
+    if scenario.deleted_at is not None:
+        return False
+    return is_owner(request_or_user, scenario) or (
+        scenario.visibility != Scenario.Visibility.PRIVATE
+        and club_role(request_or_user, scenario) == Membership.Role.ORGANISER
+    )
+
+
+def can_manage(request_or_user, scenario: Scenario) -> bool:
+    """Visibility, club, share link rotation and restore: the owner alone."""
+    return is_owner(request_or_user, scenario)
+
+
+def _get(**lookup) -> Scenario:
+    return get_object_or_404(Scenario.objects.select_related("club", "owner"), **lookup)
+
+
+def viewable_scenario(request, pk: int) -> Scenario:
+    """The scenario by id if this visitor may see it; otherwise 404 (never reveal it exists)."""
+    scenario = _get(pk=pk)
+    if not can_view(request, scenario):
+        raise Http404("No such scenario")
+    return scenario
+
+
+def shared_scenario(request, token: str) -> Scenario:
+    """The scenario by share token if it may be seen through its link; otherwise 404."""
+    scenario = _get(share_token=token)
+    if not can_view(request, scenario, via_link=True):
+        raise Http404("No such scenario")
+    return scenario
+
+
+def submitted_version(request):
+    """The version an edit was made against, if the request says (form field or header)."""
+    if request.method != "POST":
+        return None
+    return request.POST.get(VERSION_FIELD) or request.headers.get(VERSION_HEADER)
+
+
+def check_version(request, scenario: Scenario) -> None:
+    """Raise StaleScenario (409) when the request was made on an older version than the stored
+    one; a request that names no version is not checked."""
+    scenario.check_version(submitted_version(request))
 
 
 def editable_scenario(request, pk: int) -> Scenario:
-    """The scenario if this visitor may edit it; otherwise 404 (never reveal that it exists)."""
-    scenario = get_object_or_404(Scenario, pk=pk)
+    """The scenario if this visitor may edit it: 404 if they may not see it, 403 if they may see
+    but not change it."""
+    scenario = _get(pk=pk)
     if not can_edit(request, scenario):
+        if can_view(request, scenario):
+            raise PermissionDenied("You may look at this scenario but not change it.")
+        raise Http404("No such scenario")
+    return scenario
+
+
+def deletable_scenario(request, pk: int) -> Scenario:
+    scenario = _get(pk=pk)
+    if not can_delete(request, scenario):
+        if can_view(request, scenario):
+            raise PermissionDenied("Only the owner or an organiser of its club may delete it.")
+        raise Http404("No such scenario")
+    return scenario
+
+
+def managed_scenario(request, pk: int, *, deleted: bool = False) -> Scenario:
+    """The owner's own scenario (for visibility, share link, restore); 404 for anyone else.
+    `deleted`: look among the deleted ones (restore)."""
+    scenario = _get(pk=pk)
+    if not is_owner(request, scenario) or (scenario.deleted_at is not None) != deleted:
         raise Http404("No such scenario")
     return scenario

@@ -32,7 +32,7 @@ from rules import InvalidInput, Move, adjudicate, move_options, suggest
 from rules.move import MOVE_FORMAT, MOVE_TYPES
 
 from .models import Scenario, StaleScenario, Step
-from .permissions import editable_scenario
+from .permissions import editable_scenario, shared_scenario
 from .pictures import Overlay, table_svg
 from .validation import validate_scenario
 from .views import go, page
@@ -857,8 +857,8 @@ def step_url(step: Step) -> str:
 # -- step links -------------------------------------------------------------------------------
 
 
-def shared_step(token: str, index: int) -> tuple[Scenario, Step]:
-    scenario = get_object_or_404(Scenario, share_token=token)
+def shared_step(request, token: str, index: int) -> tuple[Scenario, Step]:
+    scenario = shared_scenario(request, token)  # 404 unless its link may be used (issue 7)
     step = get_object_or_404(Step, scenario=scenario, index=index)
     return scenario, step
 
@@ -886,7 +886,7 @@ def step_situations(step: Step):
 @require_GET
 def step_detail(request, token: str, index: int):
     """A committed step, read-only for anyone with the link: before and after, dice, verdict."""
-    scenario, step = shared_step(token, index)
+    scenario, step = shared_step(request, token, index)
     before, after, highlight = step_situations(step)
     context = {
         "scenario": scenario,
@@ -914,7 +914,7 @@ def step_png(request, token: str, index: int):
 
     from .pictures import table_png
 
-    scenario, step = shared_step(token, index)
+    scenario, step = shared_step(request, token, index)
     etag = f'"{token[:8]}-step-{index}"'
     if request.headers.get("If-None-Match") == etag:
         return HttpResponse(status=304)

@@ -13,6 +13,12 @@ urlpatterns = [
     path("s/<slug:token>/table.png", views.share_png, name="share_png"),
     path("s/<slug:token>/copy", views.fork, name="fork"),
     path("api/v1/adjudicate", views.api_adjudicate, name="api_adjudicate"),
+    # Accounts (issue 7): the owner's controls, soft delete and restore.
+    path("scenarios/<int:pk>/sharing", views.scenario_sharing, name="scenario_sharing"),
+    path("scenarios/<int:pk>/rotate-link", views.scenario_rotate_link, name="scenario_rotate"),
+    path("scenarios/<int:pk>/delete", views.scenario_delete, name="scenario_delete"),
+    path("scenarios/<int:pk>/restore", views.scenario_restore, name="scenario_restore"),
+    path("scenarios/deleted", views.scenarios_deleted, name="scenarios_deleted"),
     # the move stepper, step links and lessons (stepper.py, lessons.py)
     path("scenarios/<int:pk>/move", stepper.move, name="move"),
     path("scenarios/<int:pk>/move/check", stepper.move_check, name="move_check"),

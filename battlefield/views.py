@@ -2,21 +2,25 @@
 partial when htmx asks for one (`HX-Request-Type: partial`; a history restore asks for the
 whole page).
 
-Who may edit what, until accounts exist: the browser session that created or copied a scenario
-(its ids are kept in the session, which lives in the database, so any app server knows them),
-or the signed-in owner. Everyone else sees a scenario only through its share link, read-only.
+Who may see and change what is decided in battlefield/permissions.py and nowhere else: every
+view that reads or writes a scenario gets it through one of its functions. Creating, importing,
+copying and saving need an account; anyone may look at a shared link.
 """
 
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import RequestDataTooBig
 from django.db.models import Q
-from django.http import HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.views.decorators.csrf import csrf_exempt
@@ -26,9 +30,18 @@ from django_htmx.http import HttpResponseClientRedirect
 from rules import InvalidInput, adjudicate
 from rules.situation import LIMITS
 
+from . import permissions
 from .forms import ImportForm, NewScenarioForm, RenameForm
-from .models import Lesson, Scenario, blank_document
-from .permissions import SESSION_KEY, editable_scenario, remember
+from .models import RESTORE_DAYS, Lesson, Scenario, blank_document
+from .permissions import (
+    deletable_scenario,
+    editable_scenario,
+    managed_scenario,
+    remember,
+    shared_scenario,
+    viewable_scenario,
+)
+from .ratelimit import rate_limit
 from .validation import (
     API_BODY_BYTES,
     TooLarge,
@@ -57,14 +70,27 @@ def owner_of(request):
     return request.user if request.user.is_authenticated else None
 
 
-def home_context(request, **extra) -> dict:
-    own_ids = request.session.get(SESSION_KEY, [])
-    mine = Q(pk__in=own_ids, owner=None)
+def account_needed(request):
+    """Saving needs an account: send an anonymous visitor to log in, then back to the home page
+    (None when signed in)."""
     if request.user.is_authenticated:
-        mine |= Q(owner=request.user)
+        return None
+    messages.info(request, "Log in or sign up to create, import or copy a scenario.")
+    response = redirect_to_login(reverse("home"))
+    return HttpResponseClientRedirect(response["Location"]) if request.htmx else response
+
+
+def home_context(request, **extra) -> dict:
+    live = Scenario.objects.filter(deleted_at=None)
+    mine = live.none()
+    if request.user.is_authenticated:
+        club_shared = Q(club__memberships__user=request.user) & ~Q(
+            visibility=Scenario.Visibility.PRIVATE
+        )
+        mine = live.filter(Q(owner=request.user) | club_shared).distinct()
     return {
-        "demo_scenarios": Scenario.objects.filter(visibility=Scenario.Visibility.PUBLIC),
-        "my_scenarios": Scenario.objects.filter(mine).order_by("-updated"),
+        "demo_scenarios": live.filter(visibility=Scenario.Visibility.PUBLIC),
+        "my_scenarios": mine.select_related("club").order_by("-updated"),
         "lessons": Lesson.objects.select_related("scenario"),
         "new_form": NewScenarioForm(),
         "import_form": ImportForm(),
@@ -83,6 +109,8 @@ def home(request):
 
 @require_POST
 def scenario_new(request):
+    if refused := account_needed(request):
+        return refused
     form = NewScenarioForm(request.POST)
     if not form.is_valid():
         return page(
@@ -100,9 +128,12 @@ def scenario_new(request):
 
 
 @require_POST
+@rate_limit("import")
 def scenario_import(request):
     """Import a scenario JSON file: stored only if every check passes; otherwise a message that
     names the field and the problem, and nothing is stored."""
+    if refused := account_needed(request):
+        return refused
     form = ImportForm(request.POST, request.FILES)
     status = 422
     if form.is_valid():
@@ -135,8 +166,15 @@ def scenario_import(request):
 
 @require_http_methods(["GET", "POST"])
 def scenario_detail(request, pk: int):
-    """The owner's page of a scenario. POST renames it (each change bumps its version)."""
-    scenario = editable_scenario(request, pk)
+    """A scenario's own page, for those who may see it by id (owner, its club, or anyone when it
+    is public); editing controls for those who may edit. POST renames it (each change bumps its
+    version; a rename made on an older version is refused with 409)."""
+    if request.method == "POST":
+        scenario = editable_scenario(request, pk)
+        permissions.check_version(request, scenario)
+    else:
+        scenario = viewable_scenario(request, pk)
+    editable = permissions.can_edit(request, scenario)
     form = RenameForm(initial={"name": scenario.name})
     status = 200
     if request.method == "POST":
@@ -147,7 +185,7 @@ def scenario_detail(request, pk: int):
                 return redirect(scenario)
         else:
             status = 422
-    context = scenario_context(request, scenario, editable=True, rename_form=form)
+    context = scenario_context(request, scenario, editable=editable, rename_form=form)
     partial = "heading" if request.method == "POST" else "content"
     return page(request, "battlefield/scenario.html", context, partial=partial, status=status)
 
@@ -155,7 +193,7 @@ def scenario_detail(request, pk: int):
 @require_GET
 def share(request, token: str):
     """The read-only share page: anyone with the link, no account, no edit controls."""
-    scenario = get_object_or_404(Scenario, share_token=token)
+    scenario = shared_scenario(request, token)
     return page(
         request, "battlefield/scenario.html", scenario_context(request, scenario, editable=False)
     )
@@ -175,8 +213,22 @@ def scenario_context(request, scenario: Scenario, *, editable: bool, **extra) ->
         "share_absolute_url": request.build_absolute_uri(scenario.share_url()),
         "og_image": png_url,
         "unit_name": situation.unit_name,
+        "can_delete": permissions.can_delete(request, scenario),
+        "can_manage": permissions.can_manage(request, scenario),
+        "sharing_form": sharing_form(request, scenario),
         **extra,
     }
+
+
+def sharing_form(request, scenario: Scenario):
+    """The owner's visibility and club form, filled in (None for anyone else)."""
+    from .accounts import SharingForm
+
+    if not permissions.can_manage(request, scenario):
+        return None
+    return SharingForm(
+        initial={"visibility": scenario.visibility, "club": scenario.club_id}, user=request.user
+    )
 
 
 def scenario_png_url(scenario: Scenario) -> str:
@@ -220,8 +272,10 @@ def legend(situation) -> dict:
 
 @require_POST
 def fork(request, token: str):
-    """'Copy to edit': an editable private copy for this visitor."""
-    original = get_object_or_404(Scenario, share_token=token)
+    """'Copy to edit': an editable private copy for this visitor (needs an account)."""
+    original = shared_scenario(request, token)
+    if refused := account_needed(request):
+        return refused
     copy = original.fork(owner=owner_of(request))
     remember(request, copy)
     messages.success(request, "This is your own copy: changes here do not touch the original.")
@@ -245,7 +299,9 @@ def png_response(request, scenario: Scenario) -> HttpResponse:
         return HttpResponse(status=304)
     response = HttpResponse(scenario.png(), content_type="image/png")
     response["ETag"] = etag
-    response["Cache-Control"] = "public, max-age=300"
+    # Shared caches may keep only what anyone with the link may see (issue 7).
+    shared = scenario.visibility in (Scenario.Visibility.UNLISTED, Scenario.Visibility.PUBLIC)
+    response["Cache-Control"] = f"{'public' if shared else 'private'}, max-age=300"
     if request.GET.get("download"):
         filename = f"{slugify(scenario.name) or 'scenario'}.png"
         response["Content-Disposition"] = content_disposition_header(True, filename)
@@ -254,17 +310,17 @@ def png_response(request, scenario: Scenario) -> HttpResponse:
 
 @require_GET
 def scenario_json(request, pk: int):
-    return json_download(editable_scenario(request, pk))
+    return json_download(viewable_scenario(request, pk))
 
 
 @require_GET
 def share_json(request, token: str):
-    return json_download(get_object_or_404(Scenario, share_token=token))
+    return json_download(shared_scenario(request, token))
 
 
 @require_GET
 def share_png(request, token: str):
-    return png_response(request, get_object_or_404(Scenario, share_token=token))
+    return png_response(request, shared_scenario(request, token))
 
 
 # -- JSON API ------------------------------------------------------------------------------
@@ -278,9 +334,11 @@ def api_error(exc: InvalidInput, status: int | None = None) -> JsonResponse:
 
 @csrf_exempt
 @require_POST
+@rate_limit("api")
 def api_adjudicate(request):
     """POST /api/v1/adjudicate {"scenario", "move"}: 200 with the verdict (legal or not),
-    400 {"error", "field"} for invalid input, 413 when too large. Nothing is stored."""
+    400 {"error", "field"} for invalid input, 413 when too large, 429 when a client sends too
+    many. Nothing is stored."""
     length = request.headers.get("Content-Length", "")
     if length.isdigit() and int(length) > API_BODY_BYTES:
         return api_error(
@@ -299,3 +357,68 @@ def api_adjudicate(request):
     except InvalidInput as exc:
         return api_error(exc)
     return JsonResponse(verdict.as_dict())
+
+
+# -- owner's controls: visibility and club, share link, delete and restore ---------------------
+
+
+@require_POST
+def scenario_sharing(request, pk: int):
+    """The owner sets visibility and club (only a club they belong to)."""
+    from .accounts import SharingForm
+
+    scenario = managed_scenario(request, pk)
+    form = SharingForm(request.POST, user=request.user)
+    if form.is_valid():
+        permissions.check_version(request, scenario)
+        scenario.visibility = form.cleaned_data["visibility"]
+        scenario.club = form.cleaned_data["club"]
+        scenario.save()
+        messages.success(request, f"Now {scenario.get_visibility_display().lower()}.")
+        return go(request, scenario)
+    context = scenario_context(request, scenario, editable=True, sharing_form=form)
+    return page(request, "battlefield/scenario.html", context, status=422)
+
+
+@require_POST
+def scenario_rotate_link(request, pk: int):
+    """A new share link for the owner; the old one is dead from now on."""
+    scenario = managed_scenario(request, pk)
+    scenario.rotate_share_token()
+    messages.success(request, "New share link made: the old link no longer works.")
+    return go(request, scenario)
+
+
+@require_POST
+def scenario_delete(request, pk: int):
+    """Soft delete (owner, or an organiser of its club): the owner may restore it for 30 days."""
+    scenario = deletable_scenario(request, pk)
+    scenario.soft_delete()
+    messages.success(
+        request,
+        f"Deleted “{scenario.name or 'scenario'}”. Its owner can restore it from "
+        f"“Deleted scenarios” until {scenario.restorable_until:%d %B %Y}.",
+    )
+    return go(request, reverse("home"))
+
+
+@require_GET
+def scenarios_deleted(request):
+    """The signed-in owner's deleted scenarios that can still be restored."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    since = timezone.now() - timedelta(days=RESTORE_DAYS)
+    deleted = Scenario.objects.filter(owner=request.user, deleted_at__gte=since).order_by(
+        "-deleted_at"
+    )
+    return page(request, "clubs/deleted.html", {"deleted": deleted, "days": RESTORE_DAYS})
+
+
+@require_POST
+def scenario_restore(request, pk: int):
+    scenario = managed_scenario(request, pk, deleted=True)
+    if scenario.deleted_at < timezone.now() - timedelta(days=RESTORE_DAYS):
+        raise Http404("No such scenario")
+    scenario.restore()
+    messages.success(request, f"Restored “{scenario.name or 'scenario'}”.")
+    return go(request, scenario)

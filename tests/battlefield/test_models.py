@@ -48,12 +48,13 @@ def test_saving_a_stale_read_is_refused_and_loses_nothing():
     assert Scenario.objects.get(pk=s.pk).name == "First"
 
 
-def test_copy_to_edit_makes_a_private_copy_with_its_own_token():
+def test_copy_to_edit_makes_an_unlisted_copy_with_its_own_token():
     original = make(visibility=Scenario.Visibility.PUBLIC)
     copy = original.fork()
     assert copy.pk != original.pk and copy.share_token != original.share_token
     assert copy.document == original.document and copy.forked_from == original
-    assert copy.visibility == Scenario.Visibility.PRIVATE and copy.version == 1
+    # unlisted: what "private" meant before accounts (the share link works, nothing is listed)
+    assert copy.visibility == Scenario.Visibility.UNLISTED and copy.version == 1
 
 
 def test_clean_runs_the_validator_and_names_the_field():

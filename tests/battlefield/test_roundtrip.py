@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
@@ -121,6 +122,9 @@ def scenarios(draw):
 def test_random_valid_scenarios_survive_export_and_import(doc):
     validate_scenario(doc)  # the generator only makes valid scenarios
     client = Client()
+    # importing needs an account (issue 7)
+    user, _ = get_user_model().objects.get_or_create(username="roundtrip")
+    client.force_login(user)
     data = json.dumps(doc).encode()
     response = client.post("/scenarios/import", {"file": SimpleUploadedFile("s.json", data)})
     assert response.status_code == 302

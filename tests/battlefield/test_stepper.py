@@ -21,13 +21,11 @@ MOVED = {**PLACE, "pose-B1-x": "30", "pose-B1-y": "25", "pose-B2-x": "31.5", "po
 
 
 @pytest.fixture
-def mine(client):
-    """A scenario this browser session may edit."""
-    s = Scenario.objects.create(document=scenario())
-    session = client.session
-    session["own_scenarios"] = [s.pk]
-    session.save()
-    return s
+def mine(client, django_user_model):
+    """A scenario this signed-in visitor owns (editing needs an account, issue 7)."""
+    owner = django_user_model.objects.create_user("owner")
+    client.force_login(owner)
+    return Scenario.objects.create(document=scenario(), owner=owner)
 
 
 def url(s, tail=""):
@@ -356,17 +354,18 @@ def needs(system, move_type):
 
 
 @needs("warmaster-revolution", "home-back")
-def test_a_warmaster_home_back_with_dice_entered_by_hand_runs_through_every_step(client):
+def test_a_warmaster_home_back_with_dice_entered_by_hand_runs_through_every_step(
+    client, django_user_model
+):
     from io import StringIO
 
     from django.core.management import call_command
 
     call_command("load_demo", stdout=StringIO())
     demo = Scenario.objects.get(demo_key="warmaster-home-back")
-    s = demo.fork()
-    session = client.session
-    session["own_scenarios"] = [s.pk]
-    session.save()
+    owner = django_user_model.objects.create_user("owner")  # editing needs an account (issue 7)
+    client.force_login(owner)
+    s = demo.fork(owner=owner)
     types = client.get(url(s, "?unit=eagles")).content.decode()
     assert f'href="/scenarios/{s.pk}/move?unit=eagles&amp;type=home-back"' in types
     declare = client.get(url(s, "?unit=eagles&type=home-back")).content.decode()

@@ -36,14 +36,13 @@ def rolled_normal_move(situation, move):
 
 
 @pytest.fixture
-def committed(client, monkeypatch):
+def committed(client, monkeypatch, django_user_model):
     monkeypatch.setitem(
         SYSTEMS["wh40k-11e"].move_rules, "normal", MoveRule("09.05", rolled_normal_move)
     )
-    s = Scenario.objects.create(document=scenario())
-    session = client.session
-    session["own_scenarios"] = [s.pk]
-    session.save()
+    owner = django_user_model.objects.create_user("owner")  # editing needs an account (issue 7)
+    client.force_login(owner)
+    s = Scenario.objects.create(document=scenario(), owner=owner)
     client.post(f"/scenarios/{s.pk}/move/commit", {**MOVED, "version": "1"})
     s.refresh_from_db()
     assert s.steps.count() == 1

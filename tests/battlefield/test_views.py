@@ -21,6 +21,13 @@ PARTIAL = {"HX-Request": "true", "HX-Request-Type": "partial"}
 FULL = {"HX-Request": "true", "HX-Request-Type": "full"}
 
 
+@pytest.fixture
+def client(client, django_user_model):
+    """A signed-in visitor: creating, importing and copying need an account (issue 7)."""
+    client.force_login(django_user_model.objects.create_user("owner"))
+    return client
+
+
 def upload(client, doc, name="scenario.json", **headers):
     data = doc if isinstance(doc, bytes) else json.dumps(doc).encode()
     return client.post(
@@ -165,7 +172,7 @@ def test_an_import_over_the_size_limit_is_refused(client):
 # -- the owner's page --------------------------------------------------------------------------
 
 
-def test_only_the_session_that_made_a_scenario_may_edit_it(client):
+def test_only_the_owner_may_edit_a_scenario(client):
     s = imported(client)
     assert client.get(s.get_absolute_url()).status_code == 200
     stranger = Client()
@@ -261,9 +268,10 @@ def test_copy_to_edit_gives_this_visitor_an_editable_copy(client):
     page = client.get(copy.get_absolute_url())
     assert page.status_code == 200 and 'class="rename"' in page.content.decode()
     assert copy.document == original.document and copy.forked_from == original
-    assert (
-        client.get(original.get_absolute_url()).status_code == 404
-    )  # the original stays read-only
+    # the original, public, stays read-only for this visitor
+    original_page = client.get(original.get_absolute_url())
+    assert original_page.status_code == 200
+    assert 'class="rename"' not in original_page.content.decode()
 
 
 def test_copy_to_edit_needs_a_post(client):

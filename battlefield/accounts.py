@@ -1,0 +1,297 @@
+"""Accounts and clubs (issue 7).
+
+Accounts: sign up here; log in, log out, change and reset the password are Django's own auth
+views (templates in templates/registration/), with rate limits on sign-up, log-in and reset.
+
+Clubs: anyone signed in may create a club and becomes its organiser. Organisers make invite
+links that expire after Invite.DAYS days, and promote or demote members; whoever opens a live
+invite link while signed in may join. Anyone may leave, except the last organiser of a club that
+still has other members. Club pages are 404 to non-members.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import UserCreationForm
+from django.db import IntegrityError, connection, transaction
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.utils.decorators import method_decorator
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.text import slugify
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from . import ratelimit
+from .models import Club, Invite, Membership, Scenario
+from .ratelimit import rate_limit
+
+# -- forms -----------------------------------------------------------------------------------
+
+
+class SignUpForm(UserCreationForm):
+    """User name, email (for password reset) and the password twice."""
+
+    email = forms.EmailField(help_text="Used only to reset your password.")
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username", "email")
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(max_length=100)
+
+    def clean_name(self):
+        name = self.cleaned_data["name"].strip()
+        if not slugify(name):
+            raise forms.ValidationError("Use at least one letter or digit.")
+        return name
+
+
+class SharingForm(forms.Form):
+    """Visibility and club of a scenario (its owner's choice, among their own clubs)."""
+
+    visibility = forms.ChoiceField(choices=Scenario.Visibility.choices)
+    club = forms.ModelChoiceField(queryset=Club.objects.none(), required=False, empty_label="None")
+
+    def __init__(self, *args, user=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if user is not None and user.is_authenticated:
+            self.fields["club"].queryset = Club.objects.filter(memberships__user=user)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("visibility") == Scenario.Visibility.CLUB and not data.get("club"):
+            self.add_error("club", "Choose the club whose members may see it.")
+        return data
+
+
+# -- accounts --------------------------------------------------------------------------------
+
+
+def safe_next(request, default: str = "home") -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return default
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+@rate_limit("signup")
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignUpForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            user = form.save()
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome, {user.username}: you are signed in.")
+            return redirect(safe_next(request))
+        status = 422
+    return TemplateResponse(
+        request,
+        "registration/signup.html",
+        {"form": form, "next": safe_next(request, "")},
+        status=status,
+    )
+
+
+class LoginView(auth_views.LoginView):
+    """Django's log-in, counted against the log-in rate limit (POSTs only) per client address
+    and per user name tried, so that guessing one account's password from many addresses is
+    limited too."""
+
+    def post(self, request, *args, **kwargs):
+        name = request.POST.get("username", "").strip().lower()[:150]
+        ratelimit.check(request, "login", also=(f"name:{name}",) if name else ())
+        return super().post(request, *args, **kwargs)
+
+
+@method_decorator(rate_limit("password_reset"), name="dispatch")
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's password reset (mail through EMAIL_BACKEND), counted against its rate limit."""
+
+
+# -- clubs -----------------------------------------------------------------------------------
+
+
+def member_club(request, slug: str) -> tuple[Club, str]:
+    """The club and the user's role in it; 404 for anyone who is not a member."""
+    club = get_object_or_404(Club, slug=slug)
+    role = club.role_of(request.user)
+    if role is None:
+        raise Http404("No such club")
+    return club, role
+
+
+def organiser_club(request, slug: str) -> Club:
+    club, role = member_club(request, slug)
+    if role != Membership.Role.ORGANISER:
+        raise Http404("Only the club's organisers may do that")
+    return club
+
+
+def unique_slug(name: str) -> str:
+    base = slugify(name)[:50] or "club"
+    slug, n = base, 1
+    while Club.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def clubs(request):
+    """My clubs, and a form to create one (its creator becomes its organiser)."""
+    form = ClubForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            name = form.cleaned_data["name"]
+            with transaction.atomic():
+                club = Club.objects.create(name=name, slug=unique_slug(name))
+                Membership.objects.create(
+                    club=club, user=request.user, role=Membership.Role.ORGANISER
+                )
+            messages.success(request, f"Club “{club.name}” created: you are its organiser.")
+            return redirect(club)
+        status = 422
+    memberships = Membership.objects.filter(user=request.user).select_related("club")
+    return TemplateResponse(
+        request, "clubs/clubs.html", {"memberships": memberships, "form": form}, status=status
+    )
+
+
+@login_required
+@require_GET
+def club_detail(request, slug: str):
+    club, role = member_club(request, slug)
+    context = {
+        "club": club,
+        "role": role,
+        "is_organiser": role == Membership.Role.ORGANISER,
+        "memberships": club.memberships.select_related("user"),
+        "scenarios": club.scenarios.filter(deleted_at=None)
+        .exclude(visibility=Scenario.Visibility.PRIVATE)
+        .order_by("-updated"),
+        "invites": [i for i in club.invites.all() if not i.expired]
+        if role == Membership.Role.ORGANISER
+        else [],
+    }
+    return TemplateResponse(request, "clubs/club.html", context)
+
+
+@login_required
+@require_POST
+def club_invite(request, slug: str):
+    """An organiser makes an invite link (valid Invite.DAYS days)."""
+    club = organiser_club(request, slug)
+    invite = Invite.objects.create(club=club, created_by=request.user)
+    messages.success(
+        request,
+        f"Invite link made; it works until {invite.expires_at:%d %B %Y %H:%M} UTC: "
+        f"{request.build_absolute_uri(invite.get_absolute_url())}",
+    )
+    return redirect(club)
+
+
+@require_http_methods(["GET", "POST"])
+def club_join(request, token: str):
+    """Open an invite link: see the club, then join it (signed in; until the link expires)."""
+    invite = get_object_or_404(Invite.objects.select_related("club"), token=token)
+    club = invite.club
+    if invite.expired:
+        return TemplateResponse(
+            request, "clubs/join.html", {"invite": invite, "club": club}, status=410
+        )
+    if not request.user.is_authenticated:
+        return auth_views.redirect_to_login(request.get_full_path())
+    if club.role_of(request.user) is not None:
+        messages.info(request, f"You are already a member of {club.name}.")
+        return redirect(club)
+    if request.method == "POST":
+        try:
+            with transaction.atomic():
+                Membership.objects.create(club=club, user=request.user)
+        except IntegrityError:  # joined twice at once: once is enough
+            pass
+        messages.success(request, f"Welcome to {club.name}.")
+        return redirect(club)
+    return TemplateResponse(request, "clubs/join.html", {"invite": invite, "club": club})
+
+
+@login_required
+@require_POST
+def club_leave(request, slug: str):
+    club, role = member_club(request, slug)
+    others = club.memberships.exclude(user=request.user)
+    if (
+        role == Membership.Role.ORGANISER
+        and others.exists()
+        and not others.filter(role=Membership.Role.ORGANISER).exists()
+    ):
+        messages.error(
+            request, "You are the club's last organiser: make another member organiser first."
+        )
+        return redirect(club)
+    club.memberships.filter(user=request.user).delete()
+    if not others.exists():
+        club.delete()  # nobody left: its scenarios stay with their owners, without a club
+        messages.success(request, f"You left {club.name}; it had no other members, so it is gone.")
+    else:
+        messages.success(request, f"You left {club.name}.")
+    return redirect("clubs")
+
+
+@login_required
+@require_POST
+def club_role(request, slug: str, user_id: int):
+    """An organiser makes a member organiser, or an organiser a member again (not themself
+    when they are the last one)."""
+    club = organiser_club(request, slug)
+    membership = get_object_or_404(club.memberships, user_id=user_id)
+    role = request.POST.get("role")
+    if role not in Membership.Role.values:
+        messages.error(request, "Unknown role.")
+        return redirect(club)
+    if (
+        role == Membership.Role.MEMBER
+        and membership.role == Membership.Role.ORGANISER
+        and not club.memberships.filter(role=Membership.Role.ORGANISER)
+        .exclude(pk=membership.pk)
+        .exists()
+    ):
+        messages.error(request, "A club needs at least one organiser.")
+        return redirect(club)
+    membership.role = role
+    membership.save(update_fields=["role"])
+    messages.success(request, f"{membership.user.username} is now {membership.get_role_display()}.")
+    return redirect(club)
+
+
+# -- health ----------------------------------------------------------------------------------
+
+
+@never_cache
+@require_GET
+def healthz(request):
+    """For load balancers: 200 when the database answers, 503 when it does not."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception as exc:  # any database failure means "take me out of rotation"
+        return JsonResponse({"status": "error", "database": type(exc).__name__}, status=503)
+    return JsonResponse({"status": "ok", "database": "ok"})

@@ -1,0 +1,248 @@
+"""Load test (`make load`): gunicorn on 127.0.0.1 with a scratch database and the demo data,
+N concurrent clients for S seconds over three requests in turn:
+
+- the share page of a public demo scenario (the whole page: SVG table, legend, Open Graph tags),
+- a step partial: step 0 of that scenario (the demo move, committed first) asked for as an
+  htmx partial (`--partial PATH` asks for another),
+- the adjudication API with a Warmaster home-back move (a real verdict, not an error).
+
+Prints requests per second, p50/p95 latency and the error count, per request and overall.
+Only ever talks to 127.0.0.1. Production settings (DEBUG off), except that TLS redirects are
+off (plain HTTP on loopback) and the API rate limit is lifted (every client here shares one
+address; the limit itself is tested in tests/battlefield/test_ratelimit.py).
+
+    python scripts/load.py --clients 50 --seconds 60 [--workers 4] [--threads 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"
+DEMO = ROOT / "battlefield" / "demo"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def environment(database: Path, api_limit: str) -> dict:
+    env = dict(os.environ)
+    env.pop("DATABASE_URL", None)
+    env.update(
+        DEBUG="false",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS=HOST,
+        SQLITE_PATH=str(database),
+        SECURE_SSL_REDIRECT="false",
+        SECURE_COOKIES="false",
+        SECURE_HSTS_SECONDS="0",
+        RATE_LIMIT_API=api_limit,
+        PYTHONWARNINGS="ignore:No directory at",
+    )
+    return env
+
+
+def manage(env: dict, *args: str) -> str:
+    result = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return result.stdout
+
+
+#: Commit the demo home-back move as step 0 of its scenario (as the stepper does), so that the
+#: step page and its partial can be asked for; print the share and step paths.
+SETUP = """
+import json
+from pathlib import Path
+from rules import adjudicate
+from battlefield.models import Scenario, Step
+from battlefield.validation import adjudication_request
+s = Scenario.objects.get(demo_key="warmaster-home-back")
+move = json.loads(Path("battlefield/demo/moves/warmaster-home-back.json").read_text())
+situation, parsed = adjudication_request({"scenario": s.document, "move": move})
+verdict = adjudicate(situation, parsed)
+step = Step.append(s, move, verdict.as_dict(), before=s.document)
+print(s.share_url())
+print(f"{s.share_url()}steps/{step.index}/")
+"""
+
+
+def demo_paths(env: dict) -> tuple[str, str]:
+    """The share page of the home-back demo and its step 0 page."""
+    lines = [x for x in manage(env, "shell", "-v", "0", "-c", SETUP).split() if x.startswith("/s/")]
+    return lines[-2], lines[-1]
+
+
+def wait_until_up(base: str, deadline: float) -> None:
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"{base}/healthz", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit("gunicorn did not answer /healthz in time")
+
+
+class Results:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.latency: dict[str, list[float]] = {}
+        self.errors: dict[str, int] = {}
+        self.error_samples: list[str] = []
+
+    def add(self, name: str, seconds: float, error: str | None) -> None:
+        with self.lock:
+            self.latency.setdefault(name, []).append(seconds)
+            if error:
+                self.errors[name] = self.errors.get(name, 0) + 1
+                if len(self.error_samples) < 5:
+                    self.error_samples.append(f"{name}: {error}")
+
+
+def client(base: str, requests: list, stop_at: float, results: Results, offset: int) -> None:
+    i = offset
+    while time.monotonic() < stop_at:
+        name, path, body, headers = requests[i % len(requests)]
+        i += 1
+        request = urllib.request.Request(f"{base}{path}", data=body, headers=headers)
+        started = time.perf_counter()
+        error = None
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                response.read()
+                if response.status != 200:
+                    error = f"HTTP {response.status}"
+        except urllib.error.HTTPError as exc:
+            error = f"HTTP {exc.code}"
+        except Exception as exc:  # a load test counts every failure, it never stops on one
+            error = type(exc).__name__
+        results.add(name, time.perf_counter() - started, error)
+
+
+def percentile(values: list[float], p: float) -> float:
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[int(p) - 1]
+
+
+def report(results: Results, seconds: float) -> None:
+    print(f"{'request':<10} {'count':>7} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'errors':>7}")
+    everything: list[float] = []
+    for name, values in results.latency.items():
+        everything += values
+        print(
+            f"{name:<10} {len(values):>7} {len(values) / seconds:>8.1f} "
+            f"{percentile(values, 50) * 1000:>8.0f} {percentile(values, 95) * 1000:>8.0f} "
+            f"{results.errors.get(name, 0):>7}"
+        )
+    if everything:
+        print(
+            f"{'all':<10} {len(everything):>7} {len(everything) / seconds:>8.1f} "
+            f"{percentile(everything, 50) * 1000:>8.0f} {percentile(everything, 95) * 1000:>8.0f} "
+            f"{sum(results.errors.values()):>7}"
+        )
+    for sample in results.error_samples:
+        print("error:", sample)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--workers", type=int, default=(os.cpu_count() or 1) * 2 + 1)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument(
+        "--api-limit",
+        default="0/60",
+        help="RATE_LIMIT_API for the run (default off; e.g. 1000000/60 counts without refusing)",
+    )
+    parser.add_argument("--partial", help="path of another partial (default: the step's)")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="arbiter-load-") as scratch:
+        env = environment(Path(scratch) / "db.sqlite3", args.api_limit)
+        manage(env, "migrate", "--noinput", "-v0")
+        manage(env, "load_demo")
+        share, step = demo_paths(env)
+        payload = json.dumps(
+            {
+                "scenario": json.loads(
+                    (DEMO / "scenarios" / "warmaster-home-back.json").read_text()
+                ),
+                "move": json.loads((DEMO / "moves" / "warmaster-home-back.json").read_text()),
+            }
+        ).encode()
+        partial_headers = {"HX-Request": "true", "HX-Request-Type": "partial"}
+        requests = [
+            ("share", share, None, {}),
+            ("step", args.partial or step, None, partial_headers),
+            ("api", "/api/v1/adjudicate", payload, {"Content-Type": "application/json"}),
+        ]
+
+        port = free_port()
+        base = f"http://{HOST}:{port}"
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "arbiter.wsgi",
+                f"--bind={HOST}:{port}",
+                f"--workers={args.workers}",
+                f"--threads={args.threads}",
+                "--log-level=warning",
+            ],
+            cwd=ROOT,
+            env=env,
+        )
+        try:
+            wait_until_up(base, time.monotonic() + 60)
+            print(
+                f"{args.clients} clients for {args.seconds:.0f} s against gunicorn on {base} "
+                f"({args.workers} workers x {args.threads} threads, SQLite, {os.cpu_count()} CPUs)"
+            )
+            results = Results()
+            stop_at = time.monotonic() + args.seconds
+            started = time.monotonic()
+            threads = [
+                threading.Thread(target=client, args=(base, requests, stop_at, results, i))
+                for i in range(args.clients)
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(timeout=args.seconds + 60)
+            report(results, time.monotonic() - started)
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+
+
+if __name__ == "__main__":
+    main()
