@@ -168,6 +168,14 @@ class Situation:
     def _models_by_id(self) -> dict[str, Model]:
         return {m.id: m for u in self.units for m in u.models}
 
+    @cached_property
+    def memo(self) -> dict:
+        """A scratch dict living exactly as long as this situation, for engine modules to keep
+        values that are costly to derive and asked for again and again while judging moves on it
+        (a Situation never changes, so nothing kept here goes stale). Keys are namespaced by the
+        module that owns them. Two threads may both compute a value; either result is the same."""
+        return {}
+
     def unit(self, unit_id: str) -> Unit:
         try:
             return self._units_by_id[unit_id]

@@ -16,7 +16,6 @@ Conventions (RULES.md 0 and 2.1), stated once for the Warmaster half:
 from __future__ import annotations
 
 import math
-import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -272,15 +271,11 @@ class Board:
         return [self.stands[int(i)] for i in self.tree.query(query)]
 
 
-_BOARDS: dict[int, tuple[weakref.ref, Board]] = {}
-
-
 def board(situation: Situation) -> Board:
-    """The Board for a situation (cached while the situation lives)."""
-    key = id(situation)
-    cached = _BOARDS.get(key)
-    if cached is not None and cached[0]() is situation:
-        return cached[1]
+    """The Board for a situation (kept in the situation's memo while it lives)."""
+    cached = situation.memo.get("warmaster.board")
+    if cached is not None:
+        return cached
     stands = [m for u in situation.units for m in u.models]
     footprints = [m.footprint for m in stands]
     for f in footprints:
@@ -292,10 +287,7 @@ def board(situation: Situation) -> Board:
         {u.id: u.army for u in situation.units},
         box(0, 0, situation.table.width, situation.table.height),
     )
-    # The cache holds the situation weakly (a Board never refers back to it); drop dead entries.
-    for dead in [k for k, (ref, _) in _BOARDS.items() if ref() is None]:
-        del _BOARDS[dead]
-    _BOARDS[key] = (weakref.ref(situation), result)
+    situation.memo["warmaster.board"] = result
     return result
 
 

@@ -30,8 +30,6 @@ What the engine models, and what it simplifies (say so to users):
 from __future__ import annotations
 
 import math
-import threading
-import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -152,22 +150,9 @@ def ground_obstacles(situation: Situation, unit: Unit, base: Base, mode: Mode | 
     return hard, climbs
 
 
-_PER_SITUATION: dict[int, tuple] = {}  # id(situation) -> (weakref to it, its cache dict)
-_PER_SITUATION_LOCK = threading.Lock()
-
-
 def situation_cache(situation: Situation) -> dict:
-    """A scratch dict that lives as long as `situation` (which is immutable), for values that
-    are costly to derive and asked for again and again while judging moves on it. (Two threads
-    may both compute a value; either result is the same, so that is harmless.)"""
-    with _PER_SITUATION_LOCK:
-        entry = _PER_SITUATION.get(id(situation))
-        if entry is None or entry[0]() is not situation:
-            for key in [k for k, (ref, _) in _PER_SITUATION.items() if ref() is None]:
-                del _PER_SITUATION[key]
-            entry = (weakref.ref(situation), {})
-            _PER_SITUATION[id(situation)] = entry
-        return entry[1]
+    """This module's part of the situation's memo (Situation.memo)."""
+    return situation.memo.setdefault("wh40k.moving", {})
 
 
 def _cached_obstacles(situation: Situation, unit: Unit, base: Base, mode: Mode):

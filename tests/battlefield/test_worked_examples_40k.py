@@ -4,6 +4,8 @@ and the HTTP API, on the demo scenarios a user can load (battlefield/demo/)."""
 import json
 import pathlib
 
+import pytest
+
 from .cli import adjudicate_cli
 
 DEMO = pathlib.Path(__file__).resolve().parents[2] / "battlefield" / "demo"
@@ -36,6 +38,7 @@ def test_the_berzerkers_surge_of_4_ends_every_survivor_engaged_with_c(tmp_path):
         assert report["engaged_with"] == ["C"]
 
 
+@pytest.mark.django_db
 def test_the_berzerkers_surge_is_judged_the_same_through_the_api(client):
     scenario, move = demo("surge-berzerkers")
     response = client.post(
