@@ -65,8 +65,14 @@ class LegendRow:
     stroke: str
 
 
-def table_svg(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequence = (),
-              dom_id: str = "table", interactive: bool = False) -> SafeString:
+def table_svg(
+    situation: Situation,
+    *,
+    highlight: Iterable[str] = (),
+    overlays: Sequence = (),
+    dom_id: str = "table",
+    interactive: bool = False,
+) -> SafeString:
     """The table as a whole `<svg>` element: safe markup to put straight into a page.
 
     `dom_id` prefixes every id (two pictures on one page need different ones). With
@@ -94,8 +100,13 @@ SUPERSAMPLE = 2
 MIN_PX, MAX_PX = 16, 4000
 
 
-def table_png(situation: Situation, *, width_px: int = 1200, highlight: Iterable[str] = (),
-              overlays: Sequence = ()) -> bytes:
+def table_png(
+    situation: Situation,
+    *,
+    width_px: int = 1200,
+    highlight: Iterable[str] = (),
+    overlays: Sequence = (),
+) -> bytes:
     """The table as PNG bytes, `width_px` wide (16 to 4000); the height follows the picture's
     proportions, at most 4000 px (a very tall table gets a narrower picture)."""
     drawing = scene(situation, highlight=highlight, overlays=overlays)
@@ -137,8 +148,9 @@ class _Painter:
         self.height = max(1, round(self.width * vh / vw))
         self.s = self.width * SUPERSAMPLE / vw
         self.ox, self.oy = vx, vy
-        self.image = Image.new("RGB", (self.width * SUPERSAMPLE, self.height * SUPERSAMPLE),
-                               _rgba(PAGE_COLOUR))
+        self.image = Image.new(
+            "RGB", (self.width * SUPERSAMPLE, self.height * SUPERSAMPLE), _rgba(PAGE_COLOUR)
+        )
         self.draw = ImageDraw.Draw(self.image)
         # Blending is only for see-through fills: it makes every shape several times slower.
         self.blend = ImageDraw.Draw(self.image, "RGBA")
@@ -156,12 +168,16 @@ class _Painter:
         self.fill_polygon([(0, 0), (d.width, 0), (d.width, d.height), (0, d.height)], TABLE_COLOUR)
         for lines in (d.grid_minor, d.grid_major):
             for a, b in lines.segments:
-                self.draw.line(self.xy([a, b]), fill=_rgba(lines.paint.stroke),
-                               width=self.w(lines.paint.width))
+                self.draw.line(
+                    self.xy([a, b]), fill=_rgba(lines.paint.stroke), width=self.w(lines.paint.width)
+                )
         for area in d.terrain:
             self.area(area)
-        self.draw.rectangle([*self.xy([(0, 0)])[0], *self.xy([(d.width, d.height)])[0]],
-                            outline=_rgba(d.border.stroke), width=self.w(d.border.width))
+        self.draw.rectangle(
+            [*self.xy([(0, 0)])[0], *self.xy([(d.width, d.height)])[0]],
+            outline=_rgba(d.border.stroke),
+            width=self.w(d.border.width),
+        )
         for unit in d.units:
             for mark in unit.models:
                 self.model(mark)
@@ -241,19 +257,24 @@ class _Painter:
             self.draw.line(segment, fill=colour, width=width)
 
     def disc(self, x: float, y: float, r: float, paint: Paint) -> None:
-        (cx, cy), = self.xy([(x, y)])
+        ((cx, cy),) = self.xy([(x, y)])
         rr = r * self.s
         draw = self.draw if paint.opacity >= 1 else self.blend
-        draw.ellipse([cx - rr, cy - rr, cx + rr, cy + rr],
-                     fill=_rgba(paint.fill, paint.opacity) if paint.fill else None,
-                     outline=_rgba(paint.stroke) if paint.stroke else None,
-                     width=self.w(paint.width) if paint.stroke else 0)
+        draw.ellipse(
+            [cx - rr, cy - rr, cx + rr, cy + rr],
+            fill=_rgba(paint.fill, paint.opacity) if paint.fill else None,
+            outline=_rgba(paint.stroke) if paint.stroke else None,
+            width=self.w(paint.width) if paint.stroke else 0,
+        )
 
     def ring(self, x: float, y: float, r: float, colour: str, width: float) -> None:
-        (cx, cy), = self.xy([(x, y)])
+        ((cx, cy),) = self.xy([(x, y)])
         rr, half = r * self.s, width * self.s / 2
-        self.draw.ellipse([cx - rr - half, cy - rr - half, cx + rr + half, cy + rr + half],
-                          outline=_rgba(colour), width=max(1, round(width * self.s)))
+        self.draw.ellipse(
+            [cx - rr - half, cy - rr - half, cx + rr + half, cy + rr + half],
+            outline=_rgba(colour),
+            width=max(1, round(width * self.s)),
+        )
 
     def model(self, m) -> None:
         if m.highlighted:
@@ -273,11 +294,17 @@ class _Painter:
     def text(self, label: Label) -> None:
         size = max(6, round(label.size * self.s))
         font = _font(size, label.weight == "bold")
-        (x, y), = self.xy([(label.x, label.y)])
+        ((x, y),) = self.xy([(label.x, label.y)])
         halo = round(label.halo * self.s / 2) if label.halo else 0
-        self.draw.text((x, y), label.text, fill=_rgba(label.fill), font=font,
-                       anchor=_ANCHORS.get(label.anchor, "ms"), stroke_width=halo,
-                       stroke_fill=_rgba(HALO) if halo else None)
+        self.draw.text(
+            (x, y),
+            label.text,
+            fill=_rgba(label.fill),
+            font=font,
+            anchor=_ANCHORS.get(label.anchor, "ms"),
+            stroke_width=halo,
+            stroke_fill=_rgba(HALO) if halo else None,
+        )
 
 
 def _dashes(points: list[tuple[float, float]], pattern: list[float]):

@@ -39,10 +39,26 @@ from rules.geometry import Base
 from rules.situation import Model, Situation, TerrainFeature
 
 #: Okabe-Ito colours, in the order armies take them (LIMITS allows at most 8 armies).
-ARMY_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#56B4E9", "#CC79A7", "#F0E442",
-                "#000000")
-ARMY_COLOUR_NAMES = ("blue", "orange", "green", "vermillion", "sky blue", "purple", "yellow",
-                     "black")
+ARMY_COLOURS = (
+    "#0072B2",
+    "#E69F00",
+    "#009E73",
+    "#D55E00",
+    "#56B4E9",
+    "#CC79A7",
+    "#F0E442",
+    "#000000",
+)
+ARMY_COLOUR_NAMES = (
+    "blue",
+    "orange",
+    "green",
+    "vermillion",
+    "sky blue",
+    "purple",
+    "yellow",
+    "black",
+)
 
 PAGE_COLOUR = "#FFFFFF"
 TABLE_COLOUR = "#EEEADF"
@@ -122,18 +138,40 @@ TERRAIN_WARMASTER = _styles(
 
 #: Warmaster terrain type labels (lower case, as entered) and the style drawing them.
 WARMASTER_TYPE_STYLE = {
-    "open": "open", "hill": "hill", "hills": "hill",
-    "woods": "woods", "wood": "woods", "forest": "woods", "tall scrub": "woods", "scrub": "woods",
-    "river": "river", "shallow river": "river", "ford": "river", "stream": "river",
+    "open": "open",
+    "hill": "hill",
+    "hills": "hill",
+    "woods": "woods",
+    "wood": "woods",
+    "forest": "woods",
+    "tall scrub": "woods",
+    "scrub": "woods",
+    "river": "river",
+    "shallow river": "river",
+    "ford": "river",
+    "stream": "river",
     "marsh": "river",
-    "village": "village", "town": "village",
-    "road": "road", "bridge": "road",
-    "low obstacle": "obstacle", "obstacle": "obstacle", "wall": "obstacle", "hedge": "obstacle",
+    "village": "village",
+    "town": "village",
+    "road": "road",
+    "bridge": "road",
+    "low obstacle": "obstacle",
+    "obstacle": "obstacle",
+    "wall": "obstacle",
+    "hedge": "obstacle",
     "fence": "obstacle",
-    "deep water": "deep-water", "lake": "deep-water", "water": "deep-water",
-    "impassable": "impassable", "building": "impassable", "buildings": "impassable",
-    "boulders": "impassable", "ravine": "impassable", "ravines": "impassable",
-    "cliff": "impassable", "cliffs": "impassable", "mountain": "impassable",
+    "deep water": "deep-water",
+    "lake": "deep-water",
+    "water": "deep-water",
+    "impassable": "impassable",
+    "building": "impassable",
+    "buildings": "impassable",
+    "boulders": "impassable",
+    "ravine": "impassable",
+    "ravines": "impassable",
+    "cliff": "impassable",
+    "cliffs": "impassable",
+    "mountain": "impassable",
     "mountains": "impassable",
 }
 
@@ -166,8 +204,11 @@ def _path_data(rings: Sequence[Sequence[tuple[float, float]]], closed: bool = Tr
         if not ring:
             continue
         head, *rest = ring
-        parts.append(f"M{num(head[0])} {num(head[1])}"
-                     + "".join(f"L{num(x)} {num(y)}" for x, y in rest) + ("Z" if closed else ""))
+        parts.append(
+            f"M{num(head[0])} {num(head[1])}"
+            + "".join(f"L{num(x)} {num(y)}" for x, y in rest)
+            + ("Z" if closed else "")
+        )
     return "".join(parts)
 
 
@@ -184,8 +225,9 @@ class Lines:
 
     @property
     def d(self) -> str:
-        return "".join(f"M{num(a[0])} {num(a[1])}L{num(b[0])} {num(b[1])}"
-                       for a, b in self.segments)
+        return "".join(
+            f"M{num(a[0])} {num(a[1])}L{num(b[0])} {num(b[1])}" for a, b in self.segments
+        )
 
 
 @dataclass(frozen=True)
@@ -254,13 +296,17 @@ class Label:
 
     @property
     def attrs(self) -> str:
-        parts = [f'x="{num(self.x)}" y="{num(self.y)}" font-size="{num(self.size)}"',
-                 f'text-anchor="{self.anchor}" fill="{self.fill}"']
+        parts = [
+            f'x="{num(self.x)}" y="{num(self.y)}" font-size="{num(self.size)}"',
+            f'text-anchor="{self.anchor}" fill="{self.fill}"',
+        ]
         if self.weight != "normal":
             parts.append(f'font-weight="{self.weight}"')
         if self.halo:
-            parts.append(f'stroke="{HALO}" stroke-width="{num(self.halo)}" '
-                         'stroke-linejoin="round" paint-order="stroke"')
+            parts.append(
+                f'stroke="{HALO}" stroke-width="{num(self.halo)}" '
+                'stroke-linejoin="round" paint-order="stroke"'
+            )
         return " ".join(parts)
 
 
@@ -442,7 +488,7 @@ def _grid_steps(situation: Situation) -> tuple[float, float]:
 @lru_cache(maxsize=64)
 def _ink_on(colour: str) -> str:
     """Black or white, whichever reads better on `colour` (WCAG relative luminance)."""
-    r, g, b = (int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    r, g, b = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
 
     def lin(c: float) -> float:
         return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
@@ -460,8 +506,10 @@ def _polygons(geometry: BaseGeometry) -> list[Polygon]:
 
 
 def _rings(polygon: Polygon) -> tuple[tuple[tuple[float, float], ...], ...]:
-    return tuple(tuple((float(x), float(y)) for x, y in ring.coords[:-1])
-                 for ring in (polygon.exterior, *polygon.interiors))
+    return tuple(
+        tuple((float(x), float(y)) for x, y in ring.coords[:-1])
+        for ring in (polygon.exterior, *polygon.interiors)
+    )
 
 
 @lru_cache(maxsize=256)
@@ -472,13 +520,19 @@ def _base_shape(base: Base) -> tuple[str, float, float, float, tuple, float]:
         return "circle", base.radius, 0.0, 0.0, (), base.radius
     if base.kind == "oval":
         rx, ry = base.size[0] / 2, base.size[1] / 2
-        local = tuple((rx * math.cos(2 * math.pi * i / 64), ry * math.sin(2 * math.pi * i / 64))
-                      for i in range(64))
+        local = tuple(
+            (rx * math.cos(2 * math.pi * i / 64), ry * math.sin(2 * math.pi * i / 64))
+            for i in range(64)
+        )
         return "ellipse", 0.0, rx, ry, local, rx
     if base.kind == "rect":
         frontage, depth = base.size
-        local = ((-depth / 2, -frontage / 2), (depth / 2, -frontage / 2),
-                 (depth / 2, frontage / 2), (-depth / 2, frontage / 2))
+        local = (
+            (-depth / 2, -frontage / 2),
+            (depth / 2, -frontage / 2),
+            (depth / 2, frontage / 2),
+            (-depth / 2, frontage / 2),
+        )
         return "polygon", 0.0, 0.0, 0.0, local, depth / 2
     local = tuple(base.hull)
     # A hull's front is where the facing ray from the centre leaves the outline.
@@ -494,8 +548,9 @@ def _grown(local: tuple[tuple[float, float], ...], gap: float) -> tuple[tuple[fl
     return tuple((float(x), float(y)) for x, y in grown.exterior.coords[:-1])
 
 
-def _place(points: Iterable[tuple[float, float]], x: float, y: float,
-           facing: float) -> tuple[tuple[float, float], ...]:
+def _place(
+    points: Iterable[tuple[float, float]], x: float, y: float, facing: float
+) -> tuple[tuple[float, float], ...]:
     """Points from a model's frame to the table: turn by the facing (clockwise with y down),
     then move to the centre."""
     a = math.radians(facing)
@@ -503,20 +558,34 @@ def _place(points: Iterable[tuple[float, float]], x: float, y: float,
     return tuple((x + px * c - py * s, y + px * s + py * c) for px, py in points)
 
 
-def _model_mark(model: Model, army: str, colour: str, title: str, px: float,
-                highlighted: bool) -> ModelMark:
+def _model_mark(
+    model: Model, army: str, colour: str, title: str, px: float, highlighted: bool
+) -> ModelMark:
     shape, r, rx, ry, local, front = _base_shape(model.base)
     turned = bool(model.facing % 360)
     tick = (front * 0.35, front) if shape != "circle" or turned else None
     ring_gap = 2.5 * px
     ring_local = _grown(local, ring_gap) if highlighted and shape != "circle" else ()
     return ModelMark(
-        id=model.id, unit=model.unit, army=army, x=model.x, y=model.y, facing=model.facing,
-        shape=shape, r=r, rx=rx, ry=ry, local=local,
+        id=model.id,
+        unit=model.unit,
+        army=army,
+        x=model.x,
+        y=model.y,
+        facing=model.facing,
+        shape=shape,
+        r=r,
+        rx=rx,
+        ry=ry,
+        local=local,
         outline=_place(local, model.x, model.y, model.facing),
-        paint=Paint(colour, INK, 1.0 * px), tick=tick,
-        tick_paint=Paint(None, _ink_on(colour), 2.0 * px), title=title, highlighted=highlighted,
-        ring_local=ring_local, ring_outline=_place(ring_local, model.x, model.y, model.facing),
+        paint=Paint(colour, INK, 1.0 * px),
+        tick=tick,
+        tick_paint=Paint(None, _ink_on(colour), 2.0 * px),
+        title=title,
+        highlighted=highlighted,
+        ring_local=ring_local,
+        ring_outline=_place(ring_local, model.x, model.y, model.facing),
         ring_r=r + ring_gap if highlighted and shape == "circle" else 0.0,
         ring_width=2.0 * px if highlighted else 0.0,
     )
@@ -536,8 +605,11 @@ def _overlay_mark(overlay, index: int, px: float, label_size: float) -> OverlayM
     """An overlay: any object with `geometry` (shapely), `css_class` and optional `label`, or a
     tuple (geometry, css_class[, label])."""
     if isinstance(overlay, tuple):
-        overlay = SimpleNamespace(geometry=overlay[0], css_class=(overlay[1:2] or ("",))[0],
-                                  label=(overlay[2:3] or ("",))[0])
+        overlay = SimpleNamespace(
+            geometry=overlay[0],
+            css_class=(overlay[1:2] or ("",))[0],
+            label=(overlay[2:3] or ("",))[0],
+        )
     css = str(getattr(overlay, "css_class", "") or "overlay")
     key = next((c for c in css.split() if c in OVERLAY_STYLES), "overlay")
     fill, opacity, stroke, width, dash = OVERLAY_STYLES[key]
@@ -545,14 +617,23 @@ def _overlay_mark(overlay, index: int, px: float, label_size: float) -> OverlayM
     line_paint = Paint(None, stroke, width * px, tuple(d * px for d in dash))
     geometry = overlay.geometry
     areas, paths, discs = [], [], []
-    parts = list(getattr(geometry, "geoms", [geometry])) if not isinstance(geometry, Polygon) \
+    parts = (
+        list(getattr(geometry, "geoms", [geometry]))
+        if not isinstance(geometry, Polygon)
         else [geometry]
+    )
     for part in parts:
         if part.is_empty:
             continue
         if part.geom_type in ("Polygon", "MultiPolygon"):
-            areas.append(Area(f"overlay-{index}-{len(areas)}", css,
-                              tuple(_rings(p) for p in _polygons(part)), paint))
+            areas.append(
+                Area(
+                    f"overlay-{index}-{len(areas)}",
+                    css,
+                    tuple(_rings(p) for p in _polygons(part)),
+                    paint,
+                )
+            )
         elif part.geom_type in ("LineString", "LinearRing", "MultiLineString"):
             for line in getattr(part, "geoms", [part]):
                 paths.append(Path(tuple((float(x), float(y)) for x, y in line.coords), line_paint))
@@ -580,8 +661,7 @@ def _overlay_mark(overlay, index: int, px: float, label_size: float) -> OverlayM
     return OverlayMark(css, tuple(areas), tuple(paths), tuple(discs), label)
 
 
-def scene(situation: Situation, *, highlight: Iterable[str] = (),
-          overlays: Sequence = ()) -> Scene:
+def scene(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequence = ()) -> Scene:
     """The drawing list for a situation (see the module docstring)."""
     width, height = situation.table.width, situation.table.height
     unit = situation.unit_name
@@ -622,8 +702,16 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (),
         data = (("terrain", feature.id), ("type", feature.type))
         if feature.category:
             data += (("category", feature.category),)
-        terrain.append(Area(f"terrain-{feature.id}", f"terrain terrain-{style.key}", polygons,
-                            paint, title, data))
+        terrain.append(
+            Area(
+                f"terrain-{feature.id}",
+                f"terrain terrain-{style.key}",
+                polygons,
+                paint,
+                title,
+                data,
+            )
+        )
 
     label_size = LABEL_PX * px
     units = []
@@ -631,11 +719,21 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (),
         colour = colours.get(u.army, ARMY_COLOURS[-1])
         army_name = army_names.get(u.army, u.army)
         marks = tuple(
-            _model_mark(m, u.army, colour, _model_title(m, u.name, army_name, unit), px,
-                        m.id in highlight)
-            for m in u.models)
-        units.append(UnitGroup(u.id, u.army, u.name, colour, marks,
-                               _unit_label(u.name, u.models, width, label_size, px)))
+            _model_mark(
+                m, u.army, colour, _model_title(m, u.name, army_name, unit), px, m.id in highlight
+            )
+            for m in u.models
+        )
+        units.append(
+            UnitGroup(
+                u.id,
+                u.army,
+                u.name,
+                colour,
+                marks,
+                _unit_label(u.name, u.models, width, label_size, px),
+            )
+        )
 
     overlay_marks = tuple(_overlay_mark(o, i, px, label_size) for i, o in enumerate(overlays))
 
@@ -646,21 +744,38 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (),
         x += major
     y = major
     while y < height - 1e-9:
-        axis.append(Label(f"{y:g}", -margin * 0.2, y + AXIS_PX * px * 0.35, AXIS_PX * px,
-                          fill="#6B6455", anchor="end"))
+        axis.append(
+            Label(
+                f"{y:g}",
+                -margin * 0.2,
+                y + AXIS_PX * px * 0.35,
+                AXIS_PX * px,
+                fill="#6B6455",
+                anchor="end",
+            )
+        )
         y += major
 
     legend, legend_bottom = _legend(situation, colours, used_styles, width, height + margin, px)
     view = (-margin, -margin, width + 2 * margin, legend_bottom + margin * 0.5 + margin)
 
     return Scene(
-        system=situation.system, unit=unit, width=width, height=height, view=view, px=px,
+        system=situation.system,
+        unit=unit,
+        width=width,
+        height=height,
+        view=view,
+        px=px,
         title=situation.name or "Table",
         desc=_description(situation, colours, used_styles),
-        grid_minor=grid_minor, grid_major=grid_major,
+        grid_minor=grid_minor,
+        grid_major=grid_major,
         border=Paint(None, "#4A4438", 2.0 * px),
-        terrain=tuple(terrain), units=tuple(units), overlays=overlay_marks,
-        axis=tuple(axis), legend=legend,
+        terrain=tuple(terrain),
+        units=tuple(units),
+        overlays=overlay_marks,
+        axis=tuple(axis),
+        legend=legend,
     )
 
 
@@ -688,16 +803,23 @@ def _text_width(text: str, size: float) -> float:
     return 0.55 * size * len(text)
 
 
-def _legend(situation: Situation, colours: dict[str, str], styles: dict[str, TerrainStyle],
-            width: float, top: float, px: float) -> tuple[tuple[LegendEntry, ...], float]:
+def _legend(
+    situation: Situation,
+    colours: dict[str, str],
+    styles: dict[str, TerrainStyle],
+    width: float,
+    top: float,
+    px: float,
+) -> tuple[tuple[LegendEntry, ...], float]:
     """Legend entries laid out in rows under the table; returns them and the bottom y."""
     size = LEGEND_PX * px
     row = 22 * px
     swatch = 12 * px
     entries = [("disc", a.name, Paint(colours[a.id], INK, 1.0 * px)) for a in situation.armies]
-    entries += [("square", s.label, Paint(s.fill, s.stroke, 1.5 * px,
-                                          (3 * px, 2 * px) if s.dashed else ()))
-                for s in styles.values()]
+    entries += [
+        ("square", s.label, Paint(s.fill, s.stroke, 1.5 * px, (3 * px, 2 * px) if s.dashed else ()))
+        for s in styles.values()
+    ]
     laid = []
     x, y = 0.0, top + row * 0.8
     for kind, text, paint in entries:
@@ -708,12 +830,17 @@ def _legend(situation: Situation, colours: dict[str, str], styles: dict[str, Ter
             sw: Disc | Area = Disc(x + swatch / 2, y - swatch / 2 + size * 0.15, swatch / 2, paint)
         else:
             y0 = y - swatch + size * 0.15
-            sw = Area("", "legend-swatch",
-                      ((((x, y0), (x + swatch, y0), (x + swatch, y0 + swatch),
-                          (x, y0 + swatch)),),),
-                      paint)
-        laid.append(LegendEntry(kind, text, paint, sw,
-                                Label(text, x + swatch + 6 * px, y, size, anchor="start")))
+            sw = Area(
+                "",
+                "legend-swatch",
+                ((((x, y0), (x + swatch, y0), (x + swatch, y0 + swatch), (x, y0 + swatch)),),),
+                paint,
+            )
+        laid.append(
+            LegendEntry(
+                kind, text, paint, sw, Label(text, x + swatch + 6 * px, y, size, anchor="start")
+            )
+        )
         x += span
     return tuple(laid), (y if laid else top)
 
@@ -726,19 +853,23 @@ def _terrain_title(system: str, feature: TerrainFeature, style: TerrainStyle) ->
     return f"{feature.id}: {feature.type or 'terrain'}, {what}{extra}, {feature.height:g} in tall"
 
 
-def _description(situation: Situation, colours: dict[str, str],
-                 styles: dict[str, TerrainStyle]) -> str:
+def _description(
+    situation: Situation, colours: dict[str, str], styles: dict[str, TerrainStyle]
+) -> str:
     """A sentence or two for screen readers: the table, its terrain and who is on it."""
     t = situation.table
     unit = situation.unit_name
-    parts = [f"A {t.width:g} by {t.height:g} {unit} table with "
-             f"{_count(len(situation.terrain), 'terrain feature')}"]
+    parts = [
+        f"A {t.width:g} by {t.height:g} {unit} table with "
+        f"{_count(len(situation.terrain), 'terrain feature')}"
+    ]
     for i, army in enumerate(situation.armies):
         units = [u for u in situation.units if u.army == army.id]
         models = sum(len(u.models) for u in units)
         colour_name = ARMY_COLOUR_NAMES[i % len(ARMY_COLOUR_NAMES)]
-        parts.append(f"{army.name} ({colour_name}): {_count(len(units), 'unit')}, "
-                     f"{_count(models, 'model')}")
+        parts.append(
+            f"{army.name} ({colour_name}): {_count(len(units), 'unit')}, {_count(models, 'model')}"
+        )
     return "; ".join(parts) + "."
 
 

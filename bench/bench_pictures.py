@@ -21,33 +21,69 @@ def busy_table(seed: int = 2, terrain: int = 25, units: int = 10, per_unit: int 
         w, h = rng.uniform(2, 7), rng.uniform(2, 6)
         turn = math.radians(rng.choice([0, 0, 15, 30, 45]))
         corners = [(-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)]
-        points = [[round(cx + x * math.cos(turn) - y * math.sin(turn), 3),
-                   round(cy + x * math.sin(turn) + y * math.cos(turn), 3)] for x, y in corners]
+        points = [
+            [
+                round(cx + x * math.cos(turn) - y * math.sin(turn), 3),
+                round(cy + x * math.sin(turn) + y * math.cos(turn), 3),
+            ]
+            for x, y in corners
+        ]
         solid = i % 8 == 7
-        pieces.append({"id": f"t{i}", "type": "building" if solid else "ruin",
-                       "category": rng.choice(categories), "height": rng.choice([1, 3, 5]),
-                       "solid": solid, "footprint": points})
+        pieces.append(
+            {
+                "id": f"t{i}",
+                "type": "building" if solid else "ruin",
+                "category": rng.choice(categories),
+                "height": rng.choice([1, 3, 5]),
+                "solid": solid,
+                "footprint": points,
+            }
+        )
     placed: list[tuple[float, float, float]] = []
     unit_docs = []
     for u in range(units):
         army = "red" if u % 2 == 0 else "blue"
         kind = ["round", "round", "oval", "hull"][u % 4]
-        base = {"round": {"round": 32}, "oval": {"oval": [60, 35.5]},
-                "hull": {"hull": [[-1.5, -1], [1.5, -1], [2, 0], [1.5, 1], [-1.5, 1]]}}[kind]
+        base = {
+            "round": {"round": 32},
+            "oval": {"oval": [60, 35.5]},
+            "hull": {"hull": [[-1.5, -1], [1.5, -1], [2, 0], [1.5, 1], [-1.5, 1]]},
+        }[kind]
         radius = {"round": 0.63, "oval": 1.19, "hull": 2.0}[kind]
         models = []
         while len(models) < per_unit:
             x, y = rng.uniform(3, 57), rng.uniform(3, 41)
             if all(math.hypot(x - px, y - py) > radius + pr + 0.05 for px, py, pr in placed):
                 placed.append((x, y, radius))
-                models.append({"id": f"u{u}m{len(models)}", "base": base, "x": round(x, 3),
-                               "y": round(y, 3), "facing": rng.choice([0, 90, 180, 270, 45])})
-        unit_docs.append({"id": f"u{u}", "army": army, "name": f"Squad {u}",
-                          "keywords": ["INFANTRY"], "move": 6, "models": models})
-    return {"format": "arbiter.scenario/1", "system": "wh40k-11e", "name": "Busy table",
-            "table": {"width": 60, "height": 44}, "terrain": pieces,
-            "armies": [{"id": "red", "name": "World Eaters"}, {"id": "blue", "name": "Tau Empire"}],
-            "units": unit_docs, "turn": {"round": 1, "active_army": "red", "phase": "movement"}}
+                models.append(
+                    {
+                        "id": f"u{u}m{len(models)}",
+                        "base": base,
+                        "x": round(x, 3),
+                        "y": round(y, 3),
+                        "facing": rng.choice([0, 90, 180, 270, 45]),
+                    }
+                )
+        unit_docs.append(
+            {
+                "id": f"u{u}",
+                "army": army,
+                "name": f"Squad {u}",
+                "keywords": ["INFANTRY"],
+                "move": 6,
+                "models": models,
+            }
+        )
+    return {
+        "format": "arbiter.scenario/1",
+        "system": "wh40k-11e",
+        "name": "Busy table",
+        "table": {"width": 60, "height": 44},
+        "terrain": pieces,
+        "armies": [{"id": "red", "name": "World Eaters"}, {"id": "blue", "name": "Tau Empire"}],
+        "units": unit_docs,
+        "turn": {"round": 1, "active_army": "red", "phase": "movement"},
+    }
 
 
 def main() -> None:
@@ -61,18 +97,24 @@ def main() -> None:
     from rules import Situation
 
     situation = Situation.from_document(busy_table())
-    print(f"   table 60 x 44 in, {len(situation.terrain)} terrain pieces, "
-          f"{sum(len(u.models) for u in situation.units)} models")
+    print(
+        f"   table 60 x 44 in, {len(situation.terrain)} terrain pieces, "
+        f"{sum(len(u.models) for u in situation.units)} models"
+    )
     report("drawing list (scene)", median_ms(lambda: scene(situation)))
     report("table_svg", median_ms(lambda: table_svg(situation)))
     report("table_png 1200 px", median_ms(lambda: table_png(situation), repeat=20), 100)
-    print(f"   sizes: svg {len(table_svg(situation)) / 1024:.1f} KB, "
-          f"png {len(table_png(situation)) / 1024:.1f} KB")
+    print(
+        f"   sizes: svg {len(table_svg(situation)) / 1024:.1f} KB, "
+        f"png {len(table_png(situation)) / 1024:.1f} KB"
+    )
 
 
 if __name__ == "__main__":
     import sys
 
-    sys.path[:0] = [os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                    os.path.dirname(os.path.abspath(__file__))]
+    sys.path[:0] = [
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+        os.path.dirname(os.path.abspath(__file__)),
+    ]
     main()

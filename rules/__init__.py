@@ -15,6 +15,18 @@ from .systems import SYSTEMS, adjudicate, move_options, reach, suggest
 from .verdict import Finding, Verdict
 
 __all__ = [
-    "SYSTEMS", "Finding", "InvalidInput", "Model", "Move", "Pose", "Situation", "TerrainFeature",
-    "Unit", "Verdict", "adjudicate", "move_options", "reach", "suggest",
+    "SYSTEMS",
+    "Finding",
+    "InvalidInput",
+    "Model",
+    "Move",
+    "Pose",
+    "Situation",
+    "TerrainFeature",
+    "Unit",
+    "Verdict",
+    "adjudicate",
+    "move_options",
+    "reach",
+    "suggest",
 ]

@@ -29,12 +29,15 @@ class Dice:
 
     def roll(self, count: int = 1) -> list[int]:
         """Roll `count` D6."""
-        values = []
+        values: list[int] = []
         for _ in range(count):
             if self.entered is not None:
                 if not self.entered:
-                    raise InvalidInput("dice", f"this move needs {len(self.rolled) + count - len(values)} "
-                                               f"more die value(s) than were entered")
+                    raise InvalidInput(
+                        "dice",
+                        f"this move needs {len(self.rolled) + count - len(values)} "
+                        f"more die value(s) than were entered",
+                    )
                 value, source = self.entered.pop(0), "user"
             else:
                 value, source = self._rng.randint(1, 6), "server"
@@ -45,7 +48,9 @@ class Dice:
     def finish(self) -> None:
         """Refuse left-over entered dice: the player entered more than the move rolls."""
         if self.entered:
-            raise InvalidInput("dice", f"{len(self.entered)} more die value(s) entered than this move rolls")
+            raise InvalidInput(
+                "dice", f"{len(self.entered)} more die value(s) entered than this move rolls"
+            )
 
     def as_list(self) -> list[dict]:
         return [d.as_dict() for d in self.rolled]

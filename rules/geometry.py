@@ -42,7 +42,10 @@ def circumscribed_circle(cx: float, cy: float, radius: float, segments: int = CI
     r = radius / math.cos(math.pi / segments)
     return Polygon(
         [
-            (cx + r * math.cos(2 * math.pi * i / segments), cy + r * math.sin(2 * math.pi * i / segments))
+            (
+                cx + r * math.cos(2 * math.pi * i / segments),
+                cy + r * math.sin(2 * math.pi * i / segments),
+            )
             for i in range(segments)
         ]
     )
@@ -99,8 +102,12 @@ class Base:
             frontage, depth = self.size
             # Depth runs along the facing (+x), frontage across it.
             return Polygon(
-                [(-depth / 2, -frontage / 2), (depth / 2, -frontage / 2),
-                 (depth / 2, frontage / 2), (-depth / 2, frontage / 2)]
+                [
+                    (-depth / 2, -frontage / 2),
+                    (depth / 2, -frontage / 2),
+                    (depth / 2, frontage / 2),
+                    (-depth / 2, frontage / 2),
+                ]
             )
         return Polygon(self.hull)
 
@@ -124,8 +131,9 @@ def _tidy(value: float) -> float | int:
     return int(rounded) if rounded == int(rounded) else rounded
 
 
-def footprint_distance(a_base: Base, a_pos: tuple[float, float, float],
-                       b_base: Base, b_pos: tuple[float, float, float]) -> float:
+def footprint_distance(
+    a_base: Base, a_pos: tuple[float, float, float], b_base: Base, b_pos: tuple[float, float, float]
+) -> float:
     """Horizontal distance between two placed bases (0 if they overlap), RULES.md 1.1.
 
     `*_pos` is (x, y, facing). Round to round is analytic; anything else uses shapely on the
@@ -142,7 +150,9 @@ def straight_distance(horizontal: float, vertical: float) -> float:
     return math.hypot(horizontal, vertical)
 
 
-def point_footprint_distance(base: Base, pos: tuple[float, float, float], point: tuple[float, float]) -> float:
+def point_footprint_distance(
+    base: Base, pos: tuple[float, float, float], point: tuple[float, float]
+) -> float:
     """Distance from a point on the table to a placed base (0 inside it)."""
     if base.kind == "round":
         return max(0.0, math.hypot(pos[0] - point[0], pos[1] - point[1]) - base.radius)
@@ -158,8 +168,9 @@ def is_simple_polygon(points) -> bool:
 
 
 # -- moving bases (RULES.md 1.3). Free space and shortest paths: rules/pathfinding.py. ----------
-def segment_point_distance(a: tuple[float, float], b: tuple[float, float],
-                           p: tuple[float, float]) -> float:
+def segment_point_distance(
+    a: tuple[float, float], b: tuple[float, float], p: tuple[float, float]
+) -> float:
     """Distance from point p to the segment a-b (a round base sliding along a-b meets a round
     base at p when this is less than the sum of their radii)."""
     dx, dy = b[0] - a[0], b[1] - a[1]
@@ -169,8 +180,9 @@ def segment_point_distance(a: tuple[float, float], b: tuple[float, float],
     return math.hypot(p[0] - (a[0] + t * dx), p[1] - (a[1] + t * dy))
 
 
-def swept_footprint(base: Base, a: tuple[float, float], b: tuple[float, float],
-                    facing: float = 0.0):
+def swept_footprint(
+    base: Base, a: tuple[float, float], b: tuple[float, float], facing: float = 0.0
+):
     """The area a base covers sliding straight from a to b at a fixed facing.
 
     Exact for convex bases (round, oval, rect, convex hulls): the convex hull of the base at

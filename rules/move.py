@@ -14,8 +14,17 @@ MOVE_FORMAT = "arbiter.move/1"
 MOVE_TYPES = {
     "wh40k-11e": ("normal", "advance", "fall-back", "charge", "surge"),
     "warmaster-revolution": (
-        "initiative-charge", "order-move", "order-charge", "home-back", "drive-back", "retreat",
-        "pursuit", "combat-advance", "combat-fall-back", "character-move", "character-escape",
+        "initiative-charge",
+        "order-move",
+        "order-charge",
+        "home-back",
+        "drive-back",
+        "retreat",
+        "pursuit",
+        "combat-advance",
+        "combat-fall-back",
+        "character-move",
+        "character-escape",
     ),
 }
 
@@ -74,15 +83,23 @@ class Move:
     dice: tuple[int, ...] | None = None
     end: Mapping[str, Pose] | None = None
     paths: Mapping[str, tuple[tuple[float, float, float], ...]] = field(
-        default_factory=lambda: MappingProxyType({}))
+        default_factory=lambda: MappingProxyType({})
+    )
     seed: int | None = None
 
     def declared(self, name: str, default=None):
         return self.declarations.get(name, default)
 
     def with_end(self, end: Mapping[str, Pose], paths=None) -> Move:
-        return Move(self.unit, self.type, self.declarations, self.dice, MappingProxyType(dict(end)),
-                    MappingProxyType(dict(paths or {})), self.seed)
+        return Move(
+            self.unit,
+            self.type,
+            self.declarations,
+            self.dice,
+            MappingProxyType(dict(end)),
+            MappingProxyType(dict(paths or {})),
+            self.seed,
+        )
 
     def to_document(self) -> dict:
         doc: dict = {"format": MOVE_FORMAT, "unit": self.unit, "type": self.type}
@@ -112,7 +129,11 @@ class Move:
         if not isinstance(unit, str) or not unit:
             raise InvalidInput("unit", "must be a unit id")
         move_type = doc.get("type")
-        known = MOVE_TYPES.get(system, sum(MOVE_TYPES.values(), ())) if system else sum(MOVE_TYPES.values(), ())
+        known = (
+            MOVE_TYPES.get(system, sum(MOVE_TYPES.values(), ()))
+            if system
+            else sum(MOVE_TYPES.values(), ())
+        )
         if move_type not in known:
             raise InvalidInput("type", f"must be one of {', '.join(known)}")
         declarations = doc.get("declarations", {})
@@ -130,8 +151,13 @@ class Move:
                 raise InvalidInput(f"declarations.{key}", f"must be a {expected.__name__}")
         dice = doc.get("dice")
         if dice is not None:
-            if not isinstance(dice, list) or len(dice) > 40 or not all(
-                    isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice):
+            if (
+                not isinstance(dice, list)
+                or len(dice) > 40
+                or not all(
+                    isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice
+                )
+            ):
                 raise InvalidInput("dice", "must be a list of die values from 1 to 6")
             dice = tuple(dice)
         end = doc.get("end")
@@ -145,18 +171,31 @@ class Move:
         parsed_paths = {}
         for mid, points in paths.items():
             if not isinstance(points, list) or len(points) > 100:
-                raise InvalidInput(f"paths.{mid}", "must be a list of at most 100 [x, y, z] waypoints")
+                raise InvalidInput(
+                    f"paths.{mid}", "must be a list of at most 100 [x, y, z] waypoints"
+                )
             parsed = []
             for i, p in enumerate(points):
-                if not isinstance(p, list) or len(p) not in (2, 3) or not all(_finite(v) for v in p):
+                if (
+                    not isinstance(p, list)
+                    or len(p) not in (2, 3)
+                    or not all(_finite(v) for v in p)
+                ):
                     raise InvalidInput(f"paths.{mid}[{i}]", "must be [x, y] or [x, y, z]")
                 parsed.append((float(p[0]), float(p[1]), float(p[2]) if len(p) == 3 else 0.0))
             parsed_paths[mid] = tuple(parsed)
         seed = doc.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise InvalidInput("seed", "must be an integer")
-        return cls(unit, move_type, MappingProxyType(dict(declarations)), dice, end,
-                   MappingProxyType(parsed_paths), seed)
+        return cls(
+            unit,
+            move_type,
+            MappingProxyType(dict(declarations)),
+            dice,
+            end,
+            MappingProxyType(parsed_paths),
+            seed,
+        )
 
 
 def _finite(v) -> bool:
@@ -175,5 +214,9 @@ def _pose(p, path: str) -> Pose:
     for key in ("z", "facing"):
         if key in p and not _finite(p[key]):
             raise InvalidInput(f"{path}.{key}", "must be a finite number")
-    return Pose(float(p["x"]), float(p["y"]),
-                float(p["z"]) if "z" in p else None, float(p["facing"]) if "facing" in p else None)
+    return Pose(
+        float(p["x"]),
+        float(p["y"]),
+        float(p["z"]) if "z" in p else None,
+        float(p["facing"]) if "facing" in p else None,
+    )

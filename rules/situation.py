@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
+from typing import NoReturn
 
 from shapely import STRtree
 from shapely.geometry import Polygon, box
@@ -98,9 +99,16 @@ class Model:
     def footprint(self) -> Polygon:
         return self.base.footprint(self.x, self.y, self.facing)
 
-    def placed(self, x: float, y: float, z: float | None = None, facing: float | None = None) -> Model:
-        return replace(self, x=x, y=y, z=self.z if z is None else z,
-                       facing=self.facing if facing is None else facing)
+    def placed(
+        self, x: float, y: float, z: float | None = None, facing: float | None = None
+    ) -> Model:
+        return replace(
+            self,
+            x=x,
+            y=y,
+            z=self.z if z is None else z,
+            facing=self.facing if facing is None else facing,
+        )
 
 
 @dataclass(frozen=True)
@@ -201,9 +209,12 @@ class Situation:
         return tuple(u for u in self.units if u.army == unit.army and u.id != unit.id)
 
     # -- applying a move ---------------------------------------------------------------------
-    def moved(self, poses: Mapping[str, Mapping] | None = None,
-              state: Mapping[str, Mapping] | None = None,
-              removed: Iterable[str] = ()) -> Situation:
+    def moved(
+        self,
+        poses: Mapping[str, Mapping] | None = None,
+        state: Mapping[str, Mapping] | None = None,
+        removed: Iterable[str] = (),
+    ) -> Situation:
         """The situation after a move: new model poses ({model id: {x, y, z?, facing?}}),
         unit state updates ({unit id: {flag: value}}) and removed models (destroyed or slain).
         Returns a new Situation; `self` is unchanged."""
@@ -252,7 +263,7 @@ class _Builder:
         self.check_overlaps = check_overlaps
         self.ids: dict[str, str] = {}
 
-    def fail(self, path: str, message: str):
+    def fail(self, path: str, message: str) -> NoReturn:
         raise InvalidInput(path, message)
 
     def unique(self, ident, path: str):
@@ -263,7 +274,11 @@ class _Builder:
         self.ids[ident] = path
 
     def number(self, value, path: str, minimum: float | None = None) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or not math.isfinite(value)
+        ):
             self.fail(path, "must be a finite number")
         if minimum is not None and value < minimum:
             self.fail(path, f"must be at least {minimum}")
@@ -278,20 +293,26 @@ class _Builder:
         except InvalidInput:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as exc:  # malformed structure
-            self.fail(getattr(self, "where", ""), f"malformed scenario ({exc.__class__.__name__}: {exc})")
+            self.fail(
+                getattr(self, "where", ""), f"malformed scenario ({exc.__class__.__name__}: {exc})"
+            )
 
     def _build(self, doc: Mapping) -> Situation:
         if doc.get("format") != SCENARIO_FORMAT:
             self.fail("format", f"must be {SCENARIO_FORMAT!r}")
-        system = doc.get("system")
+        system = str(doc.get("system"))
         if system not in SYSTEM_UNITS:
             self.fail("system", f"must be one of {', '.join(SYSTEM_UNITS)}")
         mm = SYSTEM_UNITS[system][1]
         self.where = "table"
         t = doc["table"]
-        table = Table(self.number(t["width"], "table.width", 1), self.number(t["height"], "table.height", 1))
+        table = Table(
+            self.number(t["width"], "table.width", 1), self.number(t["height"], "table.height", 1)
+        )
         if max(table.width, table.height) > LIMITS["table_side"]:
-            self.fail("table", f"a side may be at most {LIMITS['table_side']:g} {SYSTEM_UNITS[system][0]}")
+            self.fail(
+                "table", f"a side may be at most {LIMITS['table_side']:g} {SYSTEM_UNITS[system][0]}"
+            )
 
         terrain = []
         pieces = doc.get("terrain", [])
@@ -304,17 +325,29 @@ class _Builder:
             points = piece.get("footprint", [])
             if len(points) > LIMITS["vertices"]:
                 self.fail(f"{path}.footprint", f"at most {LIMITS['vertices']} vertices")
-            pts = tuple((self.number(p[0], f"{path}.footprint"), self.number(p[1], f"{path}.footprint")) for p in points)
+            pts = tuple(
+                (self.number(p[0], f"{path}.footprint"), self.number(p[1], f"{path}.footprint"))
+                for p in points
+            )
             if not is_simple_polygon(pts):
-                self.fail(f"{path}.footprint", "must be a simple polygon (3 or more vertices, no self-intersection)")
+                self.fail(
+                    f"{path}.footprint",
+                    "must be a simple polygon (3 or more vertices, no self-intersection)",
+                )
             polygon = Polygon(pts)
             if not polygon.intersects(table.area):
                 self.fail(f"{path}.footprint", "lies entirely off the table")
-            terrain.append(TerrainFeature(
-                id=piece["id"], type=str(piece.get("type", "")), footprint=polygon, points=pts,
-                category=piece.get("category"), height=self.number(piece.get("height", 0), f"{path}.height", 0),
-                solid=bool(piece.get("solid", False)),
-            ))
+            terrain.append(
+                TerrainFeature(
+                    id=piece["id"],
+                    type=str(piece.get("type", "")),
+                    footprint=polygon,
+                    points=pts,
+                    category=piece.get("category"),
+                    height=self.number(piece.get("height", 0), f"{path}.height", 0),
+                    solid=bool(piece.get("solid", False)),
+                )
+            )
 
         armies = []
         army_docs = doc.get("armies", [])
@@ -351,13 +384,19 @@ class _Builder:
                 self.where = mpath
                 self.unique(m.get("id"), f"{mpath}.id")
                 base_doc = m.get("base")
-                if not isinstance(base_doc, Mapping) or len(base_doc) != 1 or \
-                        next(iter(base_doc)) not in ("round", "oval", "rect", "hull"):
+                if (
+                    not isinstance(base_doc, Mapping)
+                    or len(base_doc) != 1
+                    or next(iter(base_doc)) not in ("round", "oval", "rect", "hull")
+                ):
                     self.fail(f"{mpath}.base", "needs exactly one of round, oval, rect, hull")
                 base = self._base(base_doc, mm, f"{mpath}.base")
                 model = Model(
-                    id=m["id"], unit=u["id"], base=base,
-                    x=self.number(m["x"], f"{mpath}.x"), y=self.number(m["y"], f"{mpath}.y"),
+                    id=m["id"],
+                    unit=u["id"],
+                    base=base,
+                    x=self.number(m["x"], f"{mpath}.x"),
+                    y=self.number(m["y"], f"{mpath}.y"),
                     z=self.number(m.get("z", 0), f"{mpath}.z", 0),
                     facing=self.number(m.get("facing", 0), f"{mpath}.facing"),
                 )
@@ -365,14 +404,18 @@ class _Builder:
                     self.fail(mpath, f"model {model.id} is off the table")
                 models.append(model)
             move = u.get("move")
-            units.append(Unit(
-                id=u["id"], army=u["army"], name=str(u.get("name", u["id"])),
-                keywords=frozenset(k.upper() for k in u.get("keywords", [])),
-                models=tuple(models),
-                move=None if move is None else self.number(move, f"{path}.move", 0),
-                state=MappingProxyType(dict(u.get("state", {}))),
-                abilities=tuple(MappingProxyType(dict(a)) for a in u.get("abilities", [])),
-            ))
+            units.append(
+                Unit(
+                    id=u["id"],
+                    army=u["army"],
+                    name=str(u.get("name", u["id"])),
+                    keywords=frozenset(k.upper() for k in u.get("keywords", [])),
+                    models=tuple(models),
+                    move=None if move is None else self.number(move, f"{path}.move", 0),
+                    state=MappingProxyType(dict(u.get("state", {}))),
+                    abilities=tuple(MappingProxyType(dict(a)) for a in u.get("abilities", [])),
+                )
+            )
 
         if self.check_overlaps:
             self._check_overlaps(units, unit_docs)
@@ -380,10 +423,19 @@ class _Builder:
         turn_doc = doc.get("turn", {})
         if turn_doc.get("active_army") is not None and turn_doc["active_army"] not in army_ids:
             self.fail("turn.active_army", f"no army with id {turn_doc['active_army']!r}")
-        turn = Turn(int(turn_doc.get("round", 1)), turn_doc.get("active_army"), turn_doc.get("phase"))
-        return Situation(system=system, table=table, terrain=tuple(terrain), armies=tuple(armies),
-                         units=tuple(units), turn=turn, name=str(doc.get("name", "")),
-                         document=copy.deepcopy(dict(doc)))
+        turn = Turn(
+            int(turn_doc.get("round", 1)), turn_doc.get("active_army"), turn_doc.get("phase")
+        )
+        return Situation(
+            system=system,
+            table=table,
+            terrain=tuple(terrain),
+            armies=tuple(armies),
+            units=tuple(units),
+            turn=turn,
+            name=str(doc.get("name", "")),
+            document=copy.deepcopy(dict(doc)),
+        )
 
     def _base(self, base_doc: Mapping, mm: float, path: str) -> Base:
         kind, value = next(iter(base_doc.items()))
@@ -404,7 +456,11 @@ class _Builder:
     def _check_overlaps(self, units: list[Unit], unit_docs) -> None:
         """No two models overlap at rest (at the same elevation); touching is fine."""
         models = [m for u in units for m in u.models]
-        where = {m.id: f"units[{i}].models[{j}]" for i, u in enumerate(units) for j, m in enumerate(u.models)}
+        where = {
+            m.id: f"units[{i}].models[{j}]"
+            for i, u in enumerate(units)
+            for j, m in enumerate(u.models)
+        }
         tree = STRtree([m.footprint for m in models])
         for i, a in enumerate(models):
             for j in tree.query(a.footprint):

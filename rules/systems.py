@@ -62,17 +62,25 @@ def system_of(situation: Situation) -> System:
 
 def _not_covered(situation: Situation, move: Move) -> Verdict:
     verdict = Verdict(move={"unit": move.unit, "type": move.type})
-    verdict.check("engine", "eligible-if", False, move.unit,
-                  f"Arbiter does not judge {move.type} moves for {situation.system} yet, so it "
-                  "cannot say whether this one is legal.")
+    verdict.check(
+        "engine",
+        "eligible-if",
+        False,
+        move.unit,
+        f"Arbiter does not judge {move.type} moves for {situation.system} yet, so it "
+        "cannot say whether this one is legal.",
+    )
     return verdict
 
 
 def _rule_for(situation: Situation, move: Move) -> MoveRule | None:
     system = system_of(situation)
     if move.type not in MOVE_TYPES[system.name]:
-        raise InvalidInput("type", f"{move.type!r} is not a move type of {system.name}; "
-                                   f"use one of {', '.join(MOVE_TYPES[system.name])}")
+        raise InvalidInput(
+            "type",
+            f"{move.type!r} is not a move type of {system.name}; "
+            f"use one of {', '.join(MOVE_TYPES[system.name])}",
+        )
     situation.unit(move.unit)  # raises InvalidInput for an unknown unit
     return system.move_rules.get(move.type)
 
@@ -93,10 +101,14 @@ def suggest(situation: Situation, move: Move) -> Move:
     """The engine's placement for a move: `move` with `end` filled in."""
     rule = _rule_for(situation, move)
     if rule is None:
-        raise InvalidInput("type", f"Arbiter does not cover {move.type} moves for {situation.system} yet")
+        raise InvalidInput(
+            "type", f"Arbiter does not cover {move.type} moves for {situation.system} yet"
+        )
     if rule.suggest is None:
-        raise InvalidInput("end", f"a {move.type} move needs the player's destinations; "
-                                  "the engine does not suggest them")
+        raise InvalidInput(
+            "end",
+            f"a {move.type} move needs the player's destinations; the engine does not suggest them",
+        )
     return rule.suggest(situation, move)
 
 
@@ -110,7 +122,9 @@ def reach(situation: Situation, move: Move) -> list:
     return rule.reach(situation, move)
 
 
-def move_options(situation: Situation, unit_id: str, declarations: dict | None = None) -> dict[str, list[Finding] | None]:
+def move_options(
+    situation: Situation, unit_id: str, declarations: dict | None = None
+) -> dict[str, list[Finding] | None]:
     """For each move type of the system: its eligible-if findings, or None if not covered yet."""
     system = system_of(situation)
     situation.unit(unit_id)

@@ -30,8 +30,12 @@ class Finding:
             raise ValueError(f"unknown stage {self.stage!r}")
 
     def as_dict(self) -> dict:
-        d: dict[str, Any] = {"rule": self.rule, "stage": self.stage, "passed": self.passed,
-                             "subject": self.subject}
+        d: dict[str, Any] = {
+            "rule": self.rule,
+            "stage": self.stage,
+            "passed": self.passed,
+            "subject": self.subject,
+        }
         if self.measured is not None:
             d["measured"] = round(self.measured, 4)
         if self.limit is not None:
@@ -72,8 +76,16 @@ class Verdict:
         self.findings.append(finding)
         return finding
 
-    def check(self, rule: str, stage: str, passed: bool, subject: str, text: str,
-              measured: float | None = None, limit: float | None = None) -> bool:
+    def check(
+        self,
+        rule: str,
+        stage: str,
+        passed: bool,
+        subject: str,
+        text: str,
+        measured: float | None = None,
+        limit: float | None = None,
+    ) -> bool:
         """Record a finding and return whether it passed."""
         self.add(Finding(rule, stage, bool(passed), subject, text, measured, limit))
         return bool(passed)

@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('battlefield', '0001_initial'),
+        ("battlefield", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='step',
-            name='before',
+            model_name="step",
+            name="before",
             field=models.JSONField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='step',
-            name='undoes',
+            model_name="step",
+            name="undoes",
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
     ]

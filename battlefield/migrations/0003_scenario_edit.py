@@ -5,27 +5,40 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('battlefield', '0002_step_undo'),
+        ("battlefield", "0002_step_undo"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ScenarioEdit',
+            name="ScenarioEdit",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField()),
-                ('label', models.CharField(max_length=200)),
-                ('before', models.JSONField()),
-                ('after', models.JSONField()),
-                ('undone', models.BooleanField(default=False)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('scenario', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='edits', to='battlefield.scenario')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seq", models.PositiveIntegerField()),
+                ("label", models.CharField(max_length=200)),
+                ("before", models.JSONField()),
+                ("after", models.JSONField()),
+                ("undone", models.BooleanField(default=False)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                (
+                    "scenario",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="edits",
+                        to="battlefield.scenario",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['scenario', 'seq'],
-                'constraints': [models.UniqueConstraint(fields=('scenario', 'seq'), name='one_edit_per_seq')],
+                "ordering": ["scenario", "seq"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("scenario", "seq"), name="one_edit_per_seq")
+                ],
             },
         ),
     ]

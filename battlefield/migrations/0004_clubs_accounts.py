@@ -20,88 +20,173 @@ def back_to_private(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('battlefield', '0003_scenario_edit'),
+        ("battlefield", "0003_scenario_edit"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Club',
+            name="Club",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('slug', models.SlugField(max_length=60, unique=True)),
-                ('created', models.DateTimeField(auto_now_add=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=100)),
+                ("slug", models.SlugField(max_length=60, unique=True)),
+                ("created", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'ordering': ['name', 'pk'],
+                "ordering": ["name", "pk"],
             },
         ),
         migrations.AddField(
-            model_name='scenario',
-            name='deleted_at',
+            model_name="scenario",
+            name="deleted_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AlterField(
-            model_name='scenario',
-            name='visibility',
-            field=models.CharField(choices=[('private', 'Private (only you)'), ('club', 'Club (members of its club)'), ('unlisted', 'Unlisted (anyone with the share link)'), ('public', 'Public (listed on the home page)')], default='unlisted', max_length=10),
+            model_name="scenario",
+            name="visibility",
+            field=models.CharField(
+                choices=[
+                    ("private", "Private (only you)"),
+                    ("club", "Club (members of its club)"),
+                    ("unlisted", "Unlisted (anyone with the share link)"),
+                    ("public", "Public (listed on the home page)"),
+                ],
+                default="unlisted",
+                max_length=10,
+            ),
         ),
         migrations.AddField(
-            model_name='scenario',
-            name='club',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='scenarios', to='battlefield.club'),
+            model_name="scenario",
+            name="club",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="scenarios",
+                to="battlefield.club",
+            ),
         ),
         migrations.CreateModel(
-            name='Invite',
+            name="Invite",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('token', models.CharField(default=battlefield.models.new_invite_token, editable=False, max_length=64, unique=True)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('expires_at', models.DateTimeField()),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='invites', to='battlefield.club')),
-                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "token",
+                    models.CharField(
+                        default=battlefield.models.new_invite_token,
+                        editable=False,
+                        max_length=64,
+                        unique=True,
+                    ),
+                ),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                ("expires_at", models.DateTimeField()),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="invites",
+                        to="battlefield.club",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created'],
+                "ordering": ["-created"],
             },
         ),
         migrations.CreateModel(
-            name='Membership',
+            name="Membership",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('member', 'Member'), ('organiser', 'Organiser')], default='member', max_length=10)),
-                ('joined', models.DateTimeField(auto_now_add=True)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to='battlefield.club')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[("member", "Member"), ("organiser", "Organiser")],
+                        default="member",
+                        max_length=10,
+                    ),
+                ),
+                ("joined", models.DateTimeField(auto_now_add=True)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memberships",
+                        to="battlefield.club",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memberships",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['club', '-role', 'user__username'],
+                "ordering": ["club", "-role", "user__username"],
             },
         ),
         migrations.AddField(
-            model_name='club',
-            name='members',
-            field=models.ManyToManyField(related_name='clubs', through='battlefield.Membership', to=settings.AUTH_USER_MODEL),
+            model_name="club",
+            name="members",
+            field=models.ManyToManyField(
+                related_name="clubs", through="battlefield.Membership", to=settings.AUTH_USER_MODEL
+            ),
         ),
         migrations.CreateModel(
-            name='RateCounter',
+            name="RateCounter",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=200)),
-                ('window', models.BigIntegerField(help_text='Window start, seconds since the epoch.')),
-                ('count', models.PositiveIntegerField(default=0)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("key", models.CharField(max_length=200)),
+                (
+                    "window",
+                    models.BigIntegerField(help_text="Window start, seconds since the epoch."),
+                ),
+                ("count", models.PositiveIntegerField(default=0)),
             ],
             options={
-                'indexes': [models.Index(fields=['window'], name='battlefield_window_c2d4ae_idx')],
-                'constraints': [models.UniqueConstraint(fields=('key', 'window'), name='one_counter')],
+                "indexes": [models.Index(fields=["window"], name="battlefield_window_c2d4ae_idx")],
+                "constraints": [
+                    models.UniqueConstraint(fields=("key", "window"), name="one_counter")
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='membership',
-            constraint=models.UniqueConstraint(fields=('club', 'user'), name='one_membership'),
+            model_name="membership",
+            constraint=models.UniqueConstraint(fields=("club", "user"), name="one_membership"),
         ),
         migrations.RunPython(shared_links_stay_shared, back_to_private),
     ]

@@ -476,9 +476,13 @@ def suggest_placement(space: SurgeSpace) -> dict[str, Model]:
 
 def _score(space: SurgeSpace, placed: Mapping[str, Model]) -> tuple[int, float]:
     """Lower is better: (minus the models engaged with the target, the others' total gap)."""
-    engaged = [space.engaged_with_target(m) for m in placed.values()]
-    gap = sum(space.target_distance(m) for m, e in zip(placed.values(), engaged) if not e)
-    return -sum(engaged), gap
+    engaged, gap = 0, 0.0
+    for m in placed.values():
+        if space.engaged_with_target(m):
+            engaged += 1
+        else:
+            gap += space.target_distance(m)
+    return -engaged, gap
 
 
 def improve(

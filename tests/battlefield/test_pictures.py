@@ -21,24 +21,53 @@ def forty_k(**overrides):
         "name": "Berzerkers answer the guns",
         "table": {"width": 60, "height": 44},
         "terrain": [
-            {"id": "ruin-1", "type": "ruin", "category": "dense", "height": 5, "solid": False,
-             "footprint": [[20, 10], [26, 10], [26, 16], [20, 16]]},
-            {"id": "crater", "type": "crater", "category": "exposed", "height": 0,
-             "footprint": [[40, 30], [46, 30], [46, 36], [40, 36]]},
-            {"id": "bunker", "type": "building", "category": "dense", "height": 4, "solid": True,
-             "footprint": [[5, 35], [10, 35], [10, 40], [5, 40]]},
+            {
+                "id": "ruin-1",
+                "type": "ruin",
+                "category": "dense",
+                "height": 5,
+                "solid": False,
+                "footprint": [[20, 10], [26, 10], [26, 16], [20, 16]],
+            },
+            {
+                "id": "crater",
+                "type": "crater",
+                "category": "exposed",
+                "height": 0,
+                "footprint": [[40, 30], [46, 30], [46, 36], [40, 36]],
+            },
+            {
+                "id": "bunker",
+                "type": "building",
+                "category": "dense",
+                "height": 4,
+                "solid": True,
+                "footprint": [[5, 35], [10, 35], [10, 40], [5, 40]],
+            },
         ],
         "armies": [{"id": "red", "name": "World Eaters"}, {"id": "blue", "name": "Tau Empire"}],
         "units": [
-            {"id": "B", "army": "red", "name": "Khorne Berzerkers", "keywords": ["INFANTRY"],
-             "move": 6,
-             "models": [{"id": "B1", "base": {"round": 32}, "x": 30.0, "y": 20.0},
-                        {"id": "B2", "base": {"round": 32}, "x": 31.5, "y": 20.0}]},
-            {"id": "C", "army": "blue", "name": "Crisis <Battlesuits> & co",
-             "keywords": ["VEHICLE"],
-             "move": 10,
-             "models": [{"id": "C1", "base": {"oval": [150, 95]}, "x": 40.0, "y": 20.0,
-                         "facing": 90}]},
+            {
+                "id": "B",
+                "army": "red",
+                "name": "Khorne Berzerkers",
+                "keywords": ["INFANTRY"],
+                "move": 6,
+                "models": [
+                    {"id": "B1", "base": {"round": 32}, "x": 30.0, "y": 20.0},
+                    {"id": "B2", "base": {"round": 32}, "x": 31.5, "y": 20.0},
+                ],
+            },
+            {
+                "id": "C",
+                "army": "blue",
+                "name": "Crisis <Battlesuits> & co",
+                "keywords": ["VEHICLE"],
+                "move": 10,
+                "models": [
+                    {"id": "C1", "base": {"oval": [150, 95]}, "x": 40.0, "y": 20.0, "facing": 90}
+                ],
+            },
         ],
         "turn": {"round": 2, "active_army": "blue", "phase": "shooting"},
     }
@@ -47,27 +76,56 @@ def forty_k(**overrides):
 
 
 def warmaster():
-    return Situation.from_document({
-        "format": "arbiter.scenario/1",
-        "system": "warmaster-revolution",
-        "name": "Flyers over the woods",
-        "table": {"width": 180, "height": 120},
-        "terrain": [
-            {"id": "wood", "type": "woods", "footprint": [[60, 40], [90, 40], [90, 70], [60, 70]]},
-            {"id": "river", "type": "river",
-             "footprint": [[0, 100], [180, 100], [180, 108], [0, 108]]},
-        ],
-        "armies": [{"id": "emp", "name": "Empire"}, {"id": "orc", "name": "Orcs"}],
-        "units": [
-            {"id": "G", "army": "emp", "name": "Griffons", "keywords": ["MONSTER", "FLYING"],
-             "models": [{"id": "G1", "base": {"rect": [20, 40]}, "x": 120, "y": 30},
-                        {"id": "G2", "base": {"rect": [20, 40]}, "x": 120, "y": 32}]},
-            {"id": "O", "army": "orc", "name": "Orc Warriors", "keywords": ["INFANTRY"],
-             "models": [{"id": f"O{i}", "base": {"rect": [40, 20]}, "x": 30 + 4 * i, "y": 80,
-                         "facing": 270} for i in range(3)]},
-        ],
-        "turn": {"round": 1, "active_army": "emp", "phase": "command"},
-    })
+    return Situation.from_document(
+        {
+            "format": "arbiter.scenario/1",
+            "system": "warmaster-revolution",
+            "name": "Flyers over the woods",
+            "table": {"width": 180, "height": 120},
+            "terrain": [
+                {
+                    "id": "wood",
+                    "type": "woods",
+                    "footprint": [[60, 40], [90, 40], [90, 70], [60, 70]],
+                },
+                {
+                    "id": "river",
+                    "type": "river",
+                    "footprint": [[0, 100], [180, 100], [180, 108], [0, 108]],
+                },
+            ],
+            "armies": [{"id": "emp", "name": "Empire"}, {"id": "orc", "name": "Orcs"}],
+            "units": [
+                {
+                    "id": "G",
+                    "army": "emp",
+                    "name": "Griffons",
+                    "keywords": ["MONSTER", "FLYING"],
+                    "models": [
+                        {"id": "G1", "base": {"rect": [20, 40]}, "x": 120, "y": 30},
+                        {"id": "G2", "base": {"rect": [20, 40]}, "x": 120, "y": 32},
+                    ],
+                },
+                {
+                    "id": "O",
+                    "army": "orc",
+                    "name": "Orc Warriors",
+                    "keywords": ["INFANTRY"],
+                    "models": [
+                        {
+                            "id": f"O{i}",
+                            "base": {"rect": [40, 20]},
+                            "x": 30 + 4 * i,
+                            "y": 80,
+                            "facing": 270,
+                        }
+                        for i in range(3)
+                    ],
+                },
+            ],
+            "turn": {"round": 1, "active_army": "emp", "phase": "command"},
+        }
+    )
 
 
 def parse(svg: str) -> ET.Element:
@@ -91,7 +149,7 @@ def pixel(image: Image.Image, situation: Situation, x: float, y: float):
 
 
 def near(rgb, colour: str, tolerance: int = 14) -> bool:
-    want = tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    want = tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
     return all(abs(a - b) <= tolerance for a, b in zip(rgb, want, strict=True))
 
 
@@ -115,8 +173,12 @@ def test_the_view_box_is_in_table_units_so_clicks_map_to_table_coordinates():
     assert vx < 0 and vy < 0 and vx + vw > 60 and vy + vh > 44
     assert vw < 70  # inches, not pixels
     surface = next(e for e in root.iter(f"{SVG}rect") if e.get("class") == "table-surface")
-    assert (surface.get("x"), surface.get("y"), surface.get("width"), surface.get("height")) == \
-        ("0", "0", "60", "44")
+    assert (surface.get("x"), surface.get("y"), surface.get("width"), surface.get("height")) == (
+        "0",
+        "0",
+        "60",
+        "44",
+    )
     assert root.get("data-unit") == "in"
 
 
@@ -128,8 +190,10 @@ def test_every_model_is_one_element_with_its_ids_and_every_unit_names_its_army()
     assert [m.get("data-unit") for m in models] == ["B", "B", "C"]
     assert len({m.get("id") for m in models}) == 3 and all(m.get("id") for m in models)
     units = [e for e in root.iter() if "unit" in (e.get("class") or "").split()]
-    assert {(u.get("data-unit"), u.get("data-army")) for u in units} == \
-        {("B", "red"), ("C", "blue")}
+    assert {(u.get("data-unit"), u.get("data-army")) for u in units} == {
+        ("B", "red"),
+        ("C", "blue"),
+    }
 
 
 def test_a_model_is_placed_by_one_transform_at_its_centre_and_facing():
@@ -151,22 +215,35 @@ def test_round_bases_at_the_default_facing_get_no_facing_tick():
 
 def test_highlighted_models_get_the_outline_class_and_the_others_do_not():
     root = parse(table_svg(forty_k(), highlight=["B2", "C1"]))
-    outlined = {e.get("data-model") for e in root.iter() if e.get("data-model")
-                and any("highlight" == c.get("class") for c in e)}
+    outlined = {
+        e.get("data-model")
+        for e in root.iter()
+        if e.get("data-model") and any("highlight" == c.get("class") for c in e)
+    }
     assert outlined == {"B2", "C1"}
-    ring = next(c for e in root.iter() if e.get("data-model") == "B2" for c in e
-                if c.get("class") == "highlight" and c.get("stroke") == "#000000")
+    ring = next(
+        c
+        for e in root.iter()
+        if e.get("data-model") == "B2"
+        for c in e
+        if c.get("class") == "highlight" and c.get("stroke") == "#000000"
+    )
     assert float(ring.get("r")) > 0.63  # just outside the base
 
 
 def test_overlays_render_as_areas_lines_and_labels_with_their_class():
-    overlays = [Overlay(Point(30, 20).buffer(6).difference(box(33, 18, 34, 19)), "reachable"),
-                Overlay(LineString([(30, 20), (38, 26)]), "ruler", "10\""),
-                Overlay(Point(40, 20).buffer(3).exterior, "engagement")]
+    overlays = [
+        Overlay(Point(30, 20).buffer(6).difference(box(33, 18, 34, 19)), "reachable"),
+        Overlay(LineString([(30, 20), (38, 26)]), "ruler", '10"'),
+        Overlay(Point(40, 20).buffer(3).exterior, "engagement"),
+    ]
     root = parse(table_svg(forty_k(), overlays=overlays))
     groups = [e for e in root.iter(f"{SVG}g") if "overlay" in (e.get("class") or "").split()]
-    assert [g.get("class") for g in groups] == \
-        ["overlay reachable", "overlay ruler", "overlay engagement"]
+    assert [g.get("class") for g in groups] == [
+        "overlay reachable",
+        "overlay ruler",
+        "overlay engagement",
+    ]
     reachable = groups[0].find(f"{SVG}path")
     assert reachable.get("fill-rule") == "evenodd"
     assert reachable.get("d").count("M") == 2  # the outline and the hole
@@ -202,10 +279,15 @@ def test_the_40k_grid_is_every_inch_with_stronger_lines_every_six():
 
 def test_the_legend_lists_armies_in_order_then_the_terrain_styles_used():
     rows = legend_entries(forty_k())
-    assert [(r.kind, r.text, r.fill) for r in rows[:2]] == \
-        [("army", "World Eaters", ARMY_COLOURS[0]), ("army", "Tau Empire", ARMY_COLOURS[1])]
-    assert {r.text for r in rows[2:]} == {"Dense terrain", "Exposed terrain",
-                                         "Solid terrain (no entry)"}
+    assert [(r.kind, r.text, r.fill) for r in rows[:2]] == [
+        ("army", "World Eaters", ARMY_COLOURS[0]),
+        ("army", "Tau Empire", ARMY_COLOURS[1]),
+    ]
+    assert {r.text for r in rows[2:]} == {
+        "Dense terrain",
+        "Exposed terrain",
+        "Solid terrain (no entry)",
+    }
 
 
 def test_a_warmaster_table_is_drawn_in_centimetres_with_stands_as_rectangles():
@@ -263,6 +345,7 @@ def test_a_highlighted_model_has_a_dark_ring_just_outside_its_base_in_the_png():
     ring = drawing.units[0].models[0].ring_r  # centre line of the black ring
     plain = png_image(table_png(situation))
     outlined = png_image(table_png(situation, highlight=["B1"]))
+
     def darkest(image):
         return min(sum(pixel(image, situation, 30.0, 20.0 - ring + d / 100)) for d in range(-4, 5))
 
@@ -301,8 +384,16 @@ def test_an_empty_table_still_makes_both_pictures():
 
 
 def test_terrain_hanging_over_the_table_edge_is_drawn_only_on_the_table():
-    situation = forty_k(terrain=[{"id": "hill", "type": "hill", "category": "exposed",
-                                  "footprint": [[55, 5], [65, 5], [65, 10], [55, 10]]}])
+    situation = forty_k(
+        terrain=[
+            {
+                "id": "hill",
+                "type": "hill",
+                "category": "exposed",
+                "footprint": [[55, 5], [65, 5], [65, 10], [55, 10]],
+            }
+        ]
+    )
     root = parse(table_svg(situation))
     hill = next(e for e in root.iter(f"{SVG}path") if e.get("data-terrain") == "hill")
     xs = [float(v.split()[0]) for v in hill.get("d").strip("MZ").replace("L", "M").split("M")]
@@ -337,10 +428,17 @@ def test_an_interactive_picture_lets_a_keyboard_reach_every_model():
 
 
 def test_overlays_may_be_plain_tuples_and_an_elevated_model_says_how_high_it_is():
-    situation = forty_k(units=[{"id": "J", "army": "red", "name": "Jump Pack",
-                                "keywords": ["INFANTRY", "FLY"],
-                                "models": [{"id": "J1", "base": {"round": 40}, "x": 23, "y": 13,
-                                            "z": 3}]}])
+    situation = forty_k(
+        units=[
+            {
+                "id": "J",
+                "army": "red",
+                "name": "Jump Pack",
+                "keywords": ["INFANTRY", "FLY"],
+                "models": [{"id": "J1", "base": {"round": 40}, "x": 23, "y": 13, "z": 3}],
+            }
+        ]
+    )
     root = parse(table_svg(situation, overlays=[(Point(23, 13), "blocked", "here")]))
     j1 = next(e for e in root.iter() if e.get("data-model") == "J1")
     assert j1.find(f"{SVG}title").text == "J1: Jump Pack (World Eaters), 3 in up"

@@ -20,15 +20,39 @@ def scenario(**overrides):
         "system": "wh40k-11e",
         "name": "core",
         "table": {"width": 60, "height": 44},
-        "terrain": [{"id": "ruin-1", "type": "ruin", "category": "dense", "height": 5, "solid": False,
-                     "footprint": [[20, 10], [26, 10], [26, 16], [20, 16]]}],
+        "terrain": [
+            {
+                "id": "ruin-1",
+                "type": "ruin",
+                "category": "dense",
+                "height": 5,
+                "solid": False,
+                "footprint": [[20, 10], [26, 10], [26, 16], [20, 16]],
+            }
+        ],
         "armies": [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}],
         "units": [
-            {"id": "B", "army": "red", "name": "Berzerkers", "keywords": ["INFANTRY"], "move": 6,
-             "models": [{"id": "B1", "base": {"round": 32}, "x": 30.0, "y": 20.0},
-                        {"id": "B2", "base": {"round": 32}, "x": 31.5, "y": 20.0}]},
-            {"id": "C", "army": "blue", "name": "Crisis", "keywords": ["VEHICLE"], "move": 10,
-             "models": [{"id": "C1", "base": {"oval": [95, 150]}, "x": 40.0, "y": 30.0, "facing": 90}]},
+            {
+                "id": "B",
+                "army": "red",
+                "name": "Berzerkers",
+                "keywords": ["INFANTRY"],
+                "move": 6,
+                "models": [
+                    {"id": "B1", "base": {"round": 32}, "x": 30.0, "y": 20.0},
+                    {"id": "B2", "base": {"round": 32}, "x": 31.5, "y": 20.0},
+                ],
+            },
+            {
+                "id": "C",
+                "army": "blue",
+                "name": "Crisis",
+                "keywords": ["VEHICLE"],
+                "move": 10,
+                "models": [
+                    {"id": "C1", "base": {"oval": [95, 150]}, "x": 40.0, "y": 30.0, "facing": 90}
+                ],
+            },
         ],
         "turn": {"round": 2, "active_army": "blue", "phase": "shooting"},
     }
@@ -37,11 +61,19 @@ def scenario(**overrides):
 
 
 def test_rules_package_never_imports_django():
-    offenders = [str(p.relative_to(ROOT)) for p in (ROOT / "rules").rglob("*.py")
-                 if any(line.strip().startswith(("import django", "from django"))
-                        for line in p.read_text().splitlines())]
+    offenders = [
+        str(p.relative_to(ROOT))
+        for p in (ROOT / "rules").rglob("*.py")
+        if any(
+            line.strip().startswith(("import django", "from django"))
+            for line in p.read_text().splitlines()
+        )
+    ]
     assert offenders == []
-    code = "import sys, rules; sys.exit(any(m == 'django' or m.startswith('django.') for m in sys.modules))"
+    code = (
+        "import sys, rules; "
+        "sys.exit(any(m == 'django' or m.startswith('django.') for m in sys.modules))"
+    )
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0
 
 
@@ -75,18 +107,31 @@ def test_a_circle_polygon_is_never_smaller_than_the_circle():
     for i in range(360):
         a = math.radians(i + 0.5)
         assert poly.buffer(1e-9).contains(
-            type(poly.centroid)(base.radius * math.cos(a), base.radius * math.sin(a)))
+            type(poly.centroid)(base.radius * math.cos(a), base.radius * math.sin(a))
+        )
 
 
-@pytest.mark.parametrize("mutate, field", [
-    (lambda d: d["units"][0]["models"].append(dict(d["units"][0]["models"][0])), "units[0].models[2].id"),
-    (lambda d: d["units"][0].update(army="green"), "units[0].army"),
-    (lambda d: d["units"][0]["models"][0].update(x=59.9), "units[0].models[0]"),
-    (lambda d: d["units"][0]["models"][1].update(x=30.5), "units[0].models[1]"),
-    (lambda d: d["terrain"][0].update(footprint=[[0, 0], [4, 4], [4, 0], [0, 4]]), "terrain[0].footprint"),
-    (lambda d: d["units"][0]["models"][0].update(base={"round": 32, "oval": [1, 2]}), "units[0].models[0].base"),
-    (lambda d: d.update(system="chess"), "system"),
-])
+@pytest.mark.parametrize(
+    "mutate, field",
+    [
+        (
+            lambda d: d["units"][0]["models"].append(dict(d["units"][0]["models"][0])),
+            "units[0].models[2].id",
+        ),
+        (lambda d: d["units"][0].update(army="green"), "units[0].army"),
+        (lambda d: d["units"][0]["models"][0].update(x=59.9), "units[0].models[0]"),
+        (lambda d: d["units"][0]["models"][1].update(x=30.5), "units[0].models[1]"),
+        (
+            lambda d: d["terrain"][0].update(footprint=[[0, 0], [4, 4], [4, 0], [0, 4]]),
+            "terrain[0].footprint",
+        ),
+        (
+            lambda d: d["units"][0]["models"][0].update(base={"round": 32, "oval": [1, 2]}),
+            "units[0].models[0].base",
+        ),
+        (lambda d: d.update(system="chess"), "system"),
+    ],
+)
 def test_invalid_scenarios_name_the_field(mutate, field):
     doc = scenario()
     mutate(doc)
@@ -101,7 +146,11 @@ def test_moving_returns_a_new_situation_and_keeps_the_old_one():
     assert (s.model("B1").x, after.model("B1").x) == (30.0, 29.0)
     assert after.unit("B").flag("moved_this_phase") and not s.unit("B").flag("moved_this_phase")
     assert after.to_document()["units"][0]["models"][0] == {
-        "id": "B1", "base": {"round": 32}, "x": 29.0, "y": 19.0}
+        "id": "B1",
+        "base": {"round": 32},
+        "x": 29.0,
+        "y": 19.0,
+    }
 
 
 def test_export_gives_back_the_imported_document():
@@ -123,13 +172,19 @@ def test_server_dice_are_reproducible_from_their_seed():
     assert a.summary()["seed"] == 7 and all(d["source"] == "server" for d in a.as_list())
 
 
-@pytest.mark.parametrize("doc, field", [
-    ({"unit": "B", "type": "surge", "colour": "red"}, "colour"),
-    ({"unit": "B", "type": "teleport"}, "type"),
-    ({"unit": "B", "type": "surge", "dice": [7]}, "dice"),
-    ({"unit": "B", "type": "surge", "declarations": {"take_to_the_skies": "yes"}}, "declarations.take_to_the_skies"),
-    ({"unit": "B", "type": "surge", "end": {"B1": {"x": 1}}}, "end.B1.y"),
-])
+@pytest.mark.parametrize(
+    "doc, field",
+    [
+        ({"unit": "B", "type": "surge", "colour": "red"}, "colour"),
+        ({"unit": "B", "type": "teleport"}, "type"),
+        ({"unit": "B", "type": "surge", "dice": [7]}, "dice"),
+        (
+            {"unit": "B", "type": "surge", "declarations": {"take_to_the_skies": "yes"}},
+            "declarations.take_to_the_skies",
+        ),
+        ({"unit": "B", "type": "surge", "end": {"B1": {"x": 1}}}, "end.B1.y"),
+    ],
+)
 def test_invalid_moves_name_the_field(doc, field):
     with pytest.raises(InvalidInput) as err:
         Move.from_document(doc)

@@ -25,7 +25,17 @@ DEMO = ROOT / "battlefield" / "demo"
 LESSONS = sorted((DEMO / "lessons").glob("*.json"))
 SEEDS = ROOT.parent / "shared" / "seeds"
 
-LESSON_FIELDS = {"format", "slug", "title", "system", "order", "summary", "rules", "scenario", "steps"}
+LESSON_FIELDS = {
+    "format",
+    "slug",
+    "title",
+    "system",
+    "order",
+    "summary",
+    "rules",
+    "scenario",
+    "steps",
+}
 STEP_FIELDS = {"title", "text", "focus", "rules"}
 TRY_FIELDS = {"title", "text", "try", "expect"}
 #: A 40K rule is a section number (21.02); a Warmaster rule is a chapter/heading slug, as the
@@ -186,7 +196,9 @@ def test_every_lesson_has_the_documented_fields(path):
     assert doc["format"] == "arbiter.lesson/1"
     assert doc["slug"] == path.stem and re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", doc["slug"])
     assert doc["system"] in SYSTEMS
-    assert isinstance(doc["order"], int) and not isinstance(doc["order"], bool) and doc["order"] >= 1
+    assert (
+        isinstance(doc["order"], int) and not isinstance(doc["order"], bool) and doc["order"] >= 1
+    )
     assert doc["title"].strip() and len(doc["title"]) <= 80
     assert doc["summary"].strip() and sentences(doc["summary"]) == 1
     assert (DEMO / "scenarios" / f"{doc['scenario']}.json").is_file()
@@ -202,7 +214,9 @@ def test_every_step_is_narration_that_cites_its_rules(path):
     assert len(doc["rules"]) == len(set(doc["rules"]))
     cited = set()
     for i, step in enumerate(doc["steps"]):
-        assert set(step) == (TRY_FIELDS if i == len(doc["steps"]) - 1 else STEP_FIELDS), step["title"]
+        assert set(step) == (TRY_FIELDS if i == len(doc["steps"]) - 1 else STEP_FIELDS), step[
+            "title"
+        ]
         assert step["title"].strip() and step["text"].strip()
         assert 2 <= sentences(step["text"]) <= 5, step["title"]
         if "rules" in step:
@@ -224,7 +238,10 @@ def test_focus_ids_name_units_or_models_of_the_scenario(path):
     s = scenario_of(doc)
     ids = {u.id for u in s.units} | {m.id for m in s.models()}
     for step in doc["steps"][:-1]:
-        assert step["focus"] and set(step["focus"]) <= ids, (step["title"], set(step["focus"]) - ids)
+        assert step["focus"] and set(step["focus"]) <= ids, (
+            step["title"],
+            set(step["focus"]) - ids,
+        )
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
@@ -250,8 +267,11 @@ def test_the_try_it_step_is_a_move_without_end_poses_and_with_fixed_dice(path):
     if move.type == "drive-back":
         needed = move.declared("hits")  # one D6 per hit (RULES.md 2.6)
     assert move.dice is not None and len(move.dice) == needed
-    for unit_id in (move.declared("surge_target"), move.declared("home_back_to"),
-                    *(move.declared("charge_targets") or [])):
+    for unit_id in (
+        move.declared("surge_target"),
+        move.declared("home_back_to"),
+        *(move.declared("charge_targets") or []),
+    ):
         assert unit_id is None or s.has_unit(unit_id)
     if move.declared("shooter"):
         s.model(move.declared("shooter"))
@@ -295,11 +315,11 @@ def test_no_lesson_copies_eight_words_in_a_row_from_the_rulebooks():
     grams = set()
     for seed in SEEDS.glob("*.txt"):
         w = words(seed.read_text(errors="ignore"))
-        grams.update(tuple(w[i:i + 8]) for i in range(len(w) - 7))
+        grams.update(tuple(w[i : i + 8]) for i in range(len(w) - 7))
     assert grams
     for path in [*LESSONS, DEMO / "lessons" / "README.md"]:
         w = words(path.read_text())
-        copied = [" ".join(w[i:i + 8]) for i in range(len(w) - 7) if tuple(w[i:i + 8]) in grams]
+        copied = [" ".join(w[i : i + 8]) for i in range(len(w) - 7) if tuple(w[i : i + 8]) in grams]
         assert not copied, (path.name, copied)
 
 
@@ -332,7 +352,9 @@ def test_out_of_reach_no_model_can_end_engaged_so_each_must_get_as_close_as_it_c
     after = placed(s, ends)
     assert in_coherency(after.unit(move.unit).models)
     assert not engaged(after, move.unit, target)
-    assert unit_gap(after, move.unit, target) == pytest.approx(unit_gap(s, move.unit, target) - maximum, abs=0.01)
+    assert unit_gap(after, move.unit, target) == pytest.approx(
+        unit_gap(s, move.unit, target) - maximum, abs=0.01
+    )
 
 
 def test_choosing_the_target_skips_the_aircraft_and_leaves_a_tie_the_player_breaks():
@@ -352,8 +374,10 @@ def test_choosing_the_target_skips_the_aircraft_and_leaves_a_tie_the_player_brea
     ends = {m.id: {"x": m.x, "y": m.y + 2.5} for m in unit.models}
     straight_ground_move_ok(s, unit.id, ends, maximum)
     after = placed(s, ends)
-    assert all(any(within(gap(after.model(m.id), d), ENGAGEMENT) for d in after.unit("D").models)
-               for m in unit.models)
+    assert all(
+        any(within(gap(after.model(m.id), d), ENGAGEMENT) for d in after.unit("D").models)
+        for m in unit.models
+    )
     assert not engaged(after, unit.id, "C") and not engaged(after, unit.id, nearest)
     assert in_coherency(after.unit(unit.id).models)
 
@@ -396,7 +420,9 @@ def test_the_riptide_lesson_flies_its_sixteen_inch_advance_as_fourteen():
     doc = lesson("take-to-the-skies")
     s, move = scenario_of(doc), try_move(doc)
     riptide = s.unit(move.unit)
-    assert riptide.has("FLY") and move.type == "advance" and move.declared("take_to_the_skies") is True
+    assert (
+        riptide.has("FLY") and move.type == "advance" and move.declared("take_to_the_skies") is True
+    )
     assert riptide.move + move.dice[0] - TAKE_TO_THE_SKIES == 14  # 10 + 6 - 2
 
 
@@ -406,7 +432,9 @@ def test_declare_before_the_roll_flying_reaches_the_termagants_and_walking_canno
     jump = s.unit(move.unit)
     (target,) = move.declared("charge_targets")
     assert jump.has("FLY") and move.type == "charge"
-    assert move.declared("take_to_the_skies") is True and not move.declared("declared_after_roll", False)
+    assert move.declared("take_to_the_skies") is True and not move.declared(
+        "declared_after_roll", False
+    )
     assert s.turn.phase == "charge" and s.turn.active_army == jump.army
     assert not jump.flag("advanced_this_turn") and not jump.flag("fell_back_this_turn")
     assert unit_gap(s, jump.id, target) <= 12  # 11.04: a target within 12"
@@ -469,8 +497,11 @@ def test_warmaster_drive_back_passes_over_the_wood_and_lands_clear_of_it():
     dx, dy = drive_back_shift(s, move, total)
     woods = [t.footprint for t in s.terrain if t.type == "woods"]
     moved = shifted(s, unit.id, (dx, dy))
-    assert any(LineString([(m.x, m.y), (m.x + dx, m.y + dy)]).intersects(w)
-               for m in unit.models for w in woods)
+    assert any(
+        LineString([(m.x, m.y), (m.x + dx, m.y + dy)]).intersects(w)
+        for m in unit.models
+        for w in woods
+    )
     assert not any(m.footprint.intersects(w) for m in moved for w in woods)
     others = [o for u in s.units if u.id != unit.id for o in u.models]
     assert not any(m.footprint.intersects(o.footprint) for m in moved for o in others)
