@@ -118,16 +118,16 @@ def eligible(
             None if nearest == math.inf else nearest,
             CHARGE_RANGE,
         )
-        for flag, word in (
-            ("advanced_this_turn", "advanced"),
-            ("fell_back_this_turn", "fell back"),
+        for flag, word, participle in (
+            ("advanced_this_turn", "advanced", "advanced"),
+            ("fell_back_this_turn", "fell back", "fallen back"),
         ):
             ok &= verdict.check(
                 rule,
                 "eligible-if",
                 not unit.flag(flag),
                 unit.id,
-                f"{unit.id} has not {word} this turn."
+                f"{unit.id} has not {participle} this turn."
                 if not unit.flag(flag)
                 else f"{unit.id} {word} this turn, so it cannot charge.",
             )
@@ -508,20 +508,30 @@ def _charge_while_moving(
     ends = outcome.placements
     ok = True
     for mid, mm in outcome.models.items():
-        before = _distance_to(mm.start, enemy_targets)
-        after = _distance_to(mm.end, enemy_targets)
+        # Closer to *a* target: any one of them will do, not necessarily the nearest.
+        gains = [
+            (_distance_to(mm.end, (t,)), _distance_to(mm.start, (t,)), t.id) for t in enemy_targets
+        ]
+        closer = [g for g in gains if g[0] < g[1] - EPSILON]
+        if closer:
+            after, before, towards = min(closer)
+        else:
+            after = _distance_to(mm.end, enemy_targets)
+            before = _distance_to(mm.start, enemy_targets)
+            towards = ""
         ok &= verdict.check(
             rule,
             "while-moving",
-            after < before - EPSILON,
+            bool(closer),
             mid,
-            f'{mid} ends closer to its targets ({fmt(before)}" to {fmt(after)}").'
-            if after < before - EPSILON
-            else f'{mid} must end closer to a charge target; it goes from {fmt(before)}" to '
-            f'{fmt(after)}".',
+            f'{mid} ends closer to target {towards} ({fmt(before)}" to {fmt(after)}").'
+            if closer
+            else f"{mid} must end closer to at least one charge target, but it gets closer to "
+            f'none (nearest: {fmt(before)}" before, {fmt(after)}" after).',
             after,
             before,
         )
+        after = _distance_to(mm.end, enemy_targets)
         if after <= CHARGE_CLOSE + EPSILON:
             verdict.check(
                 rule,

@@ -519,3 +519,56 @@ def test_a_suggested_charge_on_two_targets_engages_both():
     assert v.legal, [f.text for f in v.failures]
     engaged = {u for m in v.models.values() for u in m["engaged_with"]}
     assert engaged == {"E", "F"}
+
+
+def test_a_charging_model_only_has_to_end_closer_to_one_of_its_targets():
+    # 11.04: closer to *a* target. Roll 2 (1 + 1): nobody can reach 1" or engagement.
+    # A2 (10, 12) starts 9 - 1.26 = 7.74" from F1 (10, 21) and hypot(10, 2) - 1.26 = 8.94" from
+    # E1 (20, 10). It steps 1" towards E1, to (10.98, 11.80): 7.94" from E1 (closer to E) and
+    # hypot(0.98, 9.2) - 1.26 = 7.99" from F1 (farther from F). That meets "closer to a target".
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10), model("A2", 10, 12)]),
+            unit("E", "blue", [model("E1", 20, 10)]),
+            unit("F", "blue", [model("F1", 10, 21)]),
+        ]
+    )
+    v = adjudicate(
+        s,
+        move(
+            "A",
+            "charge",
+            {"A1": (11, 10), "A2": (10.98, 11.80)},
+            dice=[1, 1],
+            charge_targets=["E", "F"],
+        ),
+    )
+    assert not [f for f in v.failures if f.stage == "while-moving"], rule_failures(v)
+    closer = [f for f in v.findings if f.subject == "A2" and "closer" in f.text]
+    assert closer and closer[0].passed and "E" in closer[0].text
+    # Stepping back to (9, 11.9) is farther from both: hypot(11, 1.9) - 1.26 = 9.90" > 8.94"
+    # from E1 and hypot(1, 9.1) - 1.26 = 7.90" > 7.74" from F1, so A2 breaks the rule.
+    v = adjudicate(
+        s,
+        move(
+            "A",
+            "charge",
+            {"A1": (11, 10), "A2": (9, 11.9)},
+            dice=[1, 1],
+            charge_targets=["E", "F"],
+        ),
+    )
+    assert any(f.subject == "A2" and "closer" in f.text for f in v.failures)
+
+
+def test_the_charge_eligibility_finding_reads_fallen_back():
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10)]),
+            unit("E", "blue", [model("E1", 16, 10)]),
+        ]
+    )
+    v = adjudicate(
+        s, move("A", "charge", {"A1": (16 - 2 * R32, 10)}, dice=[6, 6], charge_targets=["E"])
+    )
+    assert any(f.text == "A has not fallen back this turn." for f in v.findings)

@@ -194,3 +194,34 @@ def test_any_model_may_move_through_an_aircraft():
     # straight through J1's base to (16, 10): 6" of 6"
     verdict, _ = judged(s, move("A", "normal", {"A1": (16, 10)}, paths={"A1": [(13, 10)]}), 6)
     assert verdict.legal and any(f.rule == "23.02" for f in verdict.findings)
+
+
+def test_a_model_cut_off_vertically_breaks_coherency_with_a_finite_measurement():
+    # A2 climbs a 6" ruin: 0" apart horizontally but 6" apart vertically, more than the 5"
+    # that both coherency conditions allow. The finding must say so and stay valid JSON (no
+    # infinite measurement).
+    s = situation(
+        [unit("A", "red", [model("A1", 10, 10), model("A2", 11.5, 10)])],
+        [terrain("R", rect(11, 8, 16, 12), height=6)],
+    )
+    verdict, _ = judged(s, move("A", "normal", {"A2": {"x": 11.5, "y": 10, "z": 6}}), 10)
+    (finding,) = [f for f in verdict.failures if f.rule == "03.03"]
+    assert finding.measured is None or math.isfinite(finding.measured)
+    assert '5" vertically' in finding.text
+
+
+def test_infantry_going_from_one_ruin_floor_to_another_climbs_down_and_up_again():
+    # Two 3" ruins with 2" of open ground between (x 12..14). I1 stands on the first at z = 3
+    # and ends on the second at z = 3: 5" across, and it cannot float over the gap, so it pays
+    # 3" down and 3" up: 5 + 3 + 3 = 11". On one ruin (x 8..12) the floor-to-floor move is free.
+    ruins = [terrain("R1", rect(8, 8, 12, 12)), terrain("R2", rect(14, 8, 18, 12))]
+    s = situation([unit("I", "red", [model("I1", 10, 10, z=3)])], ruins)
+    _, outcome = judged(s, move("I", "normal", {"I1": {"x": 15, "y": 10, "z": 3}}), 20)
+    assert math.isclose(outcome.models["I1"].distance, 11.0)
+    _, outcome = judged(s, move("I", "normal", {"I1": {"x": 11, "y": 10, "z": 3}}), 20)
+    assert math.isclose(outcome.models["I1"].distance, 1.0)
+    # With a 2" crate filling the gap it only steps down to the crate and up: 5 + 1 + 1 = 7".
+    crate = terrain("C", rect(11, 8, 15, 12), category="light", height=2)
+    s = situation([unit("I", "red", [model("I1", 10, 10, z=3)])], [*ruins, crate])
+    _, outcome = judged(s, move("I", "normal", {"I1": {"x": 15, "y": 10, "z": 3}}), 20)
+    assert math.isclose(outcome.models["I1"].distance, 7.0)
