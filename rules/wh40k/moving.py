@@ -364,7 +364,17 @@ def _trace(situation: Situation, unit: Unit, start: Model, end: Model, waypoints
     table edge ok)."""
     blocked = None
     through: dict[str, str] = {}
-    edge_ok = all(on_table(situation, start.base, p, end.facing) for p in waypoints)
+    # The base is on the table at its start facing where it starts and at its end facing where
+    # it ends; on the way it may turn freely, so either facing will do at a waypoint.
+    edge_ok = (
+        on_table(situation, start.base, waypoints[0], start.facing)
+        and on_table(situation, start.base, waypoints[-1], end.facing)
+        and all(
+            on_table(situation, start.base, p, end.facing)
+            or on_table(situation, start.base, p, start.facing)
+            for p in waypoints[1:-1]
+        )
+    )
     enemies = [(e, passable(mode, e)) for e in situation.enemies_of(unit)]
     solids = (
         [] if mode.skies else [(t, bounds) for t, bounds in terrain_bounds(situation) if t.solid]

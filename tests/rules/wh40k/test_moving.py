@@ -225,3 +225,26 @@ def test_infantry_going_from_one_ruin_floor_to_another_climbs_down_and_up_again(
     s = situation([unit("I", "red", [model("I1", 10, 10, z=3)])], [*ruins, crate])
     _, outcome = judged(s, move("I", "normal", {"I1": {"x": 15, "y": 10, "z": 3}}), 20)
     assert math.isclose(outcome.models["I1"].distance, 7.0)
+
+
+def test_an_oval_parked_along_the_table_edge_may_drive_off_and_turn():
+    # A 75 x 25 mm oval (2.95" x 0.98") at x = 0.5 facing 90: its length runs along the left
+    # edge and its half width 0.49" keeps it on the table. It drives 9.5" to (10, 20) and ends
+    # facing 0. Turned to facing 0 where it starts it would reach x = 0.5 - 1.48 < 0, but it
+    # only turns once clear of the edge (rotations are free), so the move is legal.
+    s = situation(
+        [
+            unit(
+                "A",
+                "red",
+                [model("A1", 0.5, 20, base={"oval": [75, 25]}, facing=90)],
+                keywords=("MOUNTED",),
+                move=12,
+            )
+        ]
+    )
+    verdict, _ = judged(s, move("A", "normal", {"A1": {"x": 10, "y": 20, "facing": 0}}), 12)
+    assert verdict.legal, [f.text for f in verdict.failures]
+    # ...but it may not end facing 0 at the edge: (0.5, 25) facing 0 sticks out 0.98" past it
+    verdict, _ = judged(s, move("A", "normal", {"A1": {"x": 0.5, "y": 25, "facing": 0}}), 12)
+    assert any("leave the table" in f.text for f in verdict.failures)
