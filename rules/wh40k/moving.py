@@ -467,7 +467,13 @@ def plan_path(
         return pts, sum(math.dist(p, q) for p, q in pairwise(pts)), 0.0, True
     pts, horizontal, vertical, found = _ground_path(situation, unit, start, end, mode, given)
     # A model never floats between floors: leaving them, it climbs down and up again (1.5).
-    return pts, horizontal, max(vertical, level_change(situation, pts, start.z, end.z)), found
+    vertical = max(vertical, level_change(situation, pts, start.z, end.z))
+    if given:
+        # Elevations the player gave on the waypoints are climbed too (a waypoint at 0, or
+        # without z, stands on whatever is under it: leaving a floor is `level_change`'s job).
+        levels = [start.z, *[p[2] for p in given if len(p) > 2 and p[2] > EPSILON], end.z]
+        vertical = max(vertical, sum(abs(q - p) for p, q in pairwise(levels)))
+    return pts, horizontal, vertical, found
 
 
 def _ground_path(situation, unit, start: Model, end: Model, mode: Mode, given):

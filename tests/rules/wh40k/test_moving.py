@@ -248,3 +248,23 @@ def test_an_oval_parked_along_the_table_edge_may_drive_off_and_turn():
     # ...but it may not end facing 0 at the edge: (0.5, 25) facing 0 sticks out 0.98" past it
     verdict, _ = judged(s, move("A", "normal", {"A1": {"x": 0.5, "y": 25, "facing": 0}}), 12)
     assert any("leave the table" in f.text for f in verdict.failures)
+
+
+def test_climbing_given_in_a_paths_waypoint_counts_towards_the_distance():
+    # I1 walks from (10, 10) on the ground via a waypoint on the 3" floor of a ruin at (13, 10)
+    # and back down to the ground at (16, 10): 6" across plus 3" up and 3" down = 12".
+    s = situation([unit("I", "red", [model("I1", 10, 10)])], [terrain("R", rect(12, 8, 14, 12))])
+    mv = move("I", "normal", {"I1": (16, 10)}, paths={"I1": [(13, 10, 3)]})
+    _, outcome = judged(s, mv, 20)
+    assert math.isclose(outcome.models["I1"].distance, 12.0)
+    # in the skies vertical distance is ignored: 6"
+    _, outcome = judged(s, mv, 20, mode=Mode(True, "all", "21.03"))
+    assert math.isclose(outcome.models["I1"].distance, 6.0)
+    # a waypoint without z (or at 0) is wherever the ground or floor is: on the 3" floor from
+    # (12.5, 10) to (13.5, 10) via (13, 11), 2 x hypot(0.5, 1) = 2.24" and no climbing
+    s = situation(
+        [unit("I", "red", [model("I1", 12.5, 10, z=3)])], [terrain("R", rect(12, 8, 14, 12))]
+    )
+    mv = move("I", "normal", {"I1": {"x": 13.5, "y": 10, "z": 3}}, paths={"I1": [(13, 11)]})
+    _, outcome = judged(s, mv, 20)
+    assert math.isclose(outcome.models["I1"].distance, 2 * math.hypot(0.5, 1))
