@@ -453,7 +453,9 @@ def _find_spot(
                 continue
         else:
             if region is None:
-                region = reachable_region(situation, start.id, max_distance, mode)
+                # Spots are on the ground: a model on a floor pays its way down first (1.5).
+                budget = max_distance - (0.0 if mode.skies else start.z)
+                region = reachable_region(situation, start.id, max(budget, 0.0), mode)
                 shapely.prepare(region)
             if not region.contains(Point(spot.x, spot.y)):
                 continue

@@ -572,3 +572,28 @@ def test_the_charge_eligibility_finding_reads_fallen_back():
         s, move("A", "charge", {"A1": (16 - 2 * R32, 10)}, dice=[6, 6], charge_targets=["E"])
     )
     assert any(f.text == "A has not fallen back this turn." for f in v.findings)
+
+
+def test_a_charger_coming_down_from_a_ruin_floor_pays_the_descent_when_judging_if_it_can():
+    # A1 stands on a 3" ruin floor at (10, 10); E1 is on the ground at (16, 10), 6 - 1.26 =
+    # 4.74" away horizontally. Roll 6. Within 1" of E1 on the ground needs 3.74" across plus 3"
+    # down = 6.74" > 6, so it cannot; engaging needs 2.74 + 3 = 5.74" <= 6. Ending engaged at
+    # (12.75, 10), 1.99" away (2.75 + 3 = 5.75" moved), meets both obligations.
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10, z=3)]),
+            unit("E", "blue", [model("E1", 16, 10)]),
+        ],
+        [terrain("R", rect(8, 8, 12, 12), height=3)],
+    )
+    v = adjudicate(
+        s,
+        move(
+            "A",
+            "charge",
+            {"A1": {"x": 12.75, "y": 10, "z": 0}},
+            dice=[3, 3],
+            charge_targets=["E"],
+        ),
+    )
+    assert v.legal, rule_failures(v)
