@@ -59,6 +59,18 @@ def _engagement_text(unit: Unit, engaged: tuple[str, ...]) -> str:
     )
 
 
+def surged_this_phase(situation: Situation, unit: Unit) -> bool:
+    """21.02 after moving: a unit that surged cannot move again this phase. Its surges are
+    recorded with round, turn and phase (`surges_used`, rules/wh40k/surge.py)."""
+    turn = situation.turn
+    return any(
+        isinstance(use, Mapping)
+        and (use.get("round"), use.get("turn"), use.get("phase"))
+        == (turn.round, turn.active_army, turn.phase)
+        for use in unit.state.get("surges_used") or []
+    )
+
+
 def eligible(
     verdict: Verdict, situation: Situation, unit: Unit, move_type: str, declarations: Mapping
 ) -> bool:
@@ -66,6 +78,15 @@ def eligible(
     rule = RULES[move_type]
     engaged = engaged_enemy_units(situation, unit)
     ok = True
+    if surged_this_phase(situation, unit):
+        ok &= verdict.check(
+            "21.02",
+            "eligible-if",
+            False,
+            unit.id,
+            f"{unit.id} made a surge move this phase, so it cannot move again until the next "
+            "phase.",
+        )
     if move_type in ("normal", "advance", "charge"):
         ok &= verdict.check(
             rule,

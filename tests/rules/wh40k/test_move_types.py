@@ -597,3 +597,17 @@ def test_a_charger_coming_down_from_a_ruin_floor_pays_the_descent_when_judging_i
         ),
     )
     assert v.legal, rule_failures(v)
+
+
+def test_a_unit_that_surged_this_phase_cannot_move_again_until_the_next_phase():
+    # 21.02 after moving: no further move this phase. The scenario is round 2, red's turn,
+    # movement phase; a surge recorded then refuses the normal move, one from the shooting
+    # phase does not.
+    def with_surge(phase):
+        used = [{"ability": "s", "round": 2, "turn": "red", "phase": phase}]
+        return situation([unit("A", "red", [model("A1", 10, 10)], state={"surges_used": used})])
+
+    v = adjudicate(with_surge("movement"), move("A", "normal", {"A1": (12, 10)}))
+    assert ("21.02", "eligible-if") in rule_failures(v)
+    v = adjudicate(with_surge("shooting"), move("A", "normal", {"A1": (12, 10)}))
+    assert v.legal, rule_failures(v)
