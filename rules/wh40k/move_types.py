@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import replace
 from types import MappingProxyType
 
 import shapely
@@ -252,6 +253,11 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
             )
     if skies:
         ok &= flying.check_declaration(verdict, unit, move)
+        if not flying.can_fly(unit):
+            # Refused above; the rest is judged as the ground move it has to be.
+            skies = False
+            declarations = {k: v for k, v in move.declarations.items() if k != "take_to_the_skies"}
+            move = replace(move, declarations=MappingProxyType(declarations))
 
     dice = Dice(move.dice, move.seed)
     max_distance = _max_distance(situation, unit, move, verdict, dice)

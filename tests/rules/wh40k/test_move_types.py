@@ -611,3 +611,17 @@ def test_a_unit_that_surged_this_phase_cannot_move_again_until_the_next_phase():
     assert ("21.02", "eligible-if") in rule_failures(v)
     v = adjudicate(with_surge("shooting"), move("A", "normal", {"A1": (12, 10)}))
     assert v.legal, rule_failures(v)
+
+
+def test_a_unit_that_cannot_fly_is_refused_the_skies_and_judged_on_foot():
+    # No FLY: the declaration is refused, and the rest of the move is judged as the ground move
+    # it has to be: M 6" (not 6 - 2 = 4"), so a 5" move fails only the declaration.
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10)]),
+            unit("E", "blue", [model("E1", 13, 20)]),
+        ]
+    )
+    v = adjudicate(s, move("A", "normal", {"A1": (15, 10)}, take_to_the_skies=True))
+    assert v.move["max_distance"] == 6
+    assert rule_failures(v) == [("21.03", "before-moving")]
