@@ -297,3 +297,31 @@ def test_every_state_field_the_engines_read_or_write_is_typed_in_the_scenario_sc
 def test_every_field_the_schemas_describe_is_documented_in_docs_format_md(name):
     # Written alone (`seed`) or as the last part of a dotted name (`move.roll_basis`).
     assert re.search(rf"`(?:[\w<>]+\.)*{re.escape(name)}`", DOCS), name
+
+
+COVERAGE = (ROOT / "docs" / "rules-coverage.md").read_text()
+
+
+@pytest.mark.parametrize(
+    "module",
+    sorted(
+        str(p.relative_to(ROOT))
+        for package in ("wh40k", "warmaster")
+        for p in (ROOT / "rules" / package).glob("*.py")
+        if p.name != "__init__.py"
+    ),
+)
+def test_docs_rules_coverage_names_every_rules_module(module):
+    assert f"`{module}`" in COVERAGE
+
+
+#: The rules contract sits beside the checkout in the design documents (absent: nothing to check).
+RULES_MD = ROOT.parent / "shared" / "RULES.md"
+RULES_SECTIONS = (
+    re.findall(r"^### (\d\.\d)", RULES_MD.read_text(), re.M) if RULES_MD.exists() else []
+)
+
+
+@pytest.mark.parametrize("section", RULES_SECTIONS)
+def test_docs_rules_coverage_has_a_row_for_every_rules_section(section):
+    assert f"| {section} " in COVERAGE
