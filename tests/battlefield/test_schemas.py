@@ -212,6 +212,19 @@ def test_an_unknown_field_in_a_move_is_a_400_naming_it(change, field):
     assert "unknown" in response.json()["error"]
 
 
+@pytest.mark.django_db
+def test_a_move_over_a_list_limit_is_a_413_and_a_bad_die_a_400():
+    def post(doc):
+        payload = json.dumps({"scenario": scenario(), "move": doc})
+        return Client().post(API, payload, content_type="application/json")
+
+    response = post(move(dice=[3] * 41))  # the schema's limit is 40 dice
+    assert response.status_code == 413 and response.json()["field"] == "dice"
+    response = post(move(dice=[3, 7]))
+    assert response.status_code == 400
+    assert response.json() == {"field": "dice", "error": "must be a list of die values from 1 to 6"}
+
+
 def test_a_move_s_wrong_types_are_named_by_the_schema():
     doc = move(declarations={"take_to_the_skies": "yes"})
     with pytest.raises(InvalidInput) as err:
