@@ -19,7 +19,7 @@ from types import MappingProxyType
 from typing import NoReturn
 
 from shapely import STRtree
-from shapely.geometry import Polygon, box
+from shapely.geometry import Point, Polygon, box
 
 from .errors import InvalidInput
 from .geometry import EPSILON, MM_PER_CM, MM_PER_INCH, Base, footprint_distance, is_simple_polygon
@@ -31,6 +31,9 @@ SYSTEM_UNITS = {
     "wh40k-11e": ("in", MM_PER_INCH),
     "warmaster-revolution": ("cm", MM_PER_CM),
 }
+
+#: 40K terrain categories (RULES.md 1.5).
+TERRAIN_CATEGORIES = ("exposed", "light", "dense")
 
 #: Documented size limits of a scenario (README "Limits"); bigger input is refused.
 LIMITS = {
@@ -343,7 +346,7 @@ class _Builder:
                     type=str(piece.get("type", "")),
                     footprint=polygon,
                     points=pts,
-                    category=piece.get("category"),
+                    category=self._category(piece, system, f"{path}.category"),
                     height=self.number(piece.get("height", 0), f"{path}.height", 0),
                     solid=bool(piece.get("solid", False)),
                 )
@@ -437,6 +440,13 @@ class _Builder:
             document=copy.deepcopy(dict(doc)),
         )
 
+    def _category(self, piece: Mapping, system: str, path: str) -> str | None:
+        """40K terrain must say how it is crossed (RULES.md 1.5); Warmaster reads `type`."""
+        category = piece.get("category")
+        if system == "wh40k-11e" and category not in TERRAIN_CATEGORIES:
+            self.fail(path, f"must be one of {', '.join(TERRAIN_CATEGORIES)} for 40K terrain")
+        return category
+
     def _base(self, base_doc: Mapping, mm: float, path: str) -> Base:
         kind, value = next(iter(base_doc.items()))
         if kind == "round":
@@ -449,7 +459,8 @@ class _Builder:
         else:
             if len(value) > LIMITS["vertices"]:
                 self.fail(f"{path}.hull", f"at most {LIMITS['vertices']} vertices")
-            if not is_simple_polygon([tuple(p) for p in value]):
+            points = [tuple(p) for p in value]
+            if not is_simple_polygon(points) or not Polygon(points).contains(Point(0, 0)):
                 self.fail(f"{path}.hull", "must be a simple polygon around the model's centre")
         return Base.from_document(dict(base_doc), mm)
 

@@ -130,6 +130,12 @@ def test_a_circle_polygon_is_never_smaller_than_the_circle():
             "units[0].models[0].base",
         ),
         (lambda d: d.update(system="chess"), "system"),
+        (lambda d: d["terrain"][0].update(category="rubble"), "terrain[0].category"),
+        (
+            # a hull drawn beside the model's centre, not around it
+            lambda d: d["units"][1]["models"][0].update(base={"hull": [[1, 1], [2, 1], [2, 2]]}),
+            "units[1].models[0].base.hull",
+        ),
     ],
 )
 def test_invalid_scenarios_name_the_field(mutate, field):
