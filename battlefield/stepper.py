@@ -35,7 +35,7 @@ from .models import Scenario, StaleScenario, Step
 from .permissions import can_edit, editable_scenario, shared_scenario, viewable_scenario
 from .pictures import Overlay, table_svg
 from .validation import validate_scenario
-from .views import go, page
+from .views import go, page, picture_cache_control
 
 # -- what each move type declares -------------------------------------------------------------
 
@@ -940,7 +940,8 @@ def step_detail(request, token: str, index: int):
 @require_GET
 def step_png(request, token: str, index: int):
     """The step's picture (after, failing models outlined): its link preview. Steps never
-    change, so the picture may be cached for long."""
+    change, so the picture may be cached for long; by shared caches only when anyone with the
+    link may see it (views.picture_cache_control)."""
     from django.http import HttpResponse
 
     from .pictures import table_png
@@ -955,5 +956,5 @@ def step_png(request, token: str, index: int):
         shown = scenario.situation
     response = HttpResponse(table_png(shown, highlight=highlight), content_type="image/png")
     response["ETag"] = etag
-    response["Cache-Control"] = "public, max-age=86400"
+    response["Cache-Control"] = picture_cache_control(scenario, max_age=86400)
     return response
