@@ -164,6 +164,10 @@ def test_an_anonymous_visitor_tries_a_move_from_the_share_page_and_nothing_is_sa
     page.get_by_role("button", name="Roll and go to placement").click()
     expect(page.locator("#max-distance")).to_have_text("50 cm")  # 5 on the die: 5 x 10 cm
     assert f"/s/{s.share_token}/move?" in page.url
+    # The placement step came by an htmx swap: its table is bound to the form all the same.
+    page.locator("#board g.model[data-model='EA1']").focus()
+    page.keyboard.press("Shift+ArrowLeft")
+    expect(page.locator("input[name='pose-EA1-x']")).to_have_value("87")  # from 88, 1 cm left
     page.get_by_role("button", name="Suggest").click()
     expect(page.locator("#verdict")).to_contain_text("Press Check")
     page.get_by_role("button", name="Check").click()
