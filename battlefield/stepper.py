@@ -7,6 +7,10 @@ Nothing is stored until "Commit": the engine judges in memory (`rules.adjudicate
 verdict's scenario becomes the scenario's document while a `Step` records the move in the log.
 "Undo" appends a step that restores the document from before the last step still in force.
 
+Anyone who may view a scenario may try moves on it (issue 7): by id, or through its share link
+(`/s/<token>/move`); choosing, Suggest and Check store nothing, and Commit and Undo are offered
+only to those who may edit, everyone else being told how to keep a move (sign in, copy).
+
 The same placement step serves the lessons' "Try it" (battlefield/lessons.py) with the move
 locked and no commit.
 """

@@ -48,12 +48,14 @@ def test_the_share_page_offers_to_try_a_move_through_the_link(clients):
 # private scenario is nobody's business but its owner's.
 LINK = {
     "private": {"owner": 200, "other": 404, "anonymous": 404},
+    "club": {"owner": 200, "other": 404, "anonymous": 404},  # not a member of its club
     "unlisted": {"owner": 200, "other": 200, "anonymous": 200},
     "public": {"owner": 200, "other": 200, "anonymous": 200},
 }
 # By id: only a public scenario is seen by strangers (an unlisted one needs its link).
 BY_ID = {
     "private": {"owner": 200, "other": 404, "anonymous": 404},
+    "club": {"owner": 200, "other": 404, "anonymous": 404},
     "unlisted": {"owner": 200, "other": 404, "anonymous": 404},
     "public": {"owner": 200, "other": 200, "anonymous": 200},
 }
