@@ -7,6 +7,10 @@ Nothing is stored until "Commit": the engine judges in memory (`rules.adjudicate
 verdict's scenario becomes the scenario's document while a `Step` records the move in the log.
 "Undo" appends a step that restores the document from before the last step still in force.
 
+Anyone who may view a scenario may try moves on it (issue 7): by id, or through its share link
+(`/s/<token>/move`); choosing, Suggest and Check store nothing, and Commit and Undo are offered
+only to those who may edit, everyone else being told how to keep a move (sign in, copy).
+
 The same placement step serves the lessons' "Try it" (battlefield/lessons.py) with the move
 locked and no commit.
 """
@@ -32,10 +36,10 @@ from rules import InvalidInput, Move, adjudicate, move_options, suggest
 from rules.move import MOVE_FORMAT, MOVE_TYPES
 
 from .models import Scenario, StaleScenario, Step
-from .permissions import editable_scenario, shared_scenario
+from .permissions import can_edit, editable_scenario, shared_scenario, viewable_scenario
 from .pictures import Overlay, table_svg
 from .validation import validate_scenario
-from .views import go, page
+from .views import go, page, picture_cache_control
 
 # -- what each move type declares -------------------------------------------------------------
 
@@ -579,21 +583,53 @@ def situation_of(scenario: Scenario):
     return situation
 
 
-def scenario_urls(scenario: Scenario) -> Urls:
+def scenario_urls(scenario: Scenario, *, token: str | None = None, commit: bool = True) -> Urls:
+    """The stepper's addresses: by id, or by share token (`token`) for a visitor who came
+    through the share link; `commit` only for those who may edit (issue 7)."""
+    if token is not None:
+        here, check, suggest_ = "share_move", "share_move_check", "share_move_suggest"
+        args: list = [token]
+    else:
+        here, check, suggest_ = "move", "move_check", "move_suggest"
+        args = [scenario.pk]
     return Urls(
-        here=reverse("move", args=[scenario.pk]),
-        check=reverse("move_check", args=[scenario.pk]),
-        suggest=reverse("move_suggest", args=[scenario.pk]),
-        commit=reverse("move_commit", args=[scenario.pk]),
+        here=reverse(here, args=args),
+        check=reverse(check, args=args),
+        suggest=reverse(suggest_, args=args),
+        commit=reverse("move_commit", args=[scenario.pk]) if commit else None,
     )
 
 
+def tried_scenario(request, pk: int | None = None, token: str | None = None):
+    """The scenario a stepper page works on and its addresses (issue 7: anyone who may view a
+    scenario may try moves on it, since choosing, Suggest and Check store nothing): by id for
+    those who may see it by id, by share token for anyone the link admits; 404 otherwise.
+    Commit and Undo stay for those who may edit."""
+    if token is not None:
+        scenario = shared_scenario(request, token)
+    else:
+        scenario = viewable_scenario(request, pk)
+    return scenario, scenario_urls(scenario, token=token, commit=can_edit(request, scenario))
+
+
 def base_context(request, scenario: Scenario) -> dict:
-    return {
+    may_edit = can_edit(request, scenario)
+    context = {
         "scenario": scenario,
         "log": log_rows(scenario),
-        "undoable": undoable(scenario) is not None,
+        "may_edit": may_edit,
+        "undoable": may_edit and undoable(scenario) is not None,
+        "save_note": None,
     }
+    if not may_edit:
+        # Trying only: say how to keep a move (an account, then a copy of one's own).
+        share = scenario.share_url()
+        context["save_note"] = {
+            "signed_in": request.user.is_authenticated,
+            "login": f"{reverse('login')}?{urlencode({'next': share})}",
+            "copy": reverse("fork", args=[scenario.share_token]),
+        }
+    return context
 
 
 PLACE = "battlefield/move_place.html"
@@ -611,11 +647,11 @@ def error_response(request, context: dict, exc: InvalidInput, status: int = 422)
 
 
 @require_GET
-def move(request, pk: int):
-    """The stepper page of one step (its URL holds the state); the `stepper` partial for htmx."""
-    scenario = editable_scenario(request, pk)
+def move(request, pk: int | None = None, token: str | None = None):
+    """The stepper page of one step (its URL holds the state); the `stepper` partial for htmx.
+    By id (`/scenarios/<pk>/move`) or through the share link (`/s/<token>/move`)."""
+    scenario, urls = tried_scenario(request, pk, token)
     situation = situation_of(scenario)
-    urls = scenario_urls(scenario)
     if request.GET.get("roll") == "server" and not request.GET.get("seed"):
         # Fix the server's roll in the URL, so a reload or a shared link shows the same dice.
         params = request.GET.copy()
@@ -679,22 +715,21 @@ def check_response(request, context: dict):
 
 
 @require_POST
-def move_check(request, pk: int):
-    scenario = editable_scenario(request, pk)
+def move_check(request, pk: int | None = None, token: str | None = None):
+    """Judge the posted placement in memory: nothing is stored, so viewing is enough."""
+    scenario, urls = tried_scenario(request, pk, token)
     context = base_context(request, scenario)
     try:
-        _, _, stepper = judged(request, situation_of(scenario), scenario_urls(scenario))
+        _, _, stepper = judged(request, situation_of(scenario), urls)
     except InvalidInput as exc:
         return error_response(request, context, exc)
     return check_response(request, {**context, **stepper})
 
 
 @require_POST
-def move_suggest(request, pk: int):
-    scenario = editable_scenario(request, pk)
-    return suggest_response(
-        request, situation_of(scenario), scenario_urls(scenario), base_context(request, scenario)
-    )
+def move_suggest(request, pk: int | None = None, token: str | None = None):
+    scenario, urls = tried_scenario(request, pk, token)
+    return suggest_response(request, situation_of(scenario), urls, base_context(request, scenario))
 
 
 def suggest_response(
@@ -909,7 +944,8 @@ def step_detail(request, token: str, index: int):
 @require_GET
 def step_png(request, token: str, index: int):
     """The step's picture (after, failing models outlined): its link preview. Steps never
-    change, so the picture may be cached for long."""
+    change, so the picture may be cached for long; by shared caches only when anyone with the
+    link may see it (views.picture_cache_control)."""
     from django.http import HttpResponse
 
     from .pictures import table_png
@@ -924,5 +960,5 @@ def step_png(request, token: str, index: int):
         shown = scenario.situation
     response = HttpResponse(table_png(shown, highlight=highlight), content_type="image/png")
     response["ETag"] = etag
-    response["Cache-Control"] = "public, max-age=86400"
+    response["Cache-Control"] = picture_cache_control(scenario, max_age=86400)
     return response

@@ -25,6 +25,10 @@ urlpatterns = [
     path("scenarios/<int:pk>/move/suggest", stepper.move_suggest, name="move_suggest"),
     path("scenarios/<int:pk>/move/commit", stepper.move_commit, name="move_commit"),
     path("scenarios/<int:pk>/move/undo", stepper.move_undo, name="move_undo"),
+    # trying moves through the share link: nothing stored, Commit only for editors (issue 7)
+    path("s/<slug:token>/move", stepper.move, name="share_move"),
+    path("s/<slug:token>/move/check", stepper.move_check, name="share_move_check"),
+    path("s/<slug:token>/move/suggest", stepper.move_suggest, name="share_move_suggest"),
     path("s/<slug:token>/steps/<int:index>/", stepper.step_detail, name="step"),
     path("s/<slug:token>/steps/<int:index>/table.png", stepper.step_png, name="step_png"),
     path("lessons/<slug:slug>/", lessons.lesson, name="lesson"),

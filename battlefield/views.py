@@ -293,15 +293,20 @@ def json_download(scenario: Scenario) -> HttpResponse:
     return response
 
 
+def picture_cache_control(scenario: Scenario, *, max_age: int) -> str:
+    """Cache-Control for a picture of `scenario`: shared caches may keep only what anyone with
+    the link may see (unlisted or public, issue 7); anything else is the viewer's alone."""
+    shared = scenario.visibility in (Scenario.Visibility.UNLISTED, Scenario.Visibility.PUBLIC)
+    return f"{'public' if shared else 'private'}, max-age={max_age}"
+
+
 def png_response(request, scenario: Scenario) -> HttpResponse:
     etag = f'"{scenario.share_token[:8]}-{scenario.version}"'
     if request.headers.get("If-None-Match") == etag:
         return HttpResponse(status=304)
     response = HttpResponse(scenario.png(), content_type="image/png")
     response["ETag"] = etag
-    # Shared caches may keep only what anyone with the link may see (issue 7).
-    shared = scenario.visibility in (Scenario.Visibility.UNLISTED, Scenario.Visibility.PUBLIC)
-    response["Cache-Control"] = f"{'public' if shared else 'private'}, max-age=300"
+    response["Cache-Control"] = picture_cache_control(scenario, max_age=300)
     if request.GET.get("download"):
         filename = f"{slugify(scenario.name) or 'scenario'}.png"
         response["Content-Disposition"] = content_disposition_header(True, filename)

@@ -32,7 +32,7 @@ def url(s, tail=""):
     return f"/scenarios/{s.pk}/move{tail}"
 
 
-def test_the_stepper_is_only_for_those_who_may_edit_the_scenario(client):
+def test_the_stepper_of_a_scenario_one_may_not_see_is_not_found(client):
     other = Scenario.objects.create(document=scenario())
     assert client.get(url(other)).status_code == 404
     assert client.post(url(other, "/check"), MOVED).status_code == 404

@@ -118,3 +118,17 @@ def test_a_step_link_answers_its_partial_to_htmx_and_the_whole_page_on_restore(c
 def test_the_share_page_lists_the_moves_made_with_their_links(committed):
     html = Client().get(committed.share_url()).content.decode()
     assert f'href="/s/{committed.share_token}/steps/0/"' in html and "normal by B" in html
+
+
+@pytest.mark.parametrize(
+    "visibility,cache",
+    [("private", "private"), ("club", "private"), ("unlisted", "public"), ("public", "public")],
+)
+def test_a_step_picture_is_kept_by_shared_caches_only_when_the_link_is_open(
+    client, committed, visibility, cache
+):
+    # The owner may see every one of them; a proxy may keep only what anyone with the link sees.
+    Scenario.objects.filter(pk=committed.pk).update(visibility=visibility)
+    response = client.get(f"/s/{committed.share_token}/steps/0/table.png")
+    assert response.status_code == 200
+    assert response["Cache-Control"] == f"{cache}, max-age=86400"
