@@ -38,7 +38,7 @@ from rules.move import MOVE_FORMAT, MOVE_TYPES
 from .models import Scenario, StaleScenario, Step
 from .permissions import can_edit, editable_scenario, shared_scenario, viewable_scenario
 from .pictures import Overlay, table_svg
-from .validation import validate_scenario
+from .validation import validate_move, validate_scenario
 from .views import go, page, picture_cache_control
 
 # -- what each move type declares -------------------------------------------------------------
@@ -136,7 +136,7 @@ class Stage:
             doc["seed"] = self.seed
         if with_end and self.poses:
             doc["end"] = self.poses
-        return Move.from_document(doc)
+        return validate_move(doc)
 
     def query(self, *, upto: str = "place", poses: bool = True) -> dict:
         """The query-string parameters that reproduce this state up to step `upto`."""
