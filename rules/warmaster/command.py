@@ -6,7 +6,9 @@ State fields read (FORMAT.md `units[].state`, plus the ones Arbiter adds, docume
 - added: `ordered_by` (the character whose orders the unit took earlier this phase), `stands_lost`
   (int, stands the unit has lost: -1 each to the order roll) and `in_dense_terrain` (bool: -1).
 A successful order updates `orders_this_phase` and `ordered_by`; an initiative move sets
-`initiative_moved`.
+`initiative_moved`. The phase runs in the order of 2.3 (initiative, home back, orders, character
+moves), so initiative is refused after `homed_back` or orders, and a character whose
+`moved_this_phase` is set (a `character-move` sets it) gives no more orders.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ RULE_COMMAND = "command/orders"
 RULE_INITIATIVE = "flying-units/initiative"
 RULE_CHARGE = "flying-units/moving"
 RULE_FORTIFIED = "flying-units/fortified"
+RULE_SIGHT = "flying-units/sight"
 MAX_ORDERS = 3
 INITIATIVE_RANGE = 20.0
 
@@ -132,6 +135,18 @@ def check_order(verdict: Verdict, situation: Situation, unit: Unit, move: Move, 
             unit.id,
             f"All of a unit's orders in a phase come from one character ({previous}).",
         )
+    # 2.3: character moves come after orders, so a character that has moved gives no more.
+    moved = character.flag("moved_this_phase")
+    ok &= verdict.check(
+        RULE_COMMAND,
+        "eligible-if",
+        not moved,
+        character.id,
+        f"{character.id} has not made its own move yet, so it may still give orders."
+        if not moved
+        else f"{character.id} has already made its own move; characters move after giving "
+        "their orders, so it gives no more this phase.",
+    )
     gap = unit_distance(character.models, unit.models)
     ok &= verdict.check(
         RULE_ORDERS,
@@ -205,6 +220,28 @@ def check_charge_contact(
     return touched
 
 
+def check_charge_sight(verdict: Verdict, situation: Situation, unit: Unit, targets) -> None:
+    """2.3: a flyer charges an enemy it can see from where it starts, as a ground unit would;
+    flying over things does not let it see past them. (The initiative charge finds its target
+    by sight already.)"""
+    if not targets:
+        return  # no enemy reached: the contact finding already refuses the charge
+    for t in targets:
+        if not situation.has_unit(t):
+            raise InvalidInput("declarations.charge_targets", f"no unit with id {t!r}")
+    seen = [t for t in targets if unit_sees(situation, unit, situation.unit(t))]
+    verdict.check(
+        RULE_SIGHT,
+        "before-moving",
+        bool(seen),
+        unit.id,
+        f"{unit.id} can see {', '.join(seen)} from where it starts."
+        if seen
+        else f"{unit.id} cannot see {' or '.join(targets)} from where it starts: stands and "
+        "terrain block a flyer's view as they block any unit's, so it cannot charge there.",
+    )
+
+
 def move_declares_fortified(verdict: Verdict) -> bool:
     return bool(verdict.move.get("fortified"))
 
@@ -246,6 +283,10 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
     for flag, text in (
         ("confused", "is confused"),
         ("spell_prevents_movement", "is held by a spell"),
+        # 2.3: initiative moves come first in the phase, one per unit
+        ("initiative_moved", "has already used its initiative this phase"),
+        ("homed_back", "has homed back, which comes after initiative moves,"),
+        ("orders_this_phase", "has taken orders, which come after initiative moves,"),
     ):
         verdict.check(
             RULE_INITIATIVE,
@@ -318,7 +359,8 @@ def _adjudicate_order(situation: Situation, move: Move, charge: bool) -> Verdict
     check_flown_end(verdict, situation, unit, ends, may_touch_enemy=charge)
     if charge:
         targets = list(move.declared("charge_targets") or [])
-        check_charge_contact(verdict, situation, unit, ends, targets, RULE_CHARGE)
+        touched = check_charge_contact(verdict, situation, unit, ends, targets, RULE_CHARGE)
+        check_charge_sight(verdict, situation, unit, targets or touched)
     earlier = int(unit.state.get("orders_this_phase", 0) or 0)
     character = move.declared("ordered_by")
     return finish(

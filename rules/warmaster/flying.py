@@ -19,7 +19,15 @@ from ..move import Move
 from ..situation import Model, Situation, Unit
 from ..systems import SYSTEMS
 from ..verdict import Verdict
-from .stands import ENEMY_CLEARANCE, board, distance_moved, overlaps, same_facing, stands_together
+from .stands import (
+    ENEMY_CLEARANCE,
+    board,
+    distance_moved,
+    overlaps,
+    same_facing,
+    stands_overlap,
+    stands_together,
+)
 from .terrain import forbidden_terrain_under, no_flyer_end_terrain
 
 RULE_MOVING = "flying-units/moving"
@@ -136,12 +144,10 @@ def check_flown_end(
             {
                 o.unit
                 for o in b.stands_near(fp)
-                if o.unit not in ignore
-                and b.army_of[o.unit] == unit.army
-                and overlaps(fp, o.footprint)
+                if o.unit not in ignore and b.army_of[o.unit] == unit.army and stands_overlap(m, o)
             }
         )
-        own_under = [o.id for o in ends[:i] if overlaps(fp, o.footprint)]
+        own_under = [o.id for o in ends[:i] if stands_overlap(m, o)]
         clear = not friends_under and not own_under
         verdict.check(
             RULE_MOVING,

@@ -1,0 +1,176 @@
+"""Second review of the Warmaster engine against RULES.md 2: the order of the Command phase (2.3),
+sight for charges (2.3), round characters in touch (2.1) and where an escaping character may end
+(2.8).
+
+Geometry as in test_command: unit F is three 4 x 2 cm stands facing +x at x = 10, y = 50, 54, 58
+(x 9..11, y 48..60). A rect stand centred at x = c spans c - 1 .. c + 1; a round 20 mm character
+centred at x = c spans c - 1 .. c + 1 (its true circle, radius 1 cm).
+"""
+
+import pytest
+
+from .builders import (
+    character,
+    enemy,
+    failed_rules,
+    judge,
+    line_of_flyers,
+    scenario,
+    terrain,
+)
+
+F_END = (("F1", 50), ("F2", 54), ("F3", 58))
+
+
+def to_x(x):
+    return {m: {"x": x, "y": y} for m, y in F_END}
+
+
+def home_back(roll=2):
+    # C at x = 82: gap 81 - 11 = 70 cm; a roll of 2 flies the full 20 cm, to x = 30
+    return {
+        "unit": "F",
+        "type": "home-back",
+        "dice": [roll],
+        "declarations": {"home_back_to": "C"},
+        "end": to_x(30),
+    }
+
+
+def eligible_failures(verdict):
+    return [f for f in verdict.failures if f.stage == "eligible-if"]
+
+
+# -- 2.3: initiative, then home back, then orders, then character moves -------------------------
+
+
+def test_the_home_back_of_a_fresh_unit_is_legal():
+    doc = scenario([line_of_flyers("F", 10, 54), character("C", 82, 54)])
+    verdict = judge(doc, home_back())
+    assert verdict.legal, failed_rules(verdict)
+
+
+@pytest.mark.parametrize(
+    "state, why",
+    [
+        ({"homed_back": True}, "already homed back"),
+        ({"orders_this_phase": 1}, "orders come after home back"),
+    ],
+)
+def test_a_unit_homes_back_once_and_never_after_taking_orders(state, why):
+    doc = scenario([line_of_flyers("F", 10, 54, state=state), character("C", 82, 54)])
+    verdict = judge(doc, home_back())
+    failures = eligible_failures(verdict)
+    assert failures and failures[0].rule == "flying-units/home-back", why
+
+
+@pytest.mark.parametrize(
+    "state", [{"initiative_moved": True}, {"homed_back": True}, {"orders_this_phase": 1}]
+)
+def test_initiative_comes_first_and_only_once(state):
+    # E at x = 26 (25..27): gap 14 cm, in reach; F ends at x = 24 with its front on x = 25
+    doc = scenario([line_of_flyers("F", 10, 54, state=state), enemy("E", 26, 54)])
+    fresh = scenario([line_of_flyers("F", 10, 54), enemy("E", 26, 54)])
+    move = {"unit": "F", "type": "initiative-charge", "end": to_x(24)}
+    assert judge(fresh, move).legal
+    failures = eligible_failures(judge(doc, move))
+    assert failures and failures[0].rule == "flying-units/initiative"
+
+
+def test_a_character_that_has_made_its_own_move_gives_no_more_orders():
+    # C (rect, x 19..21, y 69..71) is 9 cm from F; it has moved, so the orders are over for it
+    doc = scenario(
+        [
+            line_of_flyers("F", 10, 54),
+            character("C", 20, 70, rect=True, state={"moved_this_phase": True}),
+        ]
+    )
+    order = {
+        "unit": "F",
+        "type": "order-move",
+        "dice": [1, 1],
+        "end": to_x(60),
+        "declarations": {"ordered_by": "C"},
+    }
+    failures = eligible_failures(judge(doc, order))
+    assert [f.rule for f in failures] == ["command/orders"]
+    assert failures[0].subject == "C"
+
+
+def test_a_character_move_records_that_the_character_has_moved():
+    doc = scenario([character("K", 20, 54, flying=True)])
+    verdict = judge(doc, {"unit": "K", "type": "character-move", "end": {"K1": {"x": 60, "y": 54}}})
+    assert verdict.legal, failed_rules(verdict)
+    assert verdict.after.unit("K").state["moved_this_phase"] is True
+
+
+# -- 2.3: a flyer charges only an enemy it can see ------------------------------------------------
+
+
+def test_an_order_charge_needs_sight_of_the_enemy_at_the_start():
+    # A building (x 30..35, y 30..80) stands between F (x 9..11) and E (x 59..61, y 53..55): every
+    # sight line crosses it. F hops 48 cm (within 60) to touch E: the hop is fine, the sight is not.
+    units = [line_of_flyers("F", 10, 54), character("C", 20, 70, rect=True), enemy("E", 60, 54)]
+    charge = {
+        "unit": "F",
+        "type": "order-charge",
+        "dice": [1, 1],
+        "end": to_x(58),
+        "declarations": {"ordered_by": "C", "charge_targets": ["E"]},
+    }
+    open_ground = judge(scenario(units), charge)
+    assert open_ground.legal, failed_rules(open_ground)
+    blind = judge(scenario(units, [terrain("b", "building", 30, 30, 35, 80)]), charge)
+    assert [f.rule for f in blind.failures] == ["flying-units/sight"]
+    assert "cannot see" in blind.failures[0].text
+
+
+# -- 2.1: a round character in touch is measured from its true circle ----------------------------
+
+
+@pytest.mark.parametrize(
+    "x, y",
+    [
+        (48, 54),  # the circle (x 47..49) touches U's rear edge x = 49
+        (50, 61),  # the circle (y 60..62) touches U3's side y = 60
+    ],
+)
+def test_a_round_character_may_end_exactly_in_touch_with_a_friendly_stand(x, y):
+    doc = scenario([character("K", 20, 54, flying=True), line_of_flyers("U", 50, 54)])
+    verdict = judge(doc, {"unit": "K", "type": "character-move", "end": {"K1": {"x": x, "y": y}}})
+    assert verdict.legal, failed_rules(verdict)
+
+
+def test_a_round_character_overlapping_a_friendly_stand_by_a_millimetre_is_on_top_of_it():
+    # centre at 48.1: the circle (x 47.1..49.1) reaches 1 mm past U's rear edge x = 49
+    doc = scenario([character("K", 20, 54, flying=True), line_of_flyers("U", 50, 54)])
+    verdict = judge(
+        doc, {"unit": "K", "type": "character-move", "end": {"K1": {"x": 48.1, "y": 54}}}
+    )
+    assert any("on top of U" in t for _, _, t in failed_rules(verdict))
+
+
+# -- 2.8: an escaping character joins a unit, not another character ------------------------------
+
+
+def test_an_escape_must_end_touching_a_friendly_unit_not_a_lone_character():
+    # K (round, x 49..51) is touched by E (x 51..53). Character C is a rect at x 39..41; ending
+    # at x = 42 (x 41..43) K touches C only: 8 cm moved, but C is no unit to join.
+    # Unit U (x 69..71) is 18 cm away, within 30: the engine's escape goes there.
+    units = [
+        character("K", 50, 54, flying=True),
+        enemy("E", 52, 54),
+        character("C", 40, 54, rect=True),
+        line_of_flyers("U", 70, 54),
+    ]
+    verdict = judge(
+        scenario(units, phase="combat"),
+        {"unit": "K", "type": "character-escape", "end": {"K1": {"x": 42, "y": 54}}},
+    )
+    assert [f.text for f in verdict.failures] == ["K must end touching another friendly unit."]
+    # touching U's rear edge x = 69 with the circle: centre x = 68, 18 cm moved
+    verdict = judge(
+        scenario(units, phase="combat"),
+        {"unit": "K", "type": "character-escape", "end": {"K1": {"x": 68, "y": 54}}},
+    )
+    assert verdict.legal, failed_rules(verdict)
