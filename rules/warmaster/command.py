@@ -246,14 +246,18 @@ def move_declares_fortified(verdict: Verdict) -> bool:
     return bool(verdict.move.get("fortified"))
 
 
-def closest_visible_enemy(situation: Situation, unit: Unit) -> tuple[Unit | None, float]:
-    """2.3: the closest enemy unit the flyer can see, and its distance."""
-    for enemy in sorted(
-        situation.enemies_of(unit), key=lambda e: unit_distance(unit.models, e.models)
-    ):
-        if unit_sees(situation, unit, enemy):
-            return enemy, unit_distance(unit.models, enemy.models)
-    return None, math.inf
+def closest_visible_enemies(situation: Situation, unit: Unit) -> tuple[list[Unit], float]:
+    """2.3: the closest enemy units the flyer can see (several when equally close, within
+    EPSILON: the player picks one), and their distance."""
+    seen = [
+        (unit_distance(unit.models, e.models), e)
+        for e in situation.enemies_of(unit)
+        if unit_sees(situation, unit, e)
+    ]
+    if not seen:
+        return [], math.inf
+    gap = min(d for d, _ in seen)
+    return [e for d, e in seen if d <= gap + EPSILON], gap
 
 
 def _common_eligibility(verdict: Verdict, situation: Situation, unit: Unit, rule: str) -> None:
@@ -297,7 +301,10 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
             if unit.flag(flag)
             else f"{unit.id} is free to use initiative.",
         )
-    target, gap = closest_visible_enemy(situation, unit)
+    closest, gap = closest_visible_enemies(situation, unit)
+    declared = move.declared("charge_targets")
+    target = next((e for e in closest if declared and [e.id] == list(declared)), None)
+    target = target or (closest[0] if closest else None)
     found = target is not None and within(gap, INITIATIVE_RANGE)
     verdict.check(
         RULE_INITIATIVE,
@@ -311,14 +318,14 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
         None if target is None else gap,
         INITIATIVE_RANGE,
     )
-    declared = move.declared("charge_targets")
     if target is not None and declared:
+        names = " or ".join(e.id for e in closest)
         verdict.check(
             RULE_INITIATIVE,
             "before-moving",
             list(declared) == [target.id],
             unit.id,
-            f"An initiative charge goes against the closest visible enemy, {target.id}.",
+            f"An initiative charge goes against the closest visible enemy, {names}.",
         )
     if target is not None:
         verdict.move["target"] = target.id

@@ -23,6 +23,7 @@ from .stands import (
     ENEMY_CLEARANCE,
     board,
     distance_moved,
+    is_character,
     overlaps,
     same_facing,
     stands_overlap,
@@ -52,7 +53,18 @@ def new_verdict(move: Move, **extra) -> Verdict:
 
 
 def refuse_ground_unit(verdict: Verdict, unit: Unit, what: str = "flying units") -> bool:
-    """The Warmaster half judges flyers only: anything else is refused, never passed."""
+    """The Warmaster half judges flying units only: anything else is refused, never passed.
+    A flying character is judged by its own moves (`character-move`, `character-escape`)."""
+    if unit.has("FLYING") and is_character(unit):
+        verdict.check(
+            "engine",
+            "eligible-if",
+            False,
+            unit.id,
+            f"{unit.id} is a character: Arbiter judges a flying character's moves as "
+            "character-move and character-escape, not as the moves of a flying unit.",
+        )
+        return False
     if unit.has("FLYING"):
         return True
     verdict.check(
@@ -148,15 +160,23 @@ def check_flown_end(
             }
         )
         own_under = [o.id for o in ends[:i] if stands_overlap(m, o)]
-        clear = not friends_under and not own_under
+        # Not even a charge may end on an enemy stand: it ends touching it (2.5).
+        enemy_under = sorted(
+            {
+                f"enemy {o.unit}"
+                for o in b.stands_near(fp)
+                if b.army_of[o.unit] != unit.army and stands_overlap(m, o)
+            }
+        )
+        under = friends_under + own_under + enemy_under
         verdict.check(
             RULE_MOVING,
             stage,
-            clear,
+            not under,
             m.id,
             f"{m.id} has room of its own and is not on top of other stands."
-            if clear
-            else f"{m.id} would end on top of {', '.join(friends_under + own_under)}; stands need "
+            if not under
+            else f"{m.id} would end on top of {', '.join(under)}; stands need "
             "room on the table, as on the ground.",
         )
         enemies = sorted(

@@ -174,3 +174,86 @@ def test_an_escape_must_end_touching_a_friendly_unit_not_a_lone_character():
         {"unit": "K", "type": "character-escape", "end": {"K1": {"x": 68, "y": 54}}},
     )
     assert verdict.legal, failed_rules(verdict)
+
+
+# -- 2.5: a charge ends touching the enemy, never on top of it -----------------------------------
+
+
+def test_a_charge_may_end_touching_the_enemy_but_not_on_top_of_it():
+    # E at x = 60 spans 59..61. F ending at x = 58 (front on 59) touches it: 48 cm, legal.
+    # F ending at x = 60 sits on E's stand (50 cm, within 60): stands need room of their own.
+    doc = scenario(
+        [line_of_flyers("F", 10, 54), character("C", 20, 70, rect=True), enemy("E", 60, 54)]
+    )
+
+    def charge(x):
+        return {
+            "unit": "F",
+            "type": "order-charge",
+            "dice": [1, 1],
+            "end": to_x(x),
+            "declarations": {"ordered_by": "C"},
+        }
+
+    assert judge(doc, charge(58)).legal
+    on_top = judge(doc, charge(60))
+    assert [s for _, s, t in failed_rules(on_top) if "on top of enemy E" in t] == ["F2"]
+
+
+def test_an_initiative_charge_or_combat_advance_onto_an_enemy_stand_is_refused():
+    # E at x = 26 spans 25..27; F ending at x = 26 covers it
+    for phase, move_type in (("command", "initiative-charge"), ("combat", "combat-advance")):
+        doc = scenario([line_of_flyers("F", 10, 54), enemy("E", 26, 54)], phase=phase)
+        verdict = judge(doc, {"unit": "F", "type": move_type, "end": to_x(26)})
+        assert any("on top of enemy E" in t for _, _, t in failed_rules(verdict)), move_type
+
+
+# -- characters move as characters, not as flying units ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "move_type, phase, declarations",
+    [
+        ("order-move", "command", {"ordered_by": "C"}),
+        ("initiative-charge", "command", {}),
+        ("combat-advance", "combat", {}),
+    ],
+)
+def test_a_flying_character_is_not_judged_as_a_flying_unit(move_type, phase, declarations):
+    # K (round, x 9..11) and enemy E (x 25..27): a 14 cm hop would do for a unit, not for K
+    doc = scenario(
+        [
+            character("K", 10, 54, flying=True),
+            character("C", 20, 70, rect=True),
+            enemy("E", 26, 54),
+        ],
+        phase=phase,
+    )
+    move = {
+        "unit": "K",
+        "type": move_type,
+        "dice": [1, 1],
+        "end": {"K1": {"x": 24, "y": 54}},
+        "declarations": declarations,
+    }
+    verdict = judge(doc, move)
+    assert not verdict.legal
+    assert verdict.failures[0].rule == "engine" and "character-move" in verdict.failures[0].text
+
+
+# -- 2.3: initiative against the closest visible enemy, ties left to the player -----------------
+
+
+@pytest.mark.parametrize("target", ["E", "H"])
+def test_two_enemies_equally_close_are_both_fair_initiative_targets(target):
+    # E1 (x 25..27, y 48..52) and H1 (y 56..60) are both 14 cm from F's front edge x = 11
+    doc = scenario([line_of_flyers("F", 10, 54), enemy("E", 26, 50), enemy("H", 26, 58)])
+    move = {
+        "unit": "F",
+        "type": "initiative-charge",
+        "end": to_x(24),
+        "declarations": {"charge_targets": [target]},
+    }
+    verdict = judge(doc, move)
+    assert verdict.legal, failed_rules(verdict)
+    assert verdict.move["target"] == target
