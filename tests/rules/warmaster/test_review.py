@@ -16,6 +16,7 @@ from .builders import (
     judge,
     line_of_flyers,
     scenario,
+    suggested,
     terrain,
 )
 
@@ -257,3 +258,41 @@ def test_two_enemies_equally_close_are_both_fair_initiative_targets(target):
     verdict = judge(doc, move)
     assert verdict.legal, failed_rules(verdict)
     assert verdict.move["target"] == target
+
+
+# -- 2.6: driven back toward an enemy already within 1 cm ---------------------------------------
+
+
+def test_flyers_driven_back_toward_an_enemy_already_within_1_cm_cannot_close_on_it():
+    # F spans x 59..61; enemy B (x 56.5..58.5) is 0.5 cm behind F's rear edge x = 59. Shooter S
+    # at x = 80 drives F 4 cm toward -x: it would end over B (x 55..57). It may come no nearer
+    # than 1 cm, and it is nearer already: it stays at x = 60 and is confused.
+    doc = scenario(
+        [line_of_flyers("F", 60, 54), enemy("S", 80, 54), enemy("B", 57.5, 54)], phase="shooting"
+    )
+    move = {
+        "unit": "F",
+        "type": "drive-back",
+        "dice": [4],
+        "declarations": {"shooter": "S1", "hits": 1},
+    }
+    end = {k: p.as_dict() for k, p in suggested(doc, move).end.items()}
+    verdict = judge(doc, {**move, "end": end})
+    assert verdict.legal, failed_rules(verdict)
+    assert {m.x for m in verdict.after.unit("F").models} == {60}
+    assert verdict.after.unit("F").state["confused"] is True
+
+
+def test_flyers_driven_away_from_an_adjacent_shooter_move_the_full_distance():
+    # S at x = 62.5 (x 61.5..63.5) is 0.5 cm in front of F's front edge x = 61;
+    # driven 4 cm away from it, F ends at x = 56, not confused (no 6, nothing in the way).
+    doc = scenario([line_of_flyers("F", 60, 54), enemy("S", 62.5, 54)], phase="shooting")
+    move = {
+        "unit": "F",
+        "type": "drive-back",
+        "dice": [4],
+        "declarations": {"shooter": "S1", "hits": 1},
+    }
+    verdict = judge(doc, {**move, "end": {m: {"x": 56, "y": y} for m, y in F_END}})
+    assert verdict.legal, failed_rules(verdict)
+    assert not verdict.after.unit("F").flag("confused")
