@@ -296,3 +296,183 @@ def test_flyers_driven_away_from_an_adjacent_shooter_move_the_full_distance():
     verdict = judge(doc, {**move, "end": {m: {"x": 56, "y": y} for m, y in F_END}})
     assert verdict.legal, failed_rules(verdict)
     assert not verdict.after.unit("F").flag("confused")
+
+
+# -- property: odd but valid tables never crash the engine ---------------------------------------
+
+import math  # noqa: E402
+
+from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from rules import InvalidInput, Move, Situation, adjudicate, suggest  # noqa: E402
+from rules.geometry import Base  # noqa: E402
+from rules.warmaster.stands import corners  # noqa: E402
+from rules.warmaster.terrain import forbidden_terrain_under  # noqa: E402
+
+from .builders import flyers, stand  # noqa: E402
+
+PHASES = {
+    "home-back": "command",
+    "initiative-charge": "command",
+    "order-move": "command",
+    "order-charge": "command",
+    "character-move": "command",
+    "drive-back": "shooting",
+    "retreat": "combat",
+    "pursuit": "combat",
+    "combat-advance": "combat",
+    "combat-fall-back": "combat",
+    "character-escape": "combat",
+}
+COMPUTED = {"home-back", "drive-back", "retreat", "pursuit", "character-escape"}
+
+
+def along_the_table(draw, low, high, size):
+    """A coordinate for a unit whose extent is low..high around it: hard against either edge of
+    the table (touching it) or anywhere between."""
+    where = draw(st.sampled_from(["near edge", "far edge", "between"]))
+    if where == "near edge":
+        return -low
+    if where == "far edge":
+        return size - high
+    return draw(st.floats(-low, size - high))
+
+
+def inside(v, size, margin=2.5):
+    return min(max(v, margin), size - margin)
+
+
+@st.composite
+def odd_tables(draw):
+    """Rotated stands, cavalry-shaped stands, round and rect characters, units hard against the
+    table edge and terrain touching or crossing them."""
+    facing = draw(st.sampled_from([0, 90, 180, 270, 33.3, 301]))
+    base = draw(st.sampled_from([[40, 20], [20, 40]]))
+    a = math.radians(facing)
+    rx, ry = -math.sin(a), math.cos(a)
+    step = base[0] / 10
+    offsets = [(rx * step * (i - 1), ry * step * (i - 1)) for i in range(3)]
+    shape = Base("rect", (base[0] / 10, base[1] / 10))
+    corner_points = [c for dx, dy in offsets for c in corners(shape, dx, dy, facing)]
+    xs, ys = [c[0] for c in corner_points], [c[1] for c in corner_points]
+    x = along_the_table(draw, min(xs), max(xs), 180)
+    y = along_the_table(draw, min(ys), max(ys), 120)
+    taken = [shape.footprint(x + dx, y + dy, facing) for dx, dy in offsets]
+
+    def free_spot(base_doc, reach):
+        """A spot around the unit, on the table and on no stand placed so far, or None."""
+        angle, gap = draw(st.floats(0, 2 * math.pi)), draw(st.floats(0, reach))
+        px = inside(x + (7 + gap) * math.cos(angle), 180)
+        py = inside(y + (7 + gap) * math.sin(angle), 120)
+        kind, size = next(iter(base_doc.items()))
+        sizes = tuple(v / 10 for v in size) if isinstance(size, list) else (size / 10,)
+        fp = Base(kind, sizes).footprint(px, py)
+        if any(fp.intersection(t).area > 0 for t in taken):
+            return None
+        taken.append(fp)
+        return px, py
+
+    rect_character = draw(st.booleans())
+    round_mm = draw(st.sampled_from([20, 25]))
+    spot = free_spot({"rect": [40, 20]} if rect_character else {"round": round_mm}, 35)
+    assume(spot is not None)
+    units = [
+        flyers(
+            "F",
+            [
+                stand(f"F{i + 1}", x + dx, y + dy, facing, base)
+                for i, (dx, dy) in enumerate(offsets)
+            ],
+            state={"confused": draw(st.booleans())},
+        ),
+        character(
+            "C",
+            *spot,
+            round_mm=round_mm,
+            rect=rect_character,
+            flying=True,
+            state={"joined": draw(st.sampled_from([None, "F"]))},
+        ),
+    ]
+    for _ in range(draw(st.integers(1, 3))):
+        spot = free_spot({"rect": [40, 20]}, 15)
+        if spot is None:
+            continue
+        units.append(
+            flyers(
+                f"O{len(units) - 2}",
+                [stand(f"O{len(units) - 2}s", *spot)],
+                army=draw(st.sampled_from(["red", "blue"])),
+                keywords=("INFANTRY",),
+            )
+        )
+    assume(len(units) > 2)
+    pieces = []
+    for i in range(draw(st.integers(0, 3))):
+        tx, ty = (
+            inside(x + draw(st.floats(-15, 15)), 170),
+            inside(y + draw(st.floats(-15, 15)), 110),
+        )
+        kind = draw(st.sampled_from(["woods", "impassable", "hill", "river", "village"]))
+        w, h = draw(st.floats(1, 15)), draw(st.floats(1, 15))
+        pieces.append(terrain(f"t{i}", kind, tx, ty, tx + w, ty + h))
+    move_type = draw(st.sampled_from(sorted(PHASES)))
+    return scenario(units, pieces, phase=PHASES[move_type]), move_type, draw(st.randoms())
+
+
+@settings(
+    max_examples=int(__import__("os").environ.get("WM_EXAMPLES", 60)),
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
+)
+@given(odd_tables())
+def test_odd_but_valid_tables_give_verdicts_not_crashes(case):
+    doc, move_type, rnd = case
+    try:
+        situation = Situation.from_document(doc)
+    except InvalidInput:
+        assume(False)
+    unit_id = "C" if move_type.startswith("character") else "F"
+    for m in situation.unit(unit_id).models:
+        assume(not forbidden_terrain_under(situation, m.footprint))  # a flyer never starts there
+    declarations = {
+        "home-back": {"home_back_to": "C"},
+        "drive-back": {"shooter": "O0s", "hits": rnd.randint(1, 4)},
+        "retreat": {"hits": rnd.randint(0, 5)},
+        "pursuit": {"charge_targets": ["O0"]},
+        "order-move": {"ordered_by": "C"},
+        "order-charge": {"ordered_by": "C"},
+    }.get(move_type, {})
+    move_doc = {
+        "unit": unit_id,
+        "type": move_type,
+        "declarations": declarations,
+        "dice": [rnd.randint(1, 6) for _ in range(4)],
+    }
+    fields = ("declarations.shooter", "declarations.charge_targets", "unit", "end")
+    for end in (None, "hand"):
+        if end == "hand":
+            move_doc["end"] = {
+                m.id: {"x": m.x + rnd.uniform(-30, 30), "y": m.y + rnd.uniform(-30, 30)}
+                for m in situation.unit(unit_id).models
+            }
+        try:
+            move = Move.from_document(move_doc, situation.system)
+            if end is None:
+                if move_type not in COMPUTED:
+                    continue
+                move = suggest(situation, move)
+            verdict = adjudicate(situation, move)
+        except InvalidInput as err:
+            assert err.field in fields or err.field.startswith("dice"), (err.field, err.message)
+            continue
+        verdict.as_dict()
+        for finding in verdict.failures:
+            assert finding.text and finding.rule and finding.stage
+        eligible = all(f.passed for f in verdict.findings if f.stage == "eligible-if")
+        if end is None and eligible:
+            # the engine's own placement is legal, or refused because Arbiter does not judge it
+            assert verdict.legal or any("does not judge" in f.text for f in verdict.failures), (
+                failed_rules(verdict)
+            )
