@@ -68,16 +68,10 @@ def adjudicate_character_move(situation: Situation, move: Move) -> Verdict:
     phase_check(verdict, situation, unit, "command", RULE)
     if move.end is None:
         raise InvalidInput("end", "a character-move needs the character's end position")
-    moved = unit.flag("moved_this_phase")
-    verdict.check(
-        RULE,
-        "eligible-if",
-        not moved,
-        unit.id,
-        f"{unit.id} has not moved yet this phase."
-        if not moved
-        else f"{unit.id} has already made its move this phase.",
-    )
+    if unit.flag("moved_this_phase"):
+        verdict.check(
+            RULE, "eligible-if", False, unit.id, f"{unit.id} has already made its move this phase."
+        )
     ends = end_models(unit, move)
     check_distances(verdict, unit, ends, FLYER_PACE, RULE, "a character on a flying mount")
     check_flown_end(verdict, situation, unit, ends)

@@ -136,17 +136,15 @@ def check_order(verdict: Verdict, situation: Situation, unit: Unit, move: Move, 
             f"All of a unit's orders in a phase come from one character ({previous}).",
         )
     # 2.3: character moves come after orders, so a character that has moved gives no more.
-    moved = character.flag("moved_this_phase")
-    ok &= verdict.check(
-        RULE_COMMAND,
-        "eligible-if",
-        not moved,
-        character.id,
-        f"{character.id} has not made its own move yet, so it may still give orders."
-        if not moved
-        else f"{character.id} has already made its own move; characters move after giving "
-        "their orders, so it gives no more this phase.",
-    )
+    if character.flag("moved_this_phase"):
+        ok &= verdict.check(
+            RULE_COMMAND,
+            "eligible-if",
+            False,
+            character.id,
+            f"{character.id} has already made its own move; characters move after giving "
+            "their orders, so it gives no more this phase.",
+        )
     gap = unit_distance(character.models, unit.models)
     ok &= verdict.check(
         RULE_ORDERS,
@@ -287,10 +285,6 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
     for flag, text in (
         ("confused", "is confused"),
         ("spell_prevents_movement", "is held by a spell"),
-        # 2.3: initiative moves come first in the phase, one per unit
-        ("initiative_moved", "has already used its initiative this phase"),
-        ("homed_back", "has homed back, which comes after initiative moves,"),
-        ("orders_this_phase", "has taken orders, which come after initiative moves,"),
     ):
         verdict.check(
             RULE_INITIATIVE,
@@ -301,6 +295,20 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
             if unit.flag(flag)
             else f"{unit.id} is free to use initiative.",
         )
+    # 2.3: initiative moves come first in the phase, one per unit
+    for flag, text in (
+        ("initiative_moved", "has already charged on initiative this phase"),
+        ("homed_back", "has homed back, and home back comes after initiative moves"),
+        ("orders_this_phase", "has taken orders, and orders come after initiative moves"),
+    ):
+        if unit.flag(flag):
+            verdict.check(
+                RULE_INITIATIVE,
+                "eligible-if",
+                False,
+                unit.id,
+                f"{unit.id} {text}, so it cannot use initiative now.",
+            )
     closest, gap = closest_visible_enemies(situation, unit)
     declared = move.declared("charge_targets")
     target = next((e for e in closest if declared and [e.id] == list(declared)), None)

@@ -103,6 +103,11 @@ def test_a_character_move_records_that_the_character_has_moved():
     verdict = judge(doc, {"unit": "K", "type": "character-move", "end": {"K1": {"x": 60, "y": 54}}})
     assert verdict.legal, failed_rules(verdict)
     assert verdict.after.unit("K").state["moved_this_phase"] is True
+    again = judge(
+        scenario([character("K", 60, 54, flying=True, state={"moved_this_phase": True})]),
+        {"unit": "K", "type": "character-move", "end": {"K1": {"x": 80, "y": 54}}},
+    )
+    assert [f.stage for f in again.failures] == ["eligible-if"]
 
 
 # -- 2.3: a flyer charges only an enemy it can see ------------------------------------------------
