@@ -7,8 +7,12 @@ A scenario is checked in two layers (FORMAT.md "Errors", docs/format.md):
 2. `rules.Situation.from_document`, for what a schema cannot say (simple footprints, models on
    the table, no overlaps at rest, unique and existing ids, the total number of models).
 
-Moves are checked by `rules.Move.from_document`. Every failure is `InvalidInput(field, message)`;
-input over a documented size limit is `TooLarge`, its subclass (the API answers 413 for it).
+A move is checked the same two ways: `battlefield/schemas/move.schema.json` (types, unknown
+fields, declarations, the surge trigger), then `rules.Move.from_document` (the move types of the
+scenario's system) and the engines (ids that must exist). Every failure is
+`InvalidInput(field, message)`; input over a documented size limit is `TooLarge`, its subclass (the
+API answers 413 for it). Verdicts are only written, never read: `verdict.schema.json` documents
+them and the tests hold the engines to it.
 """
 
 from __future__ import annotations
@@ -18,12 +22,16 @@ from functools import cache
 from pathlib import Path
 
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.exceptions import ValidationError, best_match, by_relevance
 
 from rules import InvalidInput, Move, Situation
+from rules.move import MOVE_TYPES
 from rules.situation import LIMITS
 
-SCHEMA_PATH = Path(__file__).resolve().parent / "schemas" / "scenario.schema.json"
+SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
+SCHEMA_PATH = SCHEMA_DIR / "scenario.schema.json"
+MOVE_SCHEMA_PATH = SCHEMA_DIR / "move.schema.json"
+VERDICT_SCHEMA_PATH = SCHEMA_DIR / "verdict.schema.json"
 
 #: Largest body the adjudication API reads: a scenario at its limit plus room for the move.
 API_BODY_BYTES = LIMITS["document_bytes"] + 100_000
@@ -39,8 +47,25 @@ def scenario_schema() -> dict:
 
 
 @cache
+def move_schema() -> dict:
+    return json.loads(MOVE_SCHEMA_PATH.read_text())
+
+
+@cache
+def verdict_schema() -> dict:
+    return json.loads(VERDICT_SCHEMA_PATH.read_text())
+
+
+@cache
 def _validator() -> Draft202012Validator:
     schema = scenario_schema()
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(_inline_refs(schema, schema["$defs"]))
+
+
+@cache
+def _move_validator() -> Draft202012Validator:
+    schema = move_schema()
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(_inline_refs(schema, schema["$defs"]))
 
@@ -119,6 +144,18 @@ def _describe(error: ValidationError) -> InvalidInput:
     """One schema error as InvalidInput naming the field, in plain words."""
     path = list(error.absolute_path)
     kind, value = error.validator, error.validator_value
+    if "propertyNames" in error.absolute_schema_path:
+        return InvalidInput(
+            field_path([*path, str(error.instance)]),
+            "model ids are letters, digits and - _ . : (starting with a letter or digit)",
+        )
+    if kind == "additionalProperties" and path and path[-1] == "state":
+        extra = next(k for k in error.instance if k not in error.schema.get("properties", {}))
+        return InvalidInput(
+            field_path([*path, extra]),
+            f"unknown state flag {extra!r}: state flags are the snake_case names docs/format.md "
+            "lists",
+        )
     if kind == "additionalProperties" and isinstance(error.instance, dict):
         known = error.schema.get("properties", {})
         extra = next(k for k in error.instance if k not in known)
@@ -126,11 +163,6 @@ def _describe(error: ValidationError) -> InvalidInput:
     if kind == "required" and isinstance(error.instance, dict):
         missing = next(k for k in value if k not in error.instance)
         return InvalidInput(field_path([*path, missing]), "is required")
-    if "propertyNames" in error.absolute_schema_path:
-        return InvalidInput(
-            field_path([*path, str(error.instance)]),
-            "state flags are snake_case words (a-z, 0-9, _) of at most 60 characters",
-        )
     field = field_path(path)
     if kind == "type":
         types = [value] if isinstance(value, str) else value
@@ -195,8 +227,29 @@ def validate_scenario(doc) -> Situation:
     return Situation.from_document(doc)
 
 
+_relevance = by_relevance()
+
+
+def _deepest_first(error: ValidationError):
+    """Of a move's schema errors, report the most specific: a pose's wrong `x` before the pose's
+    other gaps, as the engine's own parser did."""
+    return (len(error.path), *_relevance(error)[2:])
+
+
 def validate_move(doc, system: str | None = None) -> Move:
-    """A move document as a Move, or InvalidInput naming the field."""
+    """A move document as a Move, or InvalidInput naming the field: move.schema.json first, then
+    `rules.Move.from_document` (which knows the move types of each system)."""
+    if not isinstance(doc, dict):
+        raise InvalidInput("", "a move must be a JSON object")
+    error = best_match(_move_validator().iter_errors(doc), key=_deepest_first)
+    if error is not None:
+        path = list(error.absolute_path)
+        if path[:1] == ["type"]:
+            known = MOVE_TYPES.get(system or "", sum(MOVE_TYPES.values(), ()))
+            raise InvalidInput("type", f"must be one of {', '.join(known)}")
+        if path[:1] == ["dice"] and error.validator != "maxItems":
+            raise InvalidInput("dice", "must be a list of die values from 1 to 6")
+        raise _describe(error)
     return Move.from_document(doc, system)
 
 

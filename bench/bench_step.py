@@ -1,10 +1,8 @@
 """The stepper's step partial (verdict plus table SVG) on a busy table, through Django's test
 Client, against a trivial Django view measured in the same run (issue 6: at most 60 ms median).
 
-The table is bench_pictures' seeded 44 x 60 in table (25 terrain pieces, 60 models). The move is
-a surge when the engine judges surges; until then a normal move judged by a fixed plumbing rule
-(the figure is then the web layer's share: reading the form, the verdict partial and the SVG),
-and the output says which.
+The table is bench_pictures' seeded 44 x 60 in table (25 terrain pieces, 60 models); the move
+is a surge judged by the engine, checked by the scenario's owner.
 """
 
 import os
@@ -33,44 +31,18 @@ def urlconf():
     return module
 
 
-def plumbing_rule():
-    """A 40K normal move judged by a fixed rule: every model within 6", nothing else."""
-    from rules import Verdict
-
-    def judge(situation, move):
-        verdict = Verdict(move={"unit": move.unit, "type": move.type, "max_distance": 6.0})
-        for mid, pose in move.end.items():
-            start = situation.model(mid)
-            moved = ((pose.x - start.x) ** 2 + (pose.y - start.y) ** 2) ** 0.5
-            verdict.check(
-                "bench",
-                "while-moving",
-                moved <= 6,
-                mid,
-                f'{mid} moved {moved:.2f}" of 6".',
-                measured=moved,
-                limit=6,
-            )
-        if verdict.legal:
-            verdict.after = situation.moved({k: v.as_dict() for k, v in move.end.items()})
-        return verdict
-
-    return judge
-
-
 def main() -> None:
     import django
 
     django.setup()
     from bench_pictures import busy_table
+    from django.contrib.auth.models import User
     from django.db import connection
     from django.test import Client
     from django.test.utils import override_settings, setup_test_environment
     from timing import median_ms, report
 
     from battlefield.models import Scenario
-    from rules import SYSTEMS
-    from rules.systems import MoveRule
 
     setup_test_environment()
     old_name = connection.settings_dict["NAME"]
@@ -78,42 +50,31 @@ def main() -> None:
     try:
         document = busy_table()
         unit = document["units"][0]
-        data = {"unit": unit["id"], "roll": "hand"}
-        if "surge" in SYSTEMS["wh40k-11e"].move_rules:
-            what = "surge (the engine's own rule)"
-            unit["abilities"] = [
-                {
-                    "id": "blood-surge",
-                    "kind": "surge",
-                    "trigger": "models-destroyed-by-shooting",
-                    "distance": "D6",
-                }
-            ]
-            data.update(
-                {
-                    "type": "surge",
-                    "ability": "blood-surge",
-                    "trigger-event": "shot",
-                    "trigger-by": document["units"][1]["id"],
-                    "trigger-models_destroyed": "1",
-                    "dice": "4",
-                }
-            )
-            restore = None
-        else:
-            what = "normal move judged by a fixed plumbing rule (the engine has no 40K move yet)"
-            data.update({"type": "normal", "dice": "3"})
-            rules = SYSTEMS["wh40k-11e"].move_rules
-            restore = rules.get("normal")
-            rules["normal"] = MoveRule("bench", plumbing_rule())
+        unit["abilities"] = [
+            {
+                "id": "blood-surge",
+                "kind": "surge",
+                "trigger": "models-destroyed-by-shooting",
+                "distance": "D6",
+            }
+        ]
+        data = {
+            "unit": unit["id"],
+            "roll": "hand",
+            "type": "surge",
+            "ability": "blood-surge",
+            "trigger-event": "shot",
+            "trigger-by": document["units"][1]["id"],
+            "trigger-models_destroyed": "1",
+            "dice": "4",
+        }
         for m in unit["models"]:
             data[f"pose-{m['id']}-x"] = str(m["x"])
             data[f"pose-{m['id']}-y"] = str(m["y"] + 0.5)
-        scenario = Scenario.objects.create(document=document)
+        owner = User.objects.create_user("bench-owner")
+        scenario = Scenario.objects.create(document=document, owner=owner)
         client = Client()
-        session = client.session
-        session["own_scenarios"] = [scenario.pk]
-        session.save()
+        client.force_login(owner)
         with override_settings(ROOT_URLCONF=urlconf()):
             check = f"/scenarios/{scenario.pk}/move/check"
             response = client.post(check, data, headers=PARTIAL)
@@ -121,7 +82,7 @@ def main() -> None:
             assert b"<svg" in response.content and b"finding" in response.content
             print(
                 f"   table 60 x 44 in, {len(document['terrain'])} terrain pieces, "
-                f"{sum(len(u['models']) for u in document['units'])} models; move: {what}"
+                f"{sum(len(u['models']) for u in document['units'])} models; move: a surge"
             )
             trivial = median_ms(lambda: client.get("/bench/trivial"), repeat=60)
             step = median_ms(lambda: client.post(check, data, headers=PARTIAL), repeat=30)
@@ -131,10 +92,6 @@ def main() -> None:
                 f"   ratio step / trivial: {step / trivial:.1f}x; "
                 f"response {len(response.content) / 1024:.1f} KB"
             )
-        if restore is not None:
-            SYSTEMS["wh40k-11e"].move_rules["normal"] = restore
-        elif what.startswith("normal"):
-            SYSTEMS["wh40k-11e"].move_rules.pop("normal", None)
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
 

@@ -9,6 +9,7 @@ import os
 import pathlib
 import sys
 import time
+import traceback
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
@@ -19,11 +20,18 @@ def main(selected: list[str]) -> None:
     names = sorted(p.stem for p in (ROOT / "bench").glob("bench_*.py"))
     if selected:
         names = [n for n in names if any(s in n for s in selected)]
+    failed = []
     for name in names:
         print(f"== {name} ==", flush=True)
         started = time.perf_counter()
-        importlib.import_module(name).main()
+        try:
+            importlib.import_module(name).main()
+        except Exception:  # report it and go on: one broken bench must not hide the others
+            traceback.print_exc()
+            failed.append(name)
         print(f"   ({time.perf_counter() - started:.1f} s)\n", flush=True)
+    if failed:
+        sys.exit(f"benchmarks that failed: {', '.join(failed)}")
 
 
 if __name__ == "__main__":

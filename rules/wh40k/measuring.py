@@ -195,7 +195,10 @@ class Coherency:
         if self.isolated:
             out.append('no unit mate within 2": ' + ", ".join(self.isolated))
         if self.too_far:
-            out.append('more than 9" apart: ' + ", ".join(f"{a}-{b}" for a, b in self.too_far))
+            out.append(
+                'more than 9" apart horizontally or 5" vertically: '
+                + ", ".join(f"{a}-{b}" for a, b in self.too_far)
+            )
         if self.split:
             out.append("split into " + " | ".join(", ".join(g) for g in self.groups))
         return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import replace
 from types import MappingProxyType
 
 import shapely
@@ -59,6 +60,18 @@ def _engagement_text(unit: Unit, engaged: tuple[str, ...]) -> str:
     )
 
 
+def surged_this_phase(situation: Situation, unit: Unit) -> bool:
+    """21.02 after moving: a unit that surged cannot move again this phase. Its surges are
+    recorded with round, turn and phase (`surges_used`, rules/wh40k/surge.py)."""
+    turn = situation.turn
+    return any(
+        isinstance(use, Mapping)
+        and (use.get("round"), use.get("turn"), use.get("phase"))
+        == (turn.round, turn.active_army, turn.phase)
+        for use in unit.state.get("surges_used") or []
+    )
+
+
 def eligible(
     verdict: Verdict, situation: Situation, unit: Unit, move_type: str, declarations: Mapping
 ) -> bool:
@@ -66,6 +79,15 @@ def eligible(
     rule = RULES[move_type]
     engaged = engaged_enemy_units(situation, unit)
     ok = True
+    if surged_this_phase(situation, unit):
+        ok &= verdict.check(
+            "21.02",
+            "eligible-if",
+            False,
+            unit.id,
+            f"{unit.id} made a surge move this phase, so it cannot move again until the next "
+            "phase.",
+        )
     if move_type in ("normal", "advance", "charge"):
         ok &= verdict.check(
             rule,
@@ -118,16 +140,16 @@ def eligible(
             None if nearest == math.inf else nearest,
             CHARGE_RANGE,
         )
-        for flag, word in (
-            ("advanced_this_turn", "advanced"),
-            ("fell_back_this_turn", "fell back"),
+        for flag, word, participle in (
+            ("advanced_this_turn", "advanced", "advanced"),
+            ("fell_back_this_turn", "fell back", "fallen back"),
         ):
             ok &= verdict.check(
                 rule,
                 "eligible-if",
                 not unit.flag(flag),
                 unit.id,
-                f"{unit.id} has not {word} this turn."
+                f"{unit.id} has not {participle} this turn."
                 if not unit.flag(flag)
                 else f"{unit.id} {word} this turn, so it cannot charge.",
             )
@@ -231,6 +253,11 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
             )
     if skies:
         ok &= flying.check_declaration(verdict, unit, move)
+        if not flying.can_fly(unit):
+            # Refused above; the rest is judged as the ground move it has to be.
+            skies = False
+            declarations = {k: v for k, v in move.declarations.items() if k != "take_to_the_skies"}
+            move = replace(move, declarations=MappingProxyType(declarations))
 
     dice = Dice(move.dice, move.seed)
     max_distance = _max_distance(situation, unit, move, verdict, dice)
@@ -453,7 +480,9 @@ def _find_spot(
                 continue
         else:
             if region is None:
-                region = reachable_region(situation, start.id, max_distance, mode)
+                # Spots are on the ground: a model on a floor pays its way down first (1.5).
+                budget = max_distance - (0.0 if mode.skies else start.z)
+                region = reachable_region(situation, start.id, max(budget, 0.0), mode)
                 shapely.prepare(region)
             if not region.contains(Point(spot.x, spot.y)):
                 continue
@@ -508,20 +537,30 @@ def _charge_while_moving(
     ends = outcome.placements
     ok = True
     for mid, mm in outcome.models.items():
-        before = _distance_to(mm.start, enemy_targets)
-        after = _distance_to(mm.end, enemy_targets)
+        # Closer to *a* target: any one of them will do, not necessarily the nearest.
+        gains = [
+            (_distance_to(mm.end, (t,)), _distance_to(mm.start, (t,)), t.id) for t in enemy_targets
+        ]
+        closer = [g for g in gains if g[0] < g[1] - EPSILON]
+        if closer:
+            after, before, towards = min(closer)
+        else:
+            after = _distance_to(mm.end, enemy_targets)
+            before = _distance_to(mm.start, enemy_targets)
+            towards = ""
         ok &= verdict.check(
             rule,
             "while-moving",
-            after < before - EPSILON,
+            bool(closer),
             mid,
-            f'{mid} ends closer to its targets ({fmt(before)}" to {fmt(after)}").'
-            if after < before - EPSILON
-            else f'{mid} must end closer to a charge target; it goes from {fmt(before)}" to '
-            f'{fmt(after)}".',
+            f'{mid} ends closer to target {towards} ({fmt(before)}" to {fmt(after)}").'
+            if closer
+            else f"{mid} must end closer to at least one charge target, but it gets closer to "
+            f'none (nearest: {fmt(before)}" before, {fmt(after)}" after).',
             after,
             before,
         )
+        after = _distance_to(mm.end, enemy_targets)
         if after <= CHARGE_CLOSE + EPSILON:
             verdict.check(
                 rule,

@@ -24,7 +24,8 @@ What the engine models, and what it simplifies (say so to users):
   (see `Navigator.climb_cost`). Exposed and light features cost nothing.
 - A base that is not round is swept with its end facing (it may turn freely at the start), or
   failing that its start facing; the pathfinder itself treats it as its enclosing circle.
-- Elevation changes of INFANTRY and the like on a ruin (z) count as |z_end - z_start|.
+- Elevation changes of INFANTRY and the like on a ruin (z) count as |z_end - z_start|; a path
+  that leaves the floors on the way (ruin to ruin over open ground) pays the way down and up.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from shapely.geometry import LineString, Point, box
+from shapely.ops import unary_union
 
 from .. import pathfinding
 from ..errors import InvalidInput
@@ -362,7 +364,17 @@ def _trace(situation: Situation, unit: Unit, start: Model, end: Model, waypoints
     table edge ok)."""
     blocked = None
     through: dict[str, str] = {}
-    edge_ok = all(on_table(situation, start.base, p, end.facing) for p in waypoints)
+    # The base is on the table at its start facing where it starts and at its end facing where
+    # it ends; on the way it may turn freely, so either facing will do at a waypoint.
+    edge_ok = (
+        on_table(situation, start.base, waypoints[0], start.facing)
+        and on_table(situation, start.base, waypoints[-1], end.facing)
+        and all(
+            on_table(situation, start.base, p, end.facing)
+            or on_table(situation, start.base, p, start.facing)
+            for p in waypoints[1:-1]
+        )
+    )
     enemies = [(e, passable(mode, e)) for e in situation.enemies_of(unit)]
     solids = (
         [] if mode.skies else [(t, bounds) for t, bounds in terrain_bounds(situation) if t.solid]
@@ -410,6 +422,31 @@ def _trace(situation: Situation, unit: Unit, start: Model, end: Model, waypoints
     return blocked, tuple(through.items()), edge_ok
 
 
+def lowest_support(situation: Situation, pts) -> float:
+    """The lowest level a model's centre passes over along the path: the height of the tallest
+    feature under each point, least over the path (0 where it crosses open ground). It is the
+    tallest height h such that features at least h tall cover the whole path."""
+    path = _segment_geometry(pts[0], pts[-1]) if len(pts) == 2 else LineString(pts)
+    heights = sorted({t.height for t in situation.terrain}, reverse=True)
+    for h in heights:
+        floors = unary_union([t.footprint for t in situation.terrain if t.height >= h])
+        if floors.covers(path):
+            return h
+    return 0.0
+
+
+def level_change(situation: Situation, pts, z_start: float, z_end: float) -> float:
+    """1.5 vertical distance between elevations: |z_end - z_start| while the path stays over
+    floors that high; a path that leaves them (from one ruin to another across open ground, say)
+    goes down to the lowest level it passes over and back up, and pays both."""
+    if min(z_start, z_end) <= EPSILON or len(pts) < 2:
+        return abs(z_end - z_start)
+    low = lowest_support(situation, pts)
+    if low + EPSILON >= min(z_start, z_end):
+        return abs(z_end - z_start)
+    return (z_start - low) + (z_end - low)
+
+
 def plan_path(
     situation: Situation,
     unit: Unit,
@@ -428,6 +465,20 @@ def plan_path(
     if mode.skies:  # 21.03: straight over everything, vertical distance ignored
         pts = [a, *[(p[0], p[1]) for p in (given or ())], b]
         return pts, sum(math.dist(p, q) for p, q in pairwise(pts)), 0.0, True
+    pts, horizontal, vertical, found = _ground_path(situation, unit, start, end, mode, given)
+    # A model never floats between floors: leaving them, it climbs down and up again (1.5).
+    vertical = max(vertical, level_change(situation, pts, start.z, end.z))
+    if given:
+        # Elevations the player gave on the waypoints are climbed too (a waypoint at 0, or
+        # without z, stands on whatever is under it: leaving a floor is `level_change`'s job).
+        levels = [start.z, *[p[2] for p in given if len(p) > 2 and p[2] > EPSILON], end.z]
+        vertical = max(vertical, sum(abs(q - p) for p, q in pairwise(levels)))
+    return pts, horizontal, vertical, found
+
+
+def _ground_path(situation, unit, start: Model, end: Model, mode: Mode, given):
+    """`plan_path` on the ground, before the floors-to-floor check."""
+    a, b = (start.x, start.y), (end.x, end.y)
     need_climb = climbs_dense(unit) and any(
         t.category == "dense" and not t.solid and t.height > DENSE_CLIMB_HEIGHT + EPSILON
         for t in situation.terrain
@@ -679,6 +730,11 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
                     height,
                 )
     c = coherency(outcome.end_models(unit))
+    # The horizontal measurement only when it is what breaks the rule: a model cut off by more
+    # than 5" vertically has no finite nearest link (and a horizontal span within 9" says nothing).
+    value, bound = (c.nearest_link, 2.0) if c.isolated else (c.farthest, 9.0)
+    broken = not c.ok and math.isfinite(value) and value > bound + EPSILON
+    measured, limit = (value, bound) if broken else (None, None)
     ok &= verdict.check(
         "03.03",
         "end-of-move",
@@ -687,10 +743,10 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
         f"{unit.id} ends in coherency."
         if c.ok
         else f"{unit.id} would end out of coherency ({'; '.join(c.failures())}): every model "
-        "needs a "
-        'unit mate within 2", all within 9" of each other, in one connected group.',
-        c.nearest_link if c.isolated else (c.farthest if c.too_far else None),
-        2.0 if c.isolated else (9.0 if c.too_far else None),
+        'needs a unit mate within 2", every pair within 9" and no pair more than 5" apart '
+        "vertically, all in one connected group.",
+        measured,
+        limit,
     )
     return ok
 
@@ -710,6 +766,7 @@ __all__ = [
     "fmt",
     "ground_obstacles",
     "judge_move",
+    "level_change",
     "mode_for",
     "navigator_for",
     "on_table",

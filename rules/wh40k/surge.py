@@ -210,13 +210,16 @@ def without_destroyed(situation: Situation, unit_id: str, trigger: Trigger | Non
 
 def trigger_check(
     situation: Situation, unit: Unit, ability: SurgeAbility, trigger: Trigger | None
-) -> tuple[bool, str]:
-    """21.02 eligible-if "the rule allowing it has been triggered": (met, why) in plain words."""
+) -> tuple[bool, str, float | None]:
+    """21.02 eligible-if "the rule allowing it has been triggered": (met, why in plain words,
+    the distance measured for the "enemy ended a move nearby" trigger or None)."""
     wants = SURGE_TRIGGERS[ability.trigger]
     if trigger is None:
-        return False, (
+        return (
+            False,
             f"{ability.name} lets {unit.id} surge when {wants}; no such event was declared, "
-            "so it has not been triggered."
+            "so it has not been triggered.",
+            None,
         )
     if not situation.has_unit(trigger.by):
         raise InvalidInput(
@@ -227,6 +230,7 @@ def trigger_check(
         return (
             False,
             f"{trigger.by} is a friendly unit; only an enemy unit can trigger {ability.name}.",
+            None,
         )
     if ability.trigger == "enemy-ended-move-within-8":
         if trigger.event != "enemy-ended-move":
@@ -234,16 +238,19 @@ def trigger_check(
                 False,
                 f"{ability.name} needs an enemy unit to end a move nearby, "
                 f"not {trigger.describe()}.",
+                None,
             )
         gap = unit_distance(by, unit)
         met = gap <= ENEMY_MOVE_TRIGGER_RANGE + 1e-6
-        return met, (
+        return (
+            met,
             f'{trigger.by} ended its move {gap:.2f}" from {unit.id}, '
             f'{"within" if met else "further than"} the {ENEMY_MOVE_TRIGGER_RANGE:g}" '
-            f"{ability.name} needs."
+            f"{ability.name} needs.",
+            gap,
         )
     if trigger.event != "shot":
-        return False, f"{ability.name} needs {unit.id} to be shot, not {trigger.describe()}."
+        return False, f"{ability.name} needs {unit.id} to be shot, not {trigger.describe()}.", None
     count = {
         "models-destroyed-by-shooting": trigger.models_destroyed,
         "models-hit-by-shooting": max(trigger.hits, trigger.wounds_lost, trigger.models_destroyed),
@@ -251,8 +258,8 @@ def trigger_check(
         "wounds-lost-to-shooting": max(trigger.wounds_lost, trigger.models_destroyed),
     }[ability.trigger]
     if count:
-        return True, f"{trigger.describe()}: {ability.name} triggers when {wants}."
-    return False, f"{trigger.describe()}, but {ability.name} only triggers when {wants}."
+        return True, f"{trigger.describe()}: {ability.name} triggers when {wants}.", None
+    return False, f"{trigger.describe()}, but {ability.name} only triggers when {wants}.", None
 
 
 # -- limits ---------------------------------------------------------------------------------------
@@ -334,8 +341,9 @@ def eligibility_findings(
     if ability is None:
         out.append(Finding(RULE, "eligible-if", False, unit.id, why_no_ability))
     else:
-        met, why = trigger_check(situation, unit, ability, trigger)
-        out.append(Finding(RULE, "eligible-if", met, unit.id, why))
+        met, why, gap = trigger_check(situation, unit, ability, trigger)
+        limit = None if gap is None else ENEMY_MOVE_TRIGGER_RANGE
+        out.append(Finding(RULE, "eligible-if", met, unit.id, why, gap, limit))
         if ability.limit:
             used = uses_counting(situation, unit, ability)
             out.append(

@@ -453,8 +453,11 @@ def suggest_placement(space: SurgeSpace) -> dict[str, Model]:
     the target and leave models that could all have engaged short of it: closest models first,
     farthest first (the models with least to spare choose first), every model straight at the
     target, and the whole unit slid rigidly. Each is improved; the best (most models engaged,
-    then least total gap) wins, and the search stops at the first that engages every model.
+    then least total gap) wins, and the search stops at the first that engages every model that
+    could engage at all.
     """
+    # No placement engages more models than can each engage with the rest of the unit ignored.
+    most = sum(space.static_best(mid, 0.0)[0] for mid in space.starts)
     best: dict[str, Model] | None = None
     for attempt in _ATTEMPTS:
         placed = attempt(space)
@@ -463,7 +466,7 @@ def suggest_placement(space: SurgeSpace) -> dict[str, Model]:
         placed = improve(space, placed, SOLVER_MARGIN, SOLVER_STEP)
         if best is None or _score(space, placed) < _score(space, best):
             best = placed
-        if _score(space, best)[0] == -len(best):
+        if -_score(space, best)[0] >= most:
             break
     if best is None:
         return dict(space.starts)

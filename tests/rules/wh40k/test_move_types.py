@@ -519,3 +519,109 @@ def test_a_suggested_charge_on_two_targets_engages_both():
     assert v.legal, [f.text for f in v.failures]
     engaged = {u for m in v.models.values() for u in m["engaged_with"]}
     assert engaged == {"E", "F"}
+
+
+def test_a_charging_model_only_has_to_end_closer_to_one_of_its_targets():
+    # 11.04: closer to *a* target. Roll 2 (1 + 1): nobody can reach 1" or engagement.
+    # A2 (10, 12) starts 9 - 1.26 = 7.74" from F1 (10, 21) and hypot(10, 2) - 1.26 = 8.94" from
+    # E1 (20, 10). It steps 1" towards E1, to (10.98, 11.80): 7.94" from E1 (closer to E) and
+    # hypot(0.98, 9.2) - 1.26 = 7.99" from F1 (farther from F). That meets "closer to a target".
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10), model("A2", 10, 12)]),
+            unit("E", "blue", [model("E1", 20, 10)]),
+            unit("F", "blue", [model("F1", 10, 21)]),
+        ]
+    )
+    v = adjudicate(
+        s,
+        move(
+            "A",
+            "charge",
+            {"A1": (11, 10), "A2": (10.98, 11.80)},
+            dice=[1, 1],
+            charge_targets=["E", "F"],
+        ),
+    )
+    assert not [f for f in v.failures if f.stage == "while-moving"], rule_failures(v)
+    closer = [f for f in v.findings if f.subject == "A2" and "closer" in f.text]
+    assert closer and closer[0].passed and "E" in closer[0].text
+    # Stepping back to (9, 11.9) is farther from both: hypot(11, 1.9) - 1.26 = 9.90" > 8.94"
+    # from E1 and hypot(1, 9.1) - 1.26 = 7.90" > 7.74" from F1, so A2 breaks the rule.
+    v = adjudicate(
+        s,
+        move(
+            "A",
+            "charge",
+            {"A1": (11, 10), "A2": (9, 11.9)},
+            dice=[1, 1],
+            charge_targets=["E", "F"],
+        ),
+    )
+    assert any(f.subject == "A2" and "closer" in f.text for f in v.failures)
+
+
+def test_the_charge_eligibility_finding_reads_fallen_back():
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10)]),
+            unit("E", "blue", [model("E1", 16, 10)]),
+        ]
+    )
+    v = adjudicate(
+        s, move("A", "charge", {"A1": (16 - 2 * R32, 10)}, dice=[6, 6], charge_targets=["E"])
+    )
+    assert any(f.text == "A has not fallen back this turn." for f in v.findings)
+
+
+def test_a_charger_coming_down_from_a_ruin_floor_pays_the_descent_when_judging_if_it_can():
+    # A1 stands on a 3" ruin floor at (10, 10); E1 is on the ground at (16, 10), 6 - 1.26 =
+    # 4.74" away horizontally. Roll 6. Within 1" of E1 on the ground needs 3.74" across plus 3"
+    # down = 6.74" > 6, so it cannot; engaging needs 2.74 + 3 = 5.74" <= 6. Ending engaged at
+    # (12.75, 10), 1.99" away (2.75 + 3 = 5.75" moved), meets both obligations.
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10, z=3)]),
+            unit("E", "blue", [model("E1", 16, 10)]),
+        ],
+        [terrain("R", rect(8, 8, 12, 12), height=3)],
+    )
+    v = adjudicate(
+        s,
+        move(
+            "A",
+            "charge",
+            {"A1": {"x": 12.75, "y": 10, "z": 0}},
+            dice=[3, 3],
+            charge_targets=["E"],
+        ),
+    )
+    assert v.legal, rule_failures(v)
+
+
+def test_a_unit_that_surged_this_phase_cannot_move_again_until_the_next_phase():
+    # 21.02 after moving: no further move this phase. The scenario is round 2, red's turn,
+    # movement phase; a surge recorded then refuses the normal move, one from the shooting
+    # phase does not.
+    def with_surge(phase):
+        used = [{"ability": "s", "round": 2, "turn": "red", "phase": phase}]
+        return situation([unit("A", "red", [model("A1", 10, 10)], state={"surges_used": used})])
+
+    v = adjudicate(with_surge("movement"), move("A", "normal", {"A1": (12, 10)}))
+    assert ("21.02", "eligible-if") in rule_failures(v)
+    v = adjudicate(with_surge("shooting"), move("A", "normal", {"A1": (12, 10)}))
+    assert v.legal, rule_failures(v)
+
+
+def test_a_unit_that_cannot_fly_is_refused_the_skies_and_judged_on_foot():
+    # No FLY: the declaration is refused, and the rest of the move is judged as the ground move
+    # it has to be: M 6" (not 6 - 2 = 4"), so a 5" move fails only the declaration.
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10)]),
+            unit("E", "blue", [model("E1", 13, 20)]),
+        ]
+    )
+    v = adjudicate(s, move("A", "normal", {"A1": (15, 10)}, take_to_the_skies=True))
+    assert v.move["max_distance"] == 6
+    assert rule_failures(v) == [("21.03", "before-moving")]

@@ -194,3 +194,77 @@ def test_any_model_may_move_through_an_aircraft():
     # straight through J1's base to (16, 10): 6" of 6"
     verdict, _ = judged(s, move("A", "normal", {"A1": (16, 10)}, paths={"A1": [(13, 10)]}), 6)
     assert verdict.legal and any(f.rule == "23.02" for f in verdict.findings)
+
+
+def test_a_model_cut_off_vertically_breaks_coherency_with_a_finite_measurement():
+    # A2 climbs a 6" ruin: 0" apart horizontally but 6" apart vertically, more than the 5"
+    # that both coherency conditions allow. The finding must say so and stay valid JSON (no
+    # infinite measurement).
+    s = situation(
+        [unit("A", "red", [model("A1", 10, 10), model("A2", 11.5, 10)])],
+        [terrain("R", rect(11, 8, 16, 12), height=6)],
+    )
+    verdict, _ = judged(s, move("A", "normal", {"A2": {"x": 11.5, "y": 10, "z": 6}}), 10)
+    (finding,) = [f for f in verdict.failures if f.rule == "03.03"]
+    assert finding.measured is None or math.isfinite(finding.measured)
+    assert '5" vertically' in finding.text
+
+
+def test_infantry_going_from_one_ruin_floor_to_another_climbs_down_and_up_again():
+    # Two 3" ruins with 2" of open ground between (x 12..14). I1 stands on the first at z = 3
+    # and ends on the second at z = 3: 5" across, and it cannot float over the gap, so it pays
+    # 3" down and 3" up: 5 + 3 + 3 = 11". On one ruin (x 8..12) the floor-to-floor move is free.
+    ruins = [terrain("R1", rect(8, 8, 12, 12)), terrain("R2", rect(14, 8, 18, 12))]
+    s = situation([unit("I", "red", [model("I1", 10, 10, z=3)])], ruins)
+    _, outcome = judged(s, move("I", "normal", {"I1": {"x": 15, "y": 10, "z": 3}}), 20)
+    assert math.isclose(outcome.models["I1"].distance, 11.0)
+    _, outcome = judged(s, move("I", "normal", {"I1": {"x": 11, "y": 10, "z": 3}}), 20)
+    assert math.isclose(outcome.models["I1"].distance, 1.0)
+    # With a 2" crate filling the gap it only steps down to the crate and up: 5 + 1 + 1 = 7".
+    crate = terrain("C", rect(11, 8, 15, 12), category="light", height=2)
+    s = situation([unit("I", "red", [model("I1", 10, 10, z=3)])], [*ruins, crate])
+    _, outcome = judged(s, move("I", "normal", {"I1": {"x": 15, "y": 10, "z": 3}}), 20)
+    assert math.isclose(outcome.models["I1"].distance, 7.0)
+
+
+def test_an_oval_parked_along_the_table_edge_may_drive_off_and_turn():
+    # A 75 x 25 mm oval (2.95" x 0.98") at x = 0.5 facing 90: its length runs along the left
+    # edge and its half width 0.49" keeps it on the table. It drives 9.5" to (10, 20) and ends
+    # facing 0. Turned to facing 0 where it starts it would reach x = 0.5 - 1.48 < 0, but it
+    # only turns once clear of the edge (rotations are free), so the move is legal.
+    s = situation(
+        [
+            unit(
+                "A",
+                "red",
+                [model("A1", 0.5, 20, base={"oval": [75, 25]}, facing=90)],
+                keywords=("MOUNTED",),
+                move=12,
+            )
+        ]
+    )
+    verdict, _ = judged(s, move("A", "normal", {"A1": {"x": 10, "y": 20, "facing": 0}}), 12)
+    assert verdict.legal, [f.text for f in verdict.failures]
+    # ...but it may not end facing 0 at the edge: (0.5, 25) facing 0 sticks out 0.98" past it
+    verdict, _ = judged(s, move("A", "normal", {"A1": {"x": 0.5, "y": 25, "facing": 0}}), 12)
+    assert any("leave the table" in f.text for f in verdict.failures)
+
+
+def test_climbing_given_in_a_paths_waypoint_counts_towards_the_distance():
+    # I1 walks from (10, 10) on the ground via a waypoint on the 3" floor of a ruin at (13, 10)
+    # and back down to the ground at (16, 10): 6" across plus 3" up and 3" down = 12".
+    s = situation([unit("I", "red", [model("I1", 10, 10)])], [terrain("R", rect(12, 8, 14, 12))])
+    mv = move("I", "normal", {"I1": (16, 10)}, paths={"I1": [(13, 10, 3)]})
+    _, outcome = judged(s, mv, 20)
+    assert math.isclose(outcome.models["I1"].distance, 12.0)
+    # in the skies vertical distance is ignored: 6"
+    _, outcome = judged(s, mv, 20, mode=Mode(True, "all", "21.03"))
+    assert math.isclose(outcome.models["I1"].distance, 6.0)
+    # a waypoint without z (or at 0) is wherever the ground or floor is: on the 3" floor from
+    # (12.5, 10) to (13.5, 10) via (13, 11), 2 x hypot(0.5, 1) = 2.24" and no climbing
+    s = situation(
+        [unit("I", "red", [model("I1", 12.5, 10, z=3)])], [terrain("R", rect(12, 8, 14, 12))]
+    )
+    mv = move("I", "normal", {"I1": {"x": 13.5, "y": 10, "z": 3}}, paths={"I1": [(13, 11)]})
+    _, outcome = judged(s, mv, 20)
+    assert math.isclose(outcome.models["I1"].distance, 2 * math.hypot(0.5, 1))

@@ -191,6 +191,8 @@ def test_an_enemy_ending_a_move_within_8_inches_triggers_that_kind_of_surge():
     )
     first = offers_for(far, {"event": "enemy-ended-move", "by": "X"})[("B", "blood-surge")][0]
     assert not first.passed and first.text.startswith('X ended its move 8.74"')
+    # the finding carries the measurement and the limit: 8.74" against 8"
+    assert round(first.measured, 2) == 8.74 and first.limit == 8.0
 
 
 def test_a_friendly_unit_cannot_trigger_a_surge():
