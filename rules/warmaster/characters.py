@@ -1,7 +1,8 @@
 """Characters on flying mounts (RULES.md 2.5, 2.8).
 
 - `character-move`: a character with the FLYING keyword hops up to 100 cm under the flyers' end
-  rules (2.2, 2.5); it may end touching friendly units (to join them) but not enemies.
+  rules (2.2, 2.5); it may end touching friendly units (to join them) but not enemies. It moves
+  once a phase and sets `moved_this_phase` (2.3: character moves come after orders).
 - `character-escape`: a lone flying character touched by the enemy, or one that has joined a unit
   (state `joined`) which ended where the character cannot be (woods, terrain infantry cannot enter),
   moves up to 30 cm - not 100 - to end touching another friendly unit; if it cannot reach one, it is
@@ -67,10 +68,14 @@ def adjudicate_character_move(situation: Situation, move: Move) -> Verdict:
     phase_check(verdict, situation, unit, "command", RULE)
     if move.end is None:
         raise InvalidInput("end", "a character-move needs the character's end position")
+    if unit.flag("moved_this_phase"):
+        verdict.check(
+            RULE, "eligible-if", False, unit.id, f"{unit.id} has already made its move this phase."
+        )
     ends = end_models(unit, move)
     check_distances(verdict, unit, ends, FLYER_PACE, RULE, "a character on a flying mount")
     check_flown_end(verdict, situation, unit, ends)
-    return finish(verdict, situation, ends)
+    return finish(verdict, situation, ends, {unit.id: {"moved_this_phase": True}})
 
 
 def escape_reason(situation: Situation, unit: Unit) -> str | None:
@@ -175,6 +180,7 @@ def adjudicate_character_escape(situation: Situation, move: Move) -> Verdict:
             for o in b.stands_near(m.footprint, 2 * EPSILON)
             if o.unit not in (unit.id, joined)
             and b.army_of[o.unit] == unit.army
+            and not is_character(situation.unit(o.unit))  # a unit to join, as plan_escape
             and m.footprint.distance(o.footprint) <= EPSILON
         }
     )

@@ -6,7 +6,9 @@ State fields read (FORMAT.md `units[].state`, plus the ones Arbiter adds, docume
 - added: `ordered_by` (the character whose orders the unit took earlier this phase), `stands_lost`
   (int, stands the unit has lost: -1 each to the order roll) and `in_dense_terrain` (bool: -1).
 A successful order updates `orders_this_phase` and `ordered_by`; an initiative move sets
-`initiative_moved`.
+`initiative_moved`. The phase runs in the order of 2.3 (initiative, home back, orders, character
+moves), so initiative is refused after `homed_back` or orders, and a character whose
+`moved_this_phase` is set (a `character-move` sets it) gives no more orders.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ RULE_COMMAND = "command/orders"
 RULE_INITIATIVE = "flying-units/initiative"
 RULE_CHARGE = "flying-units/moving"
 RULE_FORTIFIED = "flying-units/fortified"
+RULE_SIGHT = "flying-units/sight"
 MAX_ORDERS = 3
 INITIATIVE_RANGE = 20.0
 
@@ -132,6 +135,16 @@ def check_order(verdict: Verdict, situation: Situation, unit: Unit, move: Move, 
             unit.id,
             f"All of a unit's orders in a phase come from one character ({previous}).",
         )
+    # 2.3: character moves come after orders, so a character that has moved gives no more.
+    if character.flag("moved_this_phase"):
+        ok &= verdict.check(
+            RULE_COMMAND,
+            "eligible-if",
+            False,
+            character.id,
+            f"{character.id} has already made its own move; characters move after giving "
+            "their orders, so it gives no more this phase.",
+        )
     gap = unit_distance(character.models, unit.models)
     ok &= verdict.check(
         RULE_ORDERS,
@@ -205,18 +218,44 @@ def check_charge_contact(
     return touched
 
 
+def check_charge_sight(verdict: Verdict, situation: Situation, unit: Unit, targets) -> None:
+    """2.3: a flyer charges an enemy it can see from where it starts, as a ground unit would;
+    flying over things does not let it see past them. (The initiative charge finds its target
+    by sight already.)"""
+    if not targets:
+        return  # no enemy reached: the contact finding already refuses the charge
+    for t in targets:
+        if not situation.has_unit(t):
+            raise InvalidInput("declarations.charge_targets", f"no unit with id {t!r}")
+    seen = [t for t in targets if unit_sees(situation, unit, situation.unit(t))]
+    verdict.check(
+        RULE_SIGHT,
+        "before-moving",
+        bool(seen),
+        unit.id,
+        f"{unit.id} can see {', '.join(seen)} from where it starts."
+        if seen
+        else f"{unit.id} cannot see {' or '.join(targets)} from where it starts: stands and "
+        "terrain block a flyer's view as they block any unit's, so it cannot charge there.",
+    )
+
+
 def move_declares_fortified(verdict: Verdict) -> bool:
     return bool(verdict.move.get("fortified"))
 
 
-def closest_visible_enemy(situation: Situation, unit: Unit) -> tuple[Unit | None, float]:
-    """2.3: the closest enemy unit the flyer can see, and its distance."""
-    for enemy in sorted(
-        situation.enemies_of(unit), key=lambda e: unit_distance(unit.models, e.models)
-    ):
-        if unit_sees(situation, unit, enemy):
-            return enemy, unit_distance(unit.models, enemy.models)
-    return None, math.inf
+def closest_visible_enemies(situation: Situation, unit: Unit) -> tuple[list[Unit], float]:
+    """2.3: the closest enemy units the flyer can see (several when equally close, within
+    EPSILON: the player picks one), and their distance."""
+    seen = [
+        (unit_distance(unit.models, e.models), e)
+        for e in situation.enemies_of(unit)
+        if unit_sees(situation, unit, e)
+    ]
+    if not seen:
+        return [], math.inf
+    gap = min(d for d, _ in seen)
+    return [e for d, e in seen if d <= gap + EPSILON], gap
 
 
 def _common_eligibility(verdict: Verdict, situation: Situation, unit: Unit, rule: str) -> None:
@@ -256,7 +295,24 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
             if unit.flag(flag)
             else f"{unit.id} is free to use initiative.",
         )
-    target, gap = closest_visible_enemy(situation, unit)
+    # 2.3: initiative moves come first in the phase, one per unit
+    for flag, text in (
+        ("initiative_moved", "has already charged on initiative this phase"),
+        ("homed_back", "has homed back, and home back comes after initiative moves"),
+        ("orders_this_phase", "has taken orders, and orders come after initiative moves"),
+    ):
+        if unit.flag(flag):
+            verdict.check(
+                RULE_INITIATIVE,
+                "eligible-if",
+                False,
+                unit.id,
+                f"{unit.id} {text}, so it cannot use initiative now.",
+            )
+    closest, gap = closest_visible_enemies(situation, unit)
+    declared = move.declared("charge_targets")
+    target = next((e for e in closest if declared and [e.id] == list(declared)), None)
+    target = target or (closest[0] if closest else None)
     found = target is not None and within(gap, INITIATIVE_RANGE)
     verdict.check(
         RULE_INITIATIVE,
@@ -270,14 +326,14 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
         None if target is None else gap,
         INITIATIVE_RANGE,
     )
-    declared = move.declared("charge_targets")
     if target is not None and declared:
+        names = " or ".join(e.id for e in closest)
         verdict.check(
             RULE_INITIATIVE,
             "before-moving",
             list(declared) == [target.id],
             unit.id,
-            f"An initiative charge goes against the closest visible enemy, {target.id}.",
+            f"An initiative charge goes against the closest visible enemy, {names}.",
         )
     if target is not None:
         verdict.move["target"] = target.id
@@ -318,7 +374,8 @@ def _adjudicate_order(situation: Situation, move: Move, charge: bool) -> Verdict
     check_flown_end(verdict, situation, unit, ends, may_touch_enemy=charge)
     if charge:
         targets = list(move.declared("charge_targets") or [])
-        check_charge_contact(verdict, situation, unit, ends, targets, RULE_CHARGE)
+        touched = check_charge_contact(verdict, situation, unit, ends, targets, RULE_CHARGE)
+        check_charge_sight(verdict, situation, unit, targets or touched)
     earlier = int(unit.state.get("orders_this_phase", 0) or 0)
     character = move.declared("ordered_by")
     return finish(

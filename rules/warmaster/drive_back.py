@@ -11,7 +11,8 @@ How the engine reads 2.6:
   - over friendly stands: if the friends make way (`friends_make_way`) it ends there and the
     friends must step aside (an event names them; the engine does not move them); otherwise it
     halts where it first touches them, and is confused;
-  - over or within 1 cm of enemy stands: it stops 1 cm in front of them, and is confused.
+  - over or within 1 cm of enemy stands: it stops 1 cm in front of them, and is confused; an
+    enemy already within 1 cm at the start stops it where it is if the block would come nearer.
   Each stop can uncover another (stopping in front of a wood may leave the block over a friend),
   so the rules are applied until the end position is clear.
 - Any 6 rolled confuses the unit. A total beyond the flyer's full pace (100 cm) destroys it.
@@ -97,8 +98,10 @@ def settle(
     b = board(situation)
     terrain = no_flyer_end_terrain(situation)
     reach = distance + 1.0
-    start_near_enemy = {
-        o.id
+    # Enemies already within 1 cm at the start stop the block only if it comes nearer to them
+    # (the shooter it moves away from, or an enemy beside it, does not).
+    start_gap = {
+        (m.id, o.id): m.footprint.distance(o.footprint)
         for m in unit.models
         for o in b.stands_near(m.footprint, ENEMY_GAP)
         if b.army_of[o.unit] != unit.army and m.footprint.distance(o.footprint) < ENEMY_GAP
@@ -122,11 +125,11 @@ def settle(
                 if b.army_of[o.unit] == unit.army:
                     if overlaps(m.footprint, o.footprint):
                         friends[o.id] = o
-                elif (
-                    o.id not in start_near_enemy
-                    and m.footprint.distance(o.footprint) < ENEMY_GAP - 1e-3
-                ):
-                    enemies[o.id] = o
+                else:
+                    gap = m.footprint.distance(o.footprint)
+                    before = start_gap.get((m.id, o.id), ENEMY_GAP)
+                    if gap < ENEMY_GAP - 1e-3 and gap < before - 1e-6:
+                        enemies[o.id] = o
         if friends:
             units = sorted({o.unit for o in friends.values()})
             if friends_make_way:

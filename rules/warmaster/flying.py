@@ -19,7 +19,16 @@ from ..move import Move
 from ..situation import Model, Situation, Unit
 from ..systems import SYSTEMS
 from ..verdict import Verdict
-from .stands import ENEMY_CLEARANCE, board, distance_moved, overlaps, same_facing, stands_together
+from .stands import (
+    ENEMY_CLEARANCE,
+    board,
+    distance_moved,
+    is_character,
+    overlaps,
+    same_facing,
+    stands_overlap,
+    stands_together,
+)
 from .terrain import forbidden_terrain_under, no_flyer_end_terrain
 
 RULE_MOVING = "flying-units/moving"
@@ -44,7 +53,18 @@ def new_verdict(move: Move, **extra) -> Verdict:
 
 
 def refuse_ground_unit(verdict: Verdict, unit: Unit, what: str = "flying units") -> bool:
-    """The Warmaster half judges flyers only: anything else is refused, never passed."""
+    """The Warmaster half judges flying units only: anything else is refused, never passed.
+    A flying character is judged by its own moves (`character-move`, `character-escape`)."""
+    if unit.has("FLYING") and is_character(unit):
+        verdict.check(
+            "engine",
+            "eligible-if",
+            False,
+            unit.id,
+            f"{unit.id} is a character: Arbiter judges a flying character's moves as "
+            "character-move and character-escape, not as the moves of a flying unit.",
+        )
+        return False
     if unit.has("FLYING"):
         return True
     verdict.check(
@@ -136,21 +156,27 @@ def check_flown_end(
             {
                 o.unit
                 for o in b.stands_near(fp)
-                if o.unit not in ignore
-                and b.army_of[o.unit] == unit.army
-                and overlaps(fp, o.footprint)
+                if o.unit not in ignore and b.army_of[o.unit] == unit.army and stands_overlap(m, o)
             }
         )
-        own_under = [o.id for o in ends[:i] if overlaps(fp, o.footprint)]
-        clear = not friends_under and not own_under
+        own_under = [o.id for o in ends[:i] if stands_overlap(m, o)]
+        # Not even a charge may end on an enemy stand: it ends touching it (2.5).
+        enemy_under = sorted(
+            {
+                f"enemy {o.unit}"
+                for o in b.stands_near(fp)
+                if b.army_of[o.unit] != unit.army and stands_overlap(m, o)
+            }
+        )
+        under = friends_under + own_under + enemy_under
         verdict.check(
             RULE_MOVING,
             stage,
-            clear,
+            not under,
             m.id,
             f"{m.id} has room of its own and is not on top of other stands."
-            if clear
-            else f"{m.id} would end on top of {', '.join(friends_under + own_under)}; stands need "
+            if not under
+            else f"{m.id} would end on top of {', '.join(under)}; stands need "
             "room on the table, as on the ground.",
         )
         enemies = sorted(

@@ -3,7 +3,8 @@
 How the engine reads 2.4:
 - Eligible: a flying unit (not a character), not touching an enemy, not held by a spell, more than
   20 cm from every friendly character (measured from the positions given: the scenario is taken to
-  be the start of the Command phase). A confused unit may home back.
+  be the start of the Command phase). A confused unit may home back. Once a phase, and not after
+  the unit has taken orders (state `homed_back`, `orders_this_phase`): orders come after home back.
 - The 1D6 roll comes first (x 10 cm), then the player names the character (`home_back_to`).
 - The stand nearest the character ("the first stand") flies straight toward the character stand
   along the line joining their closest points. If the roll is greater than the gap, it ends in
@@ -110,6 +111,17 @@ def eligibility(verdict: Verdict, situation: Situation, unit: Unit) -> bool:
         if not spell
         else f"A spell prevents {unit.id} from moving, so it cannot home back.",
     )
+    # 2.3: home back comes after initiative and before orders, once a phase.
+    earlier = int(unit.state.get("orders_this_phase", 0) or 0)
+    for done, text in (
+        (unit.flag("homed_back"), f"{unit.id} has already homed back this phase."),
+        (
+            earlier > 0,
+            f"{unit.id} has already taken orders this phase; home back comes before orders.",
+        ),
+    ):
+        if done:
+            verdict.check(RULE, "eligible-if", False, unit.id, text)
     chars = friendly_characters(situation, unit)
     if not chars:
         verdict.check(

@@ -107,6 +107,22 @@ def stand_distance(a: Model, b: Model) -> float:
     return a.footprint.distance(b.footprint)
 
 
+def stands_overlap(a: Model, b: Model) -> bool:
+    """One stand is on another: they share more than a sliver of area (touching is fine).
+
+    A round base is judged by its true circle, like stand_distance: the polygon standing for it
+    pokes about 0.001 cm past the circle, and a character placed exactly in touch is not on top."""
+    if a.base.kind != "round" and b.base.kind != "round":
+        return overlaps(a.footprint, b.footprint)
+    if b.base.kind == "round":
+        a, b = b, a
+    if b.base.kind == "round":
+        reach = math.hypot(a.x - b.x, a.y - b.y)
+        return reach < a.base.radius + b.base.radius - EPSILON
+    centre = Point(a.x, a.y)
+    return b.footprint.contains(centre) or b.footprint.distance(centre) < a.base.radius - EPSILON
+
+
 def unit_distance(a: Iterable[Model], b: Iterable[Model]) -> float:
     """2.1: distance between units = the least distance between their stands."""
     b = list(b)
