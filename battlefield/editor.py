@@ -155,6 +155,17 @@ STATE_FLAGS: dict[str, list[tuple[str, str]]] = {
 
 BASE_KINDS = ("round", "oval", "rect")
 
+#: Unit state that holds only for the phase (or turn) it was set in (FORMAT.md `units[].state`
+#: and docs/format.md). `surges_used` is not here: it records when each use happened.
+PHASE_FLAGS = (
+    "moved_this_phase",
+    "orders_this_phase",
+    "ordered_by",
+    "homed_back",
+    "initiative_moved",
+)
+TURN_FLAGS = ("advanced_this_turn", "fell_back_this_turn")
+
 #: Phases per system (FORMAT.md `turn.phase`).
 PHASES: dict[str, list[str]] = {
     "wh40k-11e": ["command", "movement", "shooting", "charge", "fight"],
@@ -354,6 +365,15 @@ def set_turn(doc: dict, round_: int, active_army: str, phase: str) -> None:
     turn = {"round": round_, "active_army": active_army}
     if phase:
         turn["phase"] = phase
+    before = doc.get("turn", {})
+    new_turn = (before.get("round"), before.get("active_army")) != (round_, active_army)
+    if new_turn or before.get("phase") != turn.get("phase"):
+        # What a unit did "this phase" (or "this turn") is over once the phase (turn) is: clear
+        # those flags so the engine's once-per-phase checks judge the new phase afresh.
+        stale = PHASE_FLAGS + (TURN_FLAGS if new_turn else ())
+        for unit in doc.get("units", []):
+            for flag in stale:
+                unit.get("state", {}).pop(flag, None)
     doc["turn"] = turn
 
 

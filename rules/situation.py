@@ -403,7 +403,7 @@ class _Builder:
                     z=self.number(m.get("z", 0), f"{mpath}.z", 0),
                     facing=self.number(m.get("facing", 0), f"{mpath}.facing"),
                 )
-                if not table.area.buffer(EPSILON).contains(model.footprint):
+                if not on_table(model, table):
                     self.fail(mpath, f"model {model.id} is off the table")
                 models.append(model)
             move = u.get("move")
@@ -482,6 +482,16 @@ class _Builder:
                     continue
                 if overlap(a, b):
                     self.fail(where[b.id], f"model {b.id} overlaps model {a.id}")
+
+
+def on_table(model: Model, table: Table) -> bool:
+    """The whole base is on the table (touching the edge is fine). Round bases are judged by
+    the true circle; curved polygons are allowed their CURVE_SLACK."""
+    if model.base.kind == "round":
+        r = model.base.radius - EPSILON
+        return r <= model.x <= table.width - r and r <= model.y <= table.height - r
+    slack = CURVE_SLACK if model.base.kind == "oval" else EPSILON
+    return table.area.buffer(slack, join_style="mitre").contains(model.footprint)
 
 
 #: How much larger than the true curve a circumscribed polygon may be (64 sides, bases up to

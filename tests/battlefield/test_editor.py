@@ -469,6 +469,32 @@ def test_the_turn_sets_round_active_army_and_phase(client, squads):
     assert response.status_code == 422 and "choose a phase" in response.content.decode()
 
 
+def test_a_new_phase_clears_what_units_did_this_phase_and_a_new_turn_this_turn():
+    from battlefield.editor import set_turn
+
+    doc = {
+        "system": "wh40k-11e",
+        "armies": [{"id": "red"}, {"id": "blue"}],
+        "turn": {"round": 2, "active_army": "red", "phase": "movement"},
+        "units": [
+            {
+                "id": "B",
+                "state": {
+                    "moved_this_phase": True,
+                    "advanced_this_turn": True,
+                    "battle_shocked": True,
+                },
+            },
+        ],
+    }
+    set_turn(doc, 2, "red", "shooting")  # same turn, next phase
+    assert doc["units"][0]["state"] == {"advanced_this_turn": True, "battle_shocked": True}
+    set_turn(doc, 2, "red", "shooting")  # nothing changed: nothing cleared
+    assert doc["units"][0]["state"] == {"advanced_this_turn": True, "battle_shocked": True}
+    set_turn(doc, 2, "blue", "movement")  # the other player's turn
+    assert doc["units"][0]["state"] == {"battle_shocked": True}
+
+
 def test_armies_get_new_names_and_keep_their_units(client, mine):
     response = post(
         client,

@@ -146,6 +146,16 @@ def test_invalid_scenarios_name_the_field(mutate, field):
     assert err.value.field == field
 
 
+def test_a_round_base_touching_the_table_edge_is_on_the_table():
+    doc = scenario()
+    # a 32 mm base (radius 16 / 25.4 in) with its edge exactly on the left edge
+    doc["units"][0]["models"][0].update(x=16 / 25.4, y=20.0)
+    assert Situation.from_document(doc).model("B1").x == pytest.approx(0.6299, abs=1e-4)
+    doc["units"][0]["models"][0].update(x=16 / 25.4 - 0.001)
+    with pytest.raises(InvalidInput):
+        Situation.from_document(doc)
+
+
 def test_moving_returns_a_new_situation_and_keeps_the_old_one():
     s = Situation.from_document(scenario())
     after = s.moved({"B1": {"x": 29.0, "y": 19.0}}, {"B": {"moved_this_phase": True}})
