@@ -23,6 +23,7 @@ from rules import InvalidInput
 
 from .models import Lesson, Scenario
 from .pictures import table_svg
+from .ratelimit import rate_limit
 from .stepper import (
     PLACE,
     Stage,
@@ -224,6 +225,7 @@ def locked_params(request, move: dict, situation) -> QueryDict:
 
 
 @require_POST
+@rate_limit("api")  # each one runs the engine, like the adjudication API
 def lesson_check(request, slug: str):
     """Judge the player's placement in the lesson's "Try it" (in memory, nothing stored)."""
     lesson_obj, (number, move) = posted_lesson(request, slug)
@@ -241,6 +243,7 @@ def lesson_check(request, slug: str):
 
 
 @require_POST
+@rate_limit("api")  # each one runs the engine, like the adjudication API
 def lesson_suggest(request, slug: str):
     lesson_obj, (number, move) = posted_lesson(request, slug)
     situation = situation_of(lesson_obj.scenario)

@@ -38,6 +38,7 @@ from rules.move import MOVE_FORMAT, MOVE_TYPES
 from .models import Scenario, StaleScenario, Step
 from .permissions import can_edit, editable_scenario, shared_scenario, viewable_scenario
 from .pictures import Overlay, table_svg
+from .ratelimit import rate_limit
 from .validation import validate_move, validate_scenario
 from .views import go, page, picture_cache_control
 
@@ -715,6 +716,7 @@ def check_response(request, context: dict):
 
 
 @require_POST
+@rate_limit("api")  # each one runs the engine, like the adjudication API
 def move_check(request, pk: int | None = None, token: str | None = None):
     """Judge the posted placement in memory: nothing is stored, so viewing is enough."""
     scenario, urls = tried_scenario(request, pk, token)
@@ -727,6 +729,7 @@ def move_check(request, pk: int | None = None, token: str | None = None):
 
 
 @require_POST
+@rate_limit("api")  # each one runs the engine, like the adjudication API
 def move_suggest(request, pk: int | None = None, token: str | None = None):
     scenario, urls = tried_scenario(request, pk, token)
     return suggest_response(request, situation_of(scenario), urls, base_context(request, scenario))

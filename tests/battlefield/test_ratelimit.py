@@ -189,3 +189,13 @@ def test_log_in_attempts_on_one_account_are_limited_across_addresses(limits):
         "/accounts/login/", {"username": "bob", "password": "guess"}
     )
     assert other.status_code == 200
+
+
+def test_checking_moves_in_a_lesson_counts_against_the_adjudication_limit(client, limits):
+    """Check and Suggest run the engine like the API does, so they share its limit (3 here)."""
+    from django.core.management import call_command
+
+    call_command("load_demo", verbosity=0)
+    url = "/lessons/surge-basics/check"
+    statuses = [client.post(url, {}).status_code for _ in range(4)]
+    assert 429 not in statuses[:3] and statuses[3] == 429
