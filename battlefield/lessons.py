@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from rules import InvalidInput
 
-from .models import Lesson, Scenario
+from .models import Lesson, Scenario, load_row
 from .pictures import table_svg
 from .ratelimit import rate_limit
 from .stepper import (
@@ -87,14 +87,9 @@ def load_lessons(folder: Path = LESSON_DIR) -> tuple[int, int]:
             "steps": doc["steps"],
             "order": int(doc.get("order", 0) or 0),
         }
-        lesson, was_created = Lesson.objects.get_or_create(slug=doc["slug"], defaults=values)
-        if was_created:
-            created += 1
-        elif any(getattr(lesson, k) != v for k, v in values.items()):
-            for k, v in values.items():
-                setattr(lesson, k, v)
-            lesson.save()
-            changed += 1
+        outcome = load_row(Lesson, {"slug": doc["slug"]}, values)
+        created += outcome == "created"
+        changed += outcome == "changed"
     return created, changed
 
 

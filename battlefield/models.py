@@ -57,6 +57,20 @@ KEY_ORDER = [
 ]
 
 
+def load_row(model, lookup: dict, values: dict) -> str | None:
+    """Create the row named by `lookup`, or bring it up to date with `values` (idempotent loading
+    of built-in data): "created", "changed" or None when it already matched."""
+    row, created = model.objects.get_or_create(**lookup, defaults=values)
+    if created:
+        return "created"
+    if all(getattr(row, k) == v for k, v in values.items()):
+        return None
+    for k, v in values.items():
+        setattr(row, k, v)
+    row.save()
+    return "changed"
+
+
 def new_share_token() -> str:
     """192 random bits, URL-safe (never a UUID, never derived from the primary key)."""
     return secrets.token_urlsafe(24)

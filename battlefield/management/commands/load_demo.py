@@ -13,7 +13,7 @@ from django.db import transaction
 
 from rules import InvalidInput
 
-from ...models import Scenario, UnitProfile
+from ...models import Scenario, UnitProfile, load_row
 from ...validation import parse_json, profile_as_scenario, validate_scenario
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
@@ -57,17 +57,13 @@ class Command(BaseCommand):
                 validate_scenario(document)
             except InvalidInput as exc:
                 raise CommandError(f"{path.name}: {exc.field}: {exc.message}") from None
-            scenario = Scenario.objects.filter(demo_key=path.stem).first()
-            if scenario is None:
-                Scenario.objects.create(
-                    document=document, demo_key=path.stem, visibility=Scenario.Visibility.PUBLIC
-                )
-                created += 1
-            elif scenario.document != document or scenario.visibility != Scenario.Visibility.PUBLIC:
-                scenario.document = document
-                scenario.visibility = Scenario.Visibility.PUBLIC
-                scenario.save()
-                changed += 1
+            outcome = load_row(
+                Scenario,
+                {"demo_key": path.stem},
+                {"document": document, "visibility": Scenario.Visibility.PUBLIC},
+            )
+            created += outcome == "created"
+            changed += outcome == "changed"
         return created, changed
 
     def load_profiles(self, path: Path) -> tuple[int, int]:
@@ -88,16 +84,11 @@ class Command(BaseCommand):
             values["keywords"] = values["keywords"] or []
             values["abilities"] = values["abilities"] or []
             values["model_count"] = int(entry.get("models", 1) or 1)
-            profile, was_created = UnitProfile.objects.get_or_create(
-                system=entry["system"], name=entry["name"], defaults=values
+            outcome = load_row(
+                UnitProfile, {"system": entry["system"], "name": entry["name"]}, values
             )
-            if was_created:
-                created += 1
-            elif any(getattr(profile, k) != v for k, v in values.items()):
-                for k, v in values.items():
-                    setattr(profile, k, v)
-                profile.save()
-                changed += 1
+            created += outcome == "created"
+            changed += outcome == "changed"
         return created, changed
 
     def parse(self, path: Path):
