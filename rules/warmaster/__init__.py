@@ -9,10 +9,28 @@ for (home back, drive back, retreat, pursuit, a character's escape); moves the p
 """
 
 from ..systems import SYSTEMS, MoveRule
+from ..verdict import Verdict
 from . import characters, combat, command, drive_back, home_back
+from .flying import phase_check, refuse_ground_unit
 
 _SYSTEM = SYSTEMS["warmaster-revolution"]
 _steered = command.eligibility_of  # eligible-if findings of a trial move that stays put
+
+
+def _in_phase(phase: str, rule: str):
+    """Eligible-if findings of a move the dice or the combat impose: a flying unit (2.5), in the
+    phase the move belongs to (drive backs in the shooting phase, retreats and pursuits in the
+    combat phase)."""
+
+    def eligibility(situation, unit_id: str, declarations: dict):
+        unit = situation.unit(unit_id)
+        verdict = Verdict(move={})
+        if refuse_ground_unit(verdict, unit):
+            phase_check(verdict, situation, unit, phase, rule)
+        return verdict.findings
+
+    return eligibility
+
 
 _RULES = {
     "initiative-charge": MoveRule(
@@ -40,10 +58,23 @@ _RULES = {
         home_back.home_back_eligibility,
     ),
     "drive-back": MoveRule(
-        drive_back.RULE, drive_back.adjudicate_drive_back, drive_back.suggest_drive_back
+        drive_back.RULE,
+        drive_back.adjudicate_drive_back,
+        drive_back.suggest_drive_back,
+        _in_phase("shooting", drive_back.RULE),
     ),
-    "retreat": MoveRule(combat.RULE, combat.adjudicate_retreat, combat.suggest_retreat),
-    "pursuit": MoveRule(combat.RULE, combat.adjudicate_pursuit, combat.suggest_pursuit),
+    "retreat": MoveRule(
+        combat.RULE,
+        combat.adjudicate_retreat,
+        combat.suggest_retreat,
+        _in_phase("combat", combat.RULE),
+    ),
+    "pursuit": MoveRule(
+        combat.RULE,
+        combat.adjudicate_pursuit,
+        combat.suggest_pursuit,
+        _in_phase("combat", combat.RULE),
+    ),
     "combat-advance": MoveRule(
         combat.RULE,
         combat.adjudicate_combat_advance,

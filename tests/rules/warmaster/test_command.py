@@ -302,3 +302,19 @@ def test_a_round_character_is_measured_from_its_true_circle(cx, legal):
     # round 20 mm character: edge at cx - 1, so the gap is cx - 12 cm: 20 passes, 20.01 fails
     doc = scenario([line_of_flyers("F", 10, 54), character("C", cx, 54)])
     assert judge(doc, order(60)).legal is legal
+
+
+def test_moves_of_another_phase_are_not_offered_in_the_command_phase():
+    """Drive backs belong to the shooting phase, retreats and pursuits to the combat phase: in
+    the command phase the move list says so instead of offering them."""
+    from rules import Situation, move_options
+
+    from .builders import character, line_of_flyers, scenario
+
+    s = Situation.from_document(
+        scenario([line_of_flyers("F", 10, 54), character("C", 50, 54)], phase="command")
+    )
+    options = move_options(s, "F")
+    for move_type in ("drive-back", "retreat", "pursuit"):
+        assert options[move_type] and not all(f.passed for f in options[move_type]), move_type
+    assert all(f.passed for f in options["home-back"] or [])
