@@ -11,8 +11,7 @@ from django.test import Client
 from django.utils import timezone
 
 from battlefield.models import Club, Invite, Membership, Scenario
-
-from .documents import scenario
+from tests.documents import scenario
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "correct horse battery staple"

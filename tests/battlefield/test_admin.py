@@ -5,8 +5,7 @@ import json
 import pytest
 
 from battlefield.models import Scenario
-
-from .documents import scenario
+from tests.documents import scenario
 
 pytestmark = pytest.mark.django_db
 

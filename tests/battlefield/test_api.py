@@ -7,8 +7,7 @@ from django.test import Client
 
 from battlefield.models import Scenario
 from battlefield.validation import API_BODY_BYTES
-
-from .documents import move, scenario
+from tests.documents import move, scenario
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/adjudicate"

@@ -10,8 +10,7 @@ from django.core.management.base import CommandError
 
 from battlefield.models import Scenario, UnitProfile
 from rules.situation import LIMITS
-
-from .documents import move, scenario
+from tests.documents import move, scenario
 
 DEMO = Path(__file__).resolve().parents[2] / "battlefield" / "demo"
 

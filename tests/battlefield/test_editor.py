@@ -16,8 +16,7 @@ from battlefield.editor import (
 from battlefield.models import Scenario, ScenarioEdit, StaleScenario, UnitProfile
 from battlefield.validation import validate_scenario
 from rules import InvalidInput, Situation
-
-from .documents import scenario as scenario_doc
+from tests.documents import scenario as scenario_doc
 
 pytestmark = pytest.mark.django_db
 PARTIAL = {"HX-Request": "true", "HX-Request-Type": "partial"}

@@ -13,8 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from battlefield.models import Scenario
-
-from .documents import move, scenario
+from tests.documents import move, scenario
 
 pytestmark = pytest.mark.django_db
 FUZZ = settings(

@@ -5,8 +5,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from battlefield.models import Picture, Scenario, StaleScenario, Step, UnitProfile, ordered
-
-from .documents import scenario
+from tests.documents import scenario
 
 pytestmark = pytest.mark.django_db
 

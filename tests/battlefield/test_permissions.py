@@ -12,8 +12,7 @@ from django.test import Client
 
 from battlefield import permissions
 from battlefield.models import Club, Membership, Scenario
-
-from .documents import scenario
+from tests.documents import scenario
 
 pytestmark = pytest.mark.django_db
 ACTORS = ("owner", "member", "organiser", "other", "anonymous")

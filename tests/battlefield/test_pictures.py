@@ -10,67 +10,35 @@ from shapely.geometry import LineString, Point, box
 from battlefield.pictures import Overlay, legend_entries, table_png, table_svg
 from battlefield.scene import ARMY_COLOURS, TABLE_COLOUR, TERRAIN_40K, TERRAIN_WARMASTER, scene
 from rules import Situation
+from tests.documents import scenario
 
 SVG = "{http://www.w3.org/2000/svg}"
 
 
 def forty_k(**overrides):
-    doc = {
-        "format": "arbiter.scenario/1",
-        "system": "wh40k-11e",
-        "name": "Berzerkers answer the guns",
-        "table": {"width": 60, "height": 44},
-        "terrain": [
-            {
-                "id": "ruin-1",
-                "type": "ruin",
-                "category": "dense",
-                "height": 5,
-                "solid": False,
-                "footprint": [[20, 10], [26, 10], [26, 16], [20, 16]],
-            },
-            {
-                "id": "crater",
-                "type": "crater",
-                "category": "exposed",
-                "height": 0,
-                "footprint": [[40, 30], [46, 30], [46, 36], [40, 36]],
-            },
-            {
-                "id": "bunker",
-                "type": "building",
-                "category": "dense",
-                "height": 4,
-                "solid": True,
-                "footprint": [[5, 35], [10, 35], [10, 40], [5, 40]],
-            },
-        ],
-        "armies": [{"id": "red", "name": "World Eaters"}, {"id": "blue", "name": "Tau Empire"}],
-        "units": [
-            {
-                "id": "B",
-                "army": "red",
-                "name": "Khorne Berzerkers",
-                "keywords": ["INFANTRY"],
-                "move": 6,
-                "models": [
-                    {"id": "B1", "base": {"round": 32}, "x": 30.0, "y": 20.0},
-                    {"id": "B2", "base": {"round": 32}, "x": 31.5, "y": 20.0},
-                ],
-            },
-            {
-                "id": "C",
-                "army": "blue",
-                "name": "Crisis <Battlesuits> & co",
-                "keywords": ["VEHICLE"],
-                "move": 10,
-                "models": [
-                    {"id": "C1", "base": {"oval": [150, 95]}, "x": 40.0, "y": 20.0, "facing": 90}
-                ],
-            },
-        ],
-        "turn": {"round": 2, "active_army": "blue", "phase": "shooting"},
-    }
+    """The shared two-squad scenario, plus a crater and a solid bunker, and a unit name that
+    needs escaping in SVG."""
+    doc = scenario()
+    doc["terrain"] += [
+        {
+            "id": "crater",
+            "type": "crater",
+            "category": "exposed",
+            "height": 0,
+            "footprint": [[40, 30], [46, 30], [46, 36], [40, 36]],
+        },
+        {
+            "id": "bunker",
+            "type": "building",
+            "category": "dense",
+            "height": 4,
+            "solid": True,
+            "footprint": [[5, 35], [10, 35], [10, 40], [5, 40]],
+        },
+    ]
+    crisis = doc["units"][1]
+    crisis.update(name="Crisis <Battlesuits> & co", keywords=["VEHICLE"])
+    crisis["models"][0].update(base={"oval": [150, 95]}, y=20.0)
     doc.update(overrides)
     return Situation.from_document(doc)
 
@@ -157,7 +125,7 @@ def near(rgb, colour: str, tolerance: int = 14) -> bool:
 
 
 def test_the_svg_is_well_formed_xml_with_a_title_and_description_for_screen_readers():
-    root = parse(table_svg(forty_k()))
+    root = parse(table_svg(forty_k(name="Berzerkers answer the guns")))
     assert root.tag == f"{SVG}svg"
     assert root.get("role") == "img"
     title, desc = root.find(f"{SVG}title"), root.find(f"{SVG}desc")

@@ -9,8 +9,7 @@ from django.test import Client, RequestFactory
 
 from battlefield import ratelimit
 from battlefield.models import RateCounter, Scenario
-
-from .documents import move, scenario
+from tests.documents import move, scenario
 
 pytestmark = pytest.mark.django_db
 

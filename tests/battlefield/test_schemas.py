@@ -21,8 +21,7 @@ from battlefield.validation import (
     verdict_schema,
 )
 from rules import SYSTEMS, InvalidInput, Move, Situation, adjudicate
-
-from .documents import move, scenario
+from tests.documents import move, scenario
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DEMO = ROOT / "battlefield" / "demo"

@@ -14,8 +14,7 @@ from django.db import connection
 from django.test import Client
 
 from battlefield.models import Club, Invite, Membership, Scenario
-
-from .documents import scenario
+from tests.documents import scenario
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]

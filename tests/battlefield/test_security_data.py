@@ -13,8 +13,7 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from battlefield.models import Lesson, RateCounter, Scenario
-
-from .documents import scenario
+from tests.documents import scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 

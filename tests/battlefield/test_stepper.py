@@ -10,8 +10,7 @@ from battlefield.models import Scenario, Step
 from battlefield.stepper import MOVE_DECLARATIONS, in_force, parse_dice
 from rules import InvalidInput
 from rules.move import MOVE_TYPES
-
-from .documents import scenario
+from tests.documents import scenario
 
 pytestmark = pytest.mark.django_db
 PARTIAL = {"HX-Request": "true", "HX-Request-Type": "partial"}

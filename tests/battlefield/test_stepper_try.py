@@ -7,8 +7,7 @@ import pytest
 from django.test import Client
 
 from battlefield.models import Scenario
-
-from .documents import scenario
+from tests.documents import scenario
 
 pytestmark = pytest.mark.django_db
 PARTIAL = {"HX-Request": "true", "HX-Request-Type": "partial"}

@@ -8,8 +8,7 @@ from battlefield.models import Scenario
 from rules import SYSTEMS, Verdict
 from rules.dice import Dice
 from rules.systems import MoveRule
-
-from .documents import scenario
+from tests.documents import scenario
 
 pytestmark = pytest.mark.django_db
 MOVED = {

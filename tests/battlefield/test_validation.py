@@ -16,8 +16,7 @@ from battlefield.validation import (
 )
 from rules import InvalidInput
 from rules.situation import LIMITS
-
-from .documents import move, scenario
+from tests.documents import move, scenario
 
 
 def refused(doc) -> InvalidInput:

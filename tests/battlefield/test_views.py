@@ -12,8 +12,7 @@ from django.test import Client
 
 from battlefield.models import Lesson, Scenario
 from rules.situation import LIMITS
-
-from .documents import scenario
+from tests.documents import scenario
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]

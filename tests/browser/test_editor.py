@@ -11,8 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from battlefield.models import Scenario, ScenarioEdit, UnitProfile
-
-from ..battlefield.documents import scenario as scenario_doc
+from tests.documents import scenario as scenario_doc
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PROFILES = Path(__file__).resolve().parents[2] / "battlefield" / "demo" / "unit_profiles.json"

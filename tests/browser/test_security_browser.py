@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from battlefield.models import Scenario
-from tests.battlefield.documents import scenario
+from tests.documents import scenario
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 playwright_api = pytest.importorskip("playwright.sync_api")

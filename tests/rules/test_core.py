@@ -10,54 +10,9 @@ import pytest
 from rules import InvalidInput, Move, Situation, adjudicate
 from rules.dice import Dice
 from rules.geometry import Base, footprint_distance
+from tests.documents import scenario
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-
-
-def scenario(**overrides):
-    doc = {
-        "format": "arbiter.scenario/1",
-        "system": "wh40k-11e",
-        "name": "core",
-        "table": {"width": 60, "height": 44},
-        "terrain": [
-            {
-                "id": "ruin-1",
-                "type": "ruin",
-                "category": "dense",
-                "height": 5,
-                "solid": False,
-                "footprint": [[20, 10], [26, 10], [26, 16], [20, 16]],
-            }
-        ],
-        "armies": [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}],
-        "units": [
-            {
-                "id": "B",
-                "army": "red",
-                "name": "Berzerkers",
-                "keywords": ["INFANTRY"],
-                "move": 6,
-                "models": [
-                    {"id": "B1", "base": {"round": 32}, "x": 30.0, "y": 20.0},
-                    {"id": "B2", "base": {"round": 32}, "x": 31.5, "y": 20.0},
-                ],
-            },
-            {
-                "id": "C",
-                "army": "blue",
-                "name": "Crisis",
-                "keywords": ["VEHICLE"],
-                "move": 10,
-                "models": [
-                    {"id": "C1", "base": {"oval": [95, 150]}, "x": 40.0, "y": 30.0, "facing": 90}
-                ],
-            },
-        ],
-        "turn": {"round": 2, "active_army": "blue", "phase": "shooting"},
-    }
-    doc.update(overrides)
-    return doc
 
 
 def test_rules_package_never_imports_django():

@@ -1,4 +1,4 @@
-"""Small valid documents for the web tests (each test changes a copy)."""
+"""Small valid documents shared by the engine and web tests (each test changes a copy)."""
 
 import copy
 
