@@ -117,6 +117,7 @@ def page(context):
     the test (they are collected and checked when the test ends)."""
     page = context.new_page()
     errors: list[str] = []
+    page.errors = errors  # tests may also assert on it mid-way
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on(
         "console",

@@ -2,8 +2,7 @@
 Chromium). Each asserts what a player sees. Journeys whose move type the engine does not judge
 yet are skipped with a reason naming it, so they start running when that engine lands.
 
-The fixtures use the shared tests/browser/conftest.py (`browser`) when it is there, and launch
-Chromium themselves otherwise.
+Browsers come from the shared tests/browser/conftest.py.
 """
 
 from __future__ import annotations
@@ -22,15 +21,6 @@ from rules import SYSTEMS
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
@@ -42,41 +32,17 @@ def needs(system: str, move_type: str):
     )
 
 
-@pytest.fixture(scope="module")
-def stepper_browser(request):
-    try:
-        yield request.getfixturevalue("browser")  # the shared conftest's, when it is on main
-        return
-    except pytest.FixtureLookupError:
-        pass
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"Debian's Chromium is not installed at {CHROMIUM}")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield browser
-        browser.close()
-
-
 @pytest.fixture
-def fresh(stepper_browser, live_server):
-    """A factory of fresh browser contexts (own cookies) at the live server, 1280 x 800."""
-    opened = []
+def fresh(new_context):
+    """A factory of pages, each in a fresh browser context (own cookies) at the live server."""
 
     def make():
-        context = stepper_browser.new_context(
-            base_url=live_server.url, viewport={"width": 1280, "height": 800}
-        )
-        context.set_default_timeout(10_000)
-        opened.append(context)
-        page = context.new_page()
+        page = new_context().new_page()
         page.errors = []
         page.on("pageerror", lambda error: page.errors.append(str(error)))
         return page
 
-    yield make
-    for context in opened:
-        context.close()
+    return make
 
 
 def shot(page, request, name: str):
