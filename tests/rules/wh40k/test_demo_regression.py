@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from .demo_regression import BASELINE, _jsonable, cases, _summary
+from .demo_regression import BASELINE, _jsonable, _summary, cases
 
 EXPECTED = json.loads(BASELINE.read_text())
 CASES = cases()
