@@ -92,6 +92,9 @@ class Model:
     y: float
     z: float = 0.0
     facing: float = 0.0
+    #: Keywords this model has beyond its unit's (docs/format.md `models[].keywords`): a unit in
+    #: which only some models have FLY (RULES.md 1.7).
+    keywords: frozenset[str] = frozenset()
 
     @property
     def pos(self) -> tuple[float, float, float]:
@@ -402,6 +405,7 @@ class _Builder:
                     y=self.number(m["y"], f"{mpath}.y"),
                     z=self.number(m.get("z", 0), f"{mpath}.z", 0),
                     facing=self.number(m.get("facing", 0), f"{mpath}.facing"),
+                    keywords=frozenset(str(k).upper() for k in m.get("keywords", [])),
                 )
                 if not on_table(model, table):
                     self.fail(mpath, f"model {model.id} is off the table")

@@ -27,6 +27,7 @@ from .measuring import (
     ENGAGEMENT_RANGE,
     coherency,
     engaged_enemy_units,
+    horizontal_distance,
     in_engagement_range,
     model_distance,
     unit_distance,
@@ -44,6 +45,8 @@ from .moving import (
 )
 
 RULES = {"normal": "09.05", "advance": "09.06", "fall-back": "09.07", "charge": "11.04"}
+#: 11.02: declaring a charge, rolling and picking the targets.
+CHARGE_DECLARE_RULE = "11.02"
 #: 11.04: charge targets must be within this distance, and a charging unit within it of an enemy.
 CHARGE_RANGE = 12.0
 #: 11.04 while moving: each model ends within this distance of a target if it can.
@@ -179,7 +182,7 @@ def _charge_targets(situation: Situation, unit: Unit, move: Move) -> tuple[Unit,
     if not targets:
         raise InvalidInput(
             "declarations.charge_targets",
-            "a charge needs its targets declared before the roll (a list of enemy unit ids)",
+            "a charge needs its targets, picked after the roll (a list of enemy unit ids)",
         )
     out = []
     for i, tid in enumerate(targets):
@@ -187,6 +190,115 @@ def _charge_targets(situation: Situation, unit: Unit, move: Move) -> tuple[Unit,
             raise InvalidInput(f"declarations.charge_targets[{i}]", f"no unit with id {tid!r}")
         out.append(situation.unit(tid))
     return tuple(dict.fromkeys(out))
+
+
+#: 11.02: an unmodified charge roll of 2 always fails.
+CHARGE_FAILS_ON = 2
+
+
+def _charge_reach_distance(unit: Unit, target: Unit, skies: bool) -> float:
+    """RULES.md 1.4: how far a charge target is, unit to unit (closest bases, 1.1; no path and no
+    added engagement range). Taking to the skies measures ignoring vertical distance."""
+    if skies:
+        return min(horizontal_distance(a, b) for a in unit.models for b in target.models)
+    return unit_distance(unit, target)
+
+
+def _target_refusal(
+    unit: Unit, target: Unit, distance: float, max_distance: float, skies: bool
+) -> str | None:
+    """Why `target` cannot be picked for this charge roll (11.02), or None when it can."""
+    if target.army == unit.army:
+        return f"{target.id} is a friendly unit; only enemy units can be charged."
+    if target.has("AIRCRAFT") and not flying.can_fly(unit):
+        return (
+            f"{target.id} is an AIRCRAFT unit: only a unit that can FLY may pick it as a charge "
+            "target."
+        )
+    if distance > CHARGE_RANGE + EPSILON:
+        return f'Target {target.id} is {fmt(distance)}" away: charge targets must be within 12".'
+    if distance > max_distance + EPSILON:
+        reach = (
+            'the roll less 2" for taking to the skies'
+            if skies and not unit.has("HOVER")
+            else ("the roll")
+        )
+        return (
+            f'Target {target.id} is {fmt(distance)}" away, beyond the {fmt(max_distance)}" '
+            f"charge ({reach}): in 11th edition the targets are picked after the roll, among "
+            "the enemy units within it."
+        )
+    return None
+
+
+def _check_charge_targets(
+    verdict: Verdict,
+    situation: Situation,
+    unit: Unit,
+    targets: tuple[Unit, ...],
+    max_distance: float,
+    skies: bool,
+) -> bool:
+    """11.02 (RULES.md 1.4): the roll first, then targets each within 12" and within the roll;
+    an unmodified 2 always fails."""
+    rule = CHARGE_DECLARE_RULE
+    rolls = [d["value"] for d in verdict.move.get("dice", [])]
+    ok = True
+    if len(rolls) == 2 and sum(rolls) == CHARGE_FAILS_ON:
+        ok &= verdict.check(
+            rule,
+            "before-moving",
+            False,
+            unit.id,
+            f"The charge roll is an unmodified 2 ({rolls[0]} + {rolls[1]}): a roll of 2 always "
+            "fails, and the unit does not move.",
+            2.0,
+            float(CHARGE_FAILS_ON + 1),
+        )
+    for t in targets:
+        d = _charge_reach_distance(unit, t, skies) if t.army != unit.army else math.inf
+        refusal = _target_refusal(unit, t, d, max_distance, skies)
+        limit = min(CHARGE_RANGE, max_distance)
+        ok &= verdict.check(
+            rule,
+            "before-moving",
+            refusal is None,
+            unit.id,
+            refusal
+            or f'Target {t.id} is {fmt(d)}" away, within 12" and within the '
+            f'{fmt(max_distance)}" charge.',
+            None if not math.isfinite(d) else d,
+            None if not math.isfinite(d) else limit,
+        )
+    return ok
+
+
+def charge_target_options(
+    situation: Situation, unit_id: str, dice, take_to_the_skies: bool = False
+) -> list[str]:
+    """11.02 (RULES.md 1.4): the enemy units the player may pick as charge targets after rolling
+    `dice` (the two charge dice): those within 12" and within the charge distance (the roll, less
+    2" when taking to the skies without HOVER), AIRCRAFT only for a unit that can FLY. Empty on
+    an unmodified 2. For the stepper, which asks for the targets after the roll."""
+    unit = situation.unit(unit_id)
+    rolls = [int(d) for d in dice]
+    if len(rolls) != 2 or sum(rolls) == CHARGE_FAILS_ON:
+        return []
+    max_distance = float(sum(rolls))
+    if take_to_the_skies:
+        max_distance = flying.skies_max_distance(unit, max_distance)
+    return [
+        e.id
+        for e in situation.enemies_of(unit)
+        if _target_refusal(
+            unit,
+            e,
+            _charge_reach_distance(unit, e, take_to_the_skies),
+            max_distance,
+            take_to_the_skies,
+        )
+        is None
+    ]
 
 
 def _max_distance(
@@ -225,32 +337,6 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
     if move.type == "fall-back":
         verdict.move["fall_back_mode"] = fall_back_mode(unit, move.declarations)
 
-    targets: tuple[Unit, ...] = ()
-    if move.type == "charge":
-        targets = _charge_targets(situation, unit, move)
-        verdict.move["targets"] = [t.id for t in targets]
-        for t in targets:
-            if t.army == unit.army:
-                ok &= verdict.check(
-                    rule,
-                    "before-moving",
-                    False,
-                    unit.id,
-                    f"{t.id} is a friendly unit; only enemy units can be charged.",
-                )
-                continue
-            d = unit_distance(unit, t)
-            ok &= verdict.check(
-                rule,
-                "before-moving",
-                d <= CHARGE_RANGE + EPSILON,
-                unit.id,
-                f'Target {t.id} is {fmt(d)}" away, within 12".'
-                if d <= CHARGE_RANGE + EPSILON
-                else f'Target {t.id} is {fmt(d)}" away: charge targets must be within 12".',
-                d,
-                CHARGE_RANGE,
-            )
     if skies:
         ok &= flying.check_declaration(verdict, unit, move)
         if not flying.can_fly(unit):
@@ -281,6 +367,12 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
             max_distance,
             verdict.move["max_distance_before_skies"],
         )
+
+    targets: tuple[Unit, ...] = ()
+    if move.type == "charge":
+        targets = _charge_targets(situation, unit, move)
+        verdict.move["targets"] = [t.id for t in targets]
+        ok &= _check_charge_targets(verdict, situation, unit, targets, max_distance, skies)
 
     mode = mode_for(unit, move.type, move.declarations)
     outcome = judge_move(situation, move, verdict, max_distance, rule=rule, mode=mode)

@@ -105,6 +105,12 @@ def passable(mover_mode: Mode, enemy: Unit) -> str | None:
     return None
 
 
+def model_has(unit: Unit, model: Model, keyword: str) -> bool:
+    """A model has its unit's keywords and its own (`Model.keywords`: units where only some
+    models have FLY, RULES.md 1.7)."""
+    return keyword in unit.keywords or keyword in model.keywords
+
+
 def climbs_dense(unit: Unit) -> bool:
     """13.06: does this unit's model have to climb tall dense features (not walk through)?"""
     return not (unit.keywords & THROUGH_DENSE)
@@ -287,11 +293,14 @@ class ModelMove:
 
     @property
     def moved(self) -> bool:
-        return self.distance > EPSILON or (self.start.x, self.start.y, self.start.z) != (
-            self.end.x,
-            self.end.y,
-            self.end.z,
-        )
+        """RULES.md 1.3: a model that only turns on the spot has moved for the end-of-move
+        checks (a turned oval or hull may not end on a model or across the table edge)."""
+        if self.distance > EPSILON:
+            return True
+        start, end = self.start, self.end
+        if (start.x, start.y, start.z) != (end.x, end.y, end.z):
+            return True
+        return start.base.kind != "round" and (end.facing - start.facing) % 360 > EPSILON
 
 
 @dataclass
@@ -351,9 +360,12 @@ def end_placement(situation: Situation, start: Model, pose: Pose | None) -> Mode
 
 def _check_ids(unit: Unit, move: Move) -> None:
     ids = {m.id for m in unit.models}
-    for mid in move.end or {}:
+    for mid, pose in (move.end or {}).items():
         if mid not in ids:
             raise InvalidInput(f"end.{mid}", f"{mid!r} is not a model of unit {unit.id}")
+        if pose is not None and pose.z is not None and pose.z < 0:
+            # 1.1: elevation is measured up from the table; nothing stands below it.
+            raise InvalidInput(f"end.{mid}.z", "an elevation must be 0 (on the table) or more")
     for mid in move.paths:
         if mid not in ids:
             raise InvalidInput(f"paths.{mid}", f"{mid!r} is not a model of unit {unit.id}")
@@ -539,13 +551,32 @@ def judge_move(
     outcome = MoveOutcome()
     u = unit_mark(situation)
     ok = True
+    # 21.03 (RULES.md 1.7): in a unit where only some models have FLY, the others move on the
+    # ground as the move type lets them (the 2" reduction still applies to the whole move).
+    on_foot = (
+        mode_for(
+            unit,
+            move.type,
+            {k: v for k, v in move.declarations.items() if k != "take_to_the_skies"},
+        )
+        if mode.skies
+        else mode
+    )
+    mixed_fly = (
+        mode.skies
+        and not unit.has("FLY")
+        and any(model_has(unit, m, "FLY") for m in unit.models)
+    )
     for start in unit.models:
         end = end_placement(situation, start, ends.get(start.id))
         given = move.paths.get(start.id)
-        pts, horizontal, vertical, found = plan_path(
-            situation, unit, start, end, mode, tuple(given) if given else None
+        model_mode = (
+            on_foot if mode.skies and mixed_fly and not model_has(unit, start, "FLY") else mode
         )
-        blocked, through, edge_ok = _trace(situation, unit, start, end, pts, mode)
+        pts, horizontal, vertical, found = plan_path(
+            situation, unit, start, end, model_mode, tuple(given) if given else None
+        )
+        blocked, through, edge_ok = _trace(situation, unit, start, end, pts, model_mode)
         mm = ModelMove(
             start.id,
             start,
@@ -768,6 +799,7 @@ __all__ = [
     "judge_move",
     "level_change",
     "mode_for",
+    "model_has",
     "navigator_for",
     "on_table",
     "passable",

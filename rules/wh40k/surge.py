@@ -42,7 +42,9 @@ from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
 from ..systems import SYSTEMS, MoveRule
 from ..verdict import Finding, Verdict
+from .flying import can_fly
 from .measuring import engaged_enemy_units, engaged_with_model, unit_distance
+from .move_types import surged_this_phase
 from .moving import fmt, judge_move, reachable_region
 from .surge_solver import SURGE_MODE, SurgeSpace, suggest_placement
 
@@ -386,14 +388,20 @@ def eligibility_findings(
             else f"{unit.id} is unengaged.",
         )
     )
-    moved = unit.flag("moved_this_phase")
+    # A surge is a move (RULES.md 1.6): a surge recorded this phase, with any ability, counts
+    # even when the moved flag was not set.
+    surged = surged_this_phase(situation, unit)
+    moved = unit.flag("moved_this_phase") or surged
     out.append(
         Finding(
             RULE,
             "eligible-if",
             not moved,
             unit.id,
-            f"{unit.id} has already moved this phase, so it cannot surge now."
+            f"{unit.id} already surged this phase: a surge is a move, so it has already moved "
+            "this phase and cannot surge again, with this ability or another."
+            if surged
+            else f"{unit.id} has already moved this phase, so it cannot surge now."
             if moved
             else f"{unit.id} has not moved this phase.",
         )
@@ -442,11 +450,6 @@ class TargetChoice:
     candidates: tuple[str, ...]
     distance: float
     ignored_aircraft: tuple[str, ...] = ()
-
-
-def can_fly(unit: Unit) -> bool:
-    """21.03: a unit with the FLY keyword can FLY."""
-    return unit.has("FLY")
 
 
 def surge_target_candidates(situation: Situation, unit: Unit) -> TargetChoice:

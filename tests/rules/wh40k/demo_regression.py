@@ -43,9 +43,7 @@ def _summary(situation: Situation, move_doc: dict, *, suggested: bool = False) -
         return {"invalid": f"{exc.field}: {exc.message}"}
     return {
         "legal": verdict.legal,
-        "findings": [
-            [f.rule, f.stage, f.passed, f.subject, f.text] for f in verdict.findings
-        ],
+        "findings": [[f.rule, f.stage, f.passed, f.subject, f.text] for f in verdict.findings],
         "models": verdict.models,
     }
 
