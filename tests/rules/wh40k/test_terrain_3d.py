@@ -1,0 +1,209 @@
+"""RULES.md 1.5, terrain in three dimensions: walls, floors and enclosed parts. Worked tests built
+by hand from the rule text (positions, distances and expected findings written here)."""
+
+import math
+
+import pytest
+
+from rules import InvalidInput, Situation, adjudicate
+
+from .scenarios import R32, model, move, rect, scenario, situation, terrain, unit
+
+R40 = 20 / 25.4  # radius of a 40 mm base
+
+
+def failures(verdict):
+    return [(f.rule, f.stage) for f in verdict.failures]
+
+
+def ruin(tid, points, height, walls=(), floors=(), enclosed=(), category="dense"):
+    doc = terrain(tid, points, category=category, height=height)
+    if walls:
+        doc["walls"] = [
+            {"path": [list(p) for p in path], "height": h, **({"thickness": t} if t else {})}
+            for path, h, t in walls
+        ]
+    if floors:
+        doc["floors"] = [{"footprint": [list(p) for p in fp], "height": h} for fp, h in floors]
+    if enclosed:
+        doc["enclosed"] = [{"footprint": [list(p) for p in fp], "height": h} for fp, h in enclosed]
+    return doc
+
+
+def gap_ruin():
+    """A ruin 20..30 x 10..20 whose north wall (5" tall, 0.25" thick, centred on y = 10.125) runs
+    from x = 20 to 26 and from 28 to 30: a 2" gap between x = 26 and 28. Its one upper floor (3")
+    covers 20..25 x 10..15, well clear of the gap."""
+    return ruin(
+        "R",
+        rect(20, 10, 30, 20),
+        5,
+        walls=[([(20, 10.125), (26, 10.125)], 5, None), ([(28, 10.125), (30, 10.125)], 5, None)],
+        floors=[(rect(20, 10, 25, 15), 3)],
+    )
+
+
+def tower():
+    """A tower 10..16 x 10..16 with floors at 3" and 6" over its whole footprint."""
+    whole = rect(10, 10, 16, 16)
+    return ruin("T", whole, 6, floors=[(whole, 3), (whole, 6)])
+
+
+def vehicle(x, y, move_=8, base=40):
+    return unit("V", "red", [model("V1", x, y, base=base)], keywords=("VEHICLE",), move=move_)
+
+
+# -- vehicles and monsters ----------------------------------------------------------------------
+def test_a_vehicle_drives_through_a_gap_between_walls_at_no_extra_cost():
+    # V1 (40 mm, r 0.79) from (27, 7) to (27, 14): straight down through the 2" gap (26..28),
+    # 1" from each wall end, clear of the floor (x <= 25). 7" moved, nothing climbed.
+    s = situation([vehicle(27, 7)], [gap_ruin()])
+    v = adjudicate(s, move("V", "normal", {"V1": (27, 14)}))
+    assert v.legal, [f.text for f in v.failures]
+    assert v.models["V1"]["distance_moved"] == pytest.approx(7.0)
+
+
+def test_a_vehicle_is_stopped_by_a_three_inch_wall_it_has_not_the_move_to_climb():
+    # A lone 3" wall along y = 11 from x = 20 to 30. V1 from (25, 8) to (25, 14): 6" across and
+    # 3" up and 3" down = 12", more than its 10" (going round either end is longer still:
+    # 2 x hypot(5.79 + 0.79, 3) > 14). With M 12 the same move is exactly legal.
+    wall = ruin("W", rect(20, 10, 30, 12), 3, walls=[([(20, 11), (30, 11)], 3, None)])
+    s = situation([vehicle(25, 8, move_=10)], [wall])
+    v = adjudicate(s, move("V", "normal", {"V1": (25, 14)}))
+    (bad,) = v.failures
+    assert bad.rule == "09.05" and bad.measured == pytest.approx(12.0) and bad.limit == 10
+    assert "climbing" in bad.text
+    s = situation([vehicle(25, 8, move_=12)], [wall])
+    v = adjudicate(s, move("V", "normal", {"V1": (25, 14)}))
+    assert v.legal and v.models["V1"]["distance_moved"] == pytest.approx(12.0)
+
+
+def test_a_two_inch_wall_is_no_obstacle_to_a_vehicle():
+    low = ruin("W", rect(20, 10, 30, 12), 2, walls=[([(20, 11), (30, 11)], 2, None)])
+    s = situation([vehicle(25, 8, move_=6)], [low])
+    v = adjudicate(s, move("V", "normal", {"V1": (25, 14)}))
+    assert v.legal and v.models["V1"]["distance_moved"] == pytest.approx(6.0)
+
+
+# -- infantry climbing -------------------------------------------------------------------------
+def test_infantry_climbing_to_the_second_floor_pays_the_height_up():
+    # I1 from the ground at (8, 13) to the 6" floor at (13, 13): 5" across + 6" up = 11".
+    s = situation([unit("I", "red", [model("I1", 8, 13)], move=12)], [tower()])
+    v = adjudicate(s, move("I", "normal", {"I1": {"x": 13, "y": 13, "z": 6}}))
+    assert v.legal, [f.text for f in v.failures]
+    assert v.models["I1"]["distance_moved"] == pytest.approx(11.0)
+    s = situation([unit("I", "red", [model("I1", 8, 13)], move=10)], [tower()])
+    v = adjudicate(s, move("I", "normal", {"I1": {"x": 13, "y": 13, "z": 6}}))
+    (bad,) = v.failures
+    assert bad.measured == pytest.approx(11.0) and 'including 6" climbing' in bad.text
+
+
+def test_infantry_coming_down_from_the_second_floor_pays_the_height_down():
+    # I1 from the 6" floor at (13, 13) to the ground at (18, 13): 5" across + 6" down = 11".
+    s = situation([unit("I", "red", [model("I1", 13, 13, z=6)], move=11)], [tower()])
+    v = adjudicate(s, move("I", "normal", {"I1": {"x": 18, "y": 13, "z": 0}}))
+    assert v.legal, [f.text for f in v.failures]
+    assert v.models["I1"]["distance_moved"] == pytest.approx(11.0)
+
+
+def test_infantry_walks_under_an_enemy_standing_on_a_floor():
+    # E1 stands on the 6" floor at (13, 13). I1 walks at ground level from (8, 13) to (18, 13),
+    # straight under it: 10", never on E1's level (1.5) and 6" below it, so never within 5"
+    # vertically: not engaged before or after (1.2).
+    s = situation(
+        [
+            unit("I", "red", [model("I1", 8, 13)], move=10),
+            unit("E", "blue", [model("E1", 13, 13, z=6)]),
+        ],
+        [tower()],
+    )
+    v = adjudicate(s, move("I", "normal", {"I1": (18, 13)}))
+    assert v.legal, [f.text for f in v.failures]
+    assert v.models["I1"]["distance_moved"] == pytest.approx(10.0)
+
+
+def test_a_model_overhanging_a_floor_edge_is_refused_and_one_within_tolerance_is_not():
+    # The tower's 3" floor ends at x = 16. A 32 mm base (r 0.63) at x = 15.8 reaches 16.43:
+    # 0.43" in mid-air, over the 0.05" tolerance. At x = 15.4 it reaches 16.03: 0.03", fine.
+    s = situation([unit("I", "red", [model("I1", 13, 13, z=3)])], [tower()])
+    v = adjudicate(s, move("I", "normal", {"I1": {"x": 15.8, "y": 13, "z": 3}}))
+    (bad,) = v.failures
+    assert bad.rule == "13.06" and bad.stage == "end-of-move" and bad.subject == "I1"
+    assert bad.measured == pytest.approx(15.8 + R32 - 16, abs=0.002) and bad.limit == 0.05
+    v = adjudicate(s, move("I", "normal", {"I1": {"x": 15.4, "y": 13, "z": 3}}))
+    assert v.legal, [f.text for f in v.failures]
+
+
+def test_a_model_cannot_end_between_floors():
+    s = situation([unit("I", "red", [model("I1", 13, 13, z=3)])], [tower()])
+    v = adjudicate(s, move("I", "normal", {"I1": {"x": 13, "y": 13.5, "z": 4.5}}))
+    assert any("no floor at that height" in f.text for f in v.failures)
+
+
+def test_no_model_ends_through_a_low_enclosed_part_but_one_may_stand_on_top():
+    # A container: enclosed part 20..26 x 10..13, 2.5" tall. Ending at ground inside it is
+    # refused; on its top (z 2.5: 3" across + 2.5" up = 5.5") is fine for infantry.
+    box = ruin("C", rect(20, 10, 26, 13), 2.5, enclosed=[(rect(20, 10, 26, 13), 2.5)])
+    s = situation([unit("I", "red", [model("I1", 19, 11.5)])], [box])
+    v = adjudicate(s, move("I", "normal", {"I1": (22, 11.5)}))
+    assert any("enclosed" in f.text for f in v.failures)
+    v = adjudicate(s, move("I", "normal", {"I1": {"x": 22, "y": 11.5, "z": 2.5}}))
+    assert v.legal, [f.text for f in v.failures]
+
+
+def test_models_on_different_levels_do_not_overlap():
+    # I1 ends right under E1 (6" up); the bases share x and y but not the level.
+    s = situation(
+        [
+            unit("I", "red", [model("I1", 8, 13)], move=10),
+            unit("E", "blue", [model("E1", 13, 13, z=6)]),
+        ],
+        [tower()],
+    )
+    v = adjudicate(s, move("I", "normal", {"I1": (13, 13)}))
+    assert v.legal, [f.text for f in v.failures]
+
+
+# -- the format: invalid terrain is refused naming the field -----------------------------------
+@pytest.mark.parametrize(
+    "part, field",
+    [
+        (
+            {"floors": [{"footprint": [[19, 10], [25, 10], [25, 15]], "height": 3}]},
+            "terrain[0].floors[0].footprint",
+        ),
+        ({"walls": [{"path": [[20, 11], [30, 11]], "height": -1}]}, "terrain[0].walls[0].height"),
+        (
+            {
+                "enclosed": [
+                    {"footprint": [[20, 10], [24, 10], [24, 14], [20, 14]], "height": 2},
+                    {"footprint": [[23, 10], [27, 10], [27, 14], [23, 14]], "height": 2},
+                ]
+            },
+            "terrain[0].enclosed[1].footprint",
+        ),
+        (
+            {"floors": [{"footprint": [[20, 10], [25, 10], [25, 15]], "height": 9}]},
+            "terrain[0].floors[0].height",
+        ),
+        ({"walls": [{"path": [[20, 11], [35, 11]], "height": 2}]}, "terrain[0].walls[0].path"),
+    ],
+)
+def test_invalid_terrain_parts_are_refused_naming_the_field(part, field):
+    doc = scenario(
+        [unit("I", "red", [model("I1", 5, 5)])],
+        [{**terrain("R", rect(20, 10, 30, 20), height=5), **part}],
+    )
+    with pytest.raises(InvalidInput) as err:
+        Situation.from_document(doc)
+    assert err.value.field == field
+
+
+def test_an_old_shape_feature_keeps_its_meaning():
+    # No walls or floors: a block of its height over the whole footprint, climbed as one piece
+    # by a vehicle (3 up + 3 down), as before.
+    s = situation([vehicle(25, 8, move_=12)], [terrain("R", rect(20, 10, 30, 12), height=3)])
+    v = adjudicate(s, move("V", "normal", {"V1": (25, 14)}))
+    assert v.legal and v.models["V1"]["distance_moved"] == pytest.approx(12.0)
+    assert not s.terrain[0].layered
+    assert math.isclose(s.terrain[0].standing_levels[0][1], 3)
