@@ -38,6 +38,7 @@ from .moving import (
     fall_back_mode,
     fmt,
     judge_move,
+    may_stand,
     mode_for,
     plan_path,
     reachable_region,
@@ -490,24 +491,45 @@ RING_POINTS = 48
 
 def _ring_spots(m: Model, target_models, gaps, max_distance: float) -> list[Model]:
     """`m` placed round the target models at the given edge gaps, nearest to m first, keeping
-    only spots within `max_distance` as the crow flies."""
+    only spots within `max_distance` as the crow flies (the climb counted). Each ring is tried
+    on the ground and, for a target standing on a floor, at the target's level too (RULES.md
+    1.5: "if it can" weighs every level); whether a model may stand there is `_spot_free`'s."""
     spots = []
     for gap in gaps:
         for t in target_models:
             reach = t.base.radius + m.base.radius + gap + 1e-4
-            for k in range(RING_POINTS):
-                a = 2 * math.pi * k / RING_POINTS
-                x, y = t.x + reach * math.cos(a), t.y + reach * math.sin(a)
-                d = math.hypot(x - m.x, y - m.y)
-                if d <= max_distance + EPSILON:
-                    spots.append((d, gap, k, m.placed(x, y, 0.0)))
+            for z in dict.fromkeys((0.0, t.z)):
+                climb = abs(z - m.z)
+                for k in range(RING_POINTS):
+                    a = 2 * math.pi * k / RING_POINTS
+                    x, y = t.x + reach * math.cos(a), t.y + reach * math.sin(a)
+                    d = math.hypot(x - m.x, y - m.y) + climb
+                    if d <= max_distance + EPSILON:
+                        spots.append((d, gap, k, m.placed(x, y, z)))
     spots.sort(key=lambda item: (item[0], item[1], item[2]))
     return [spot for *_, spot in spots]
 
 
-def _spot_free(situation: Situation, unit: Unit, spot: Model, mine, non_targets) -> bool:
-    """Could `spot` end a move: on the table, on nothing, out of solid terrain, engaging no enemy
-    that is not a target? (`mine`: the unit's other models where they end.)"""
+def _meets(spot: Model, target_models, gaps) -> bool:
+    """Does a spot on the rings `gaps` really do what they stand for, measured in 3-D (1.1):
+    within 1" (straight distance) for the inner rings, engaged (2" h, 5" v) for the outer?
+    A ground spot 0.99" beside a target 3" up is 3.16" from it, not within 1"."""
+    if max(gaps) <= CHARGE_CLOSE:
+        return any(
+            model_distance(spot, t).straight <= CHARGE_CLOSE + EPSILON for t in target_models
+        )
+    return any(in_engagement_range(spot, t) for t in target_models)
+
+
+def _spot_free(
+    situation: Situation, unit: Unit, spot: Model, mine, non_targets, start: Model | None = None
+) -> bool:
+    """Could `spot` end a move: on the table, on nothing, out of solid terrain, standing where a
+    model may stand (1.5: on the ground or stable on a floor, never through an enclosed part),
+    engaging no enemy that is not a target? (`mine`: the unit's other models where they end;
+    `start`: where the model starts, for the climbing rule of 1.5.)"""
+    if not may_stand(situation, unit, spot, start):
+        return False
     r = spot.base.radius
     w, h = situation.table.width, situation.table.height
     if not (r <= spot.x <= w - r and r <= spot.y <= h - r):
@@ -558,7 +580,9 @@ def _find_spot(
     region = None
     target_models = [t for u in targets for t in u.models]
     for spot in _ring_spots(start, target_models, gaps, max_distance):
-        if not _spot_free(situation, unit, spot, others, non_targets):
+        if not _meets(spot, target_models, gaps):
+            continue
+        if not _spot_free(situation, unit, spot, others, non_targets, start):
             continue
         if (
             coherent
@@ -566,7 +590,9 @@ def _find_spot(
             and not any(model_distance(spot, o).horizontal <= 2.0 + EPSILON for o in others)
         ):
             continue
-        if exact_path:
+        if exact_path or spot.z > EPSILON:
+            # A spot on a floor: the exact path, its climb counted (the ground region does not
+            # reach floors).
             pts, horizontal, vertical, found = plan_path(situation, unit, start, spot, mode)
             if not found or horizontal + vertical > max_distance + EPSILON:
                 continue
@@ -589,29 +615,35 @@ def _others(unit: Unit, ends: Mapping[str, Model], start: Model) -> list[Model]:
     return [ends.get(m.id, m) for m in unit.models if m.id != start.id]
 
 
+def spot_text(spot: Model) -> str:
+    """Where a model could have stood, with its level (RULES.md 1.5): 'at (13, 11.74) on the
+    floor 3" up' or 'at (13, 9.5) on the ground'."""
+    level = "on the ground" if spot.z <= EPSILON else f'on the floor {fmt(spot.z)}" up'
+    return f"at ({fmt(spot.x)}, {fmt(spot.y)}) {level}"
+
+
 def _could_end_within(
     situation, unit, start: Model, ends, targets, non_targets, gap: float, max_distance: float, mode
-) -> bool:
+) -> Model | None:
     """11.04 "if it can": with every other model where the proposal puts it, is there a spot the
     model can reach (reachable region, conservative) within `gap` of a target model, that it may
     end on and that keeps the unit in coherency? Spots are sampled on the rings of
-    `CHARGE_RINGS`, so a spot narrower than their spacing can be missed (the engine then accepts
-    the model's placement)."""
+    `CHARGE_RINGS`, on the ground and at each target's level, so a spot narrower than their
+    spacing can be missed (the engine then accepts the model's placement). Returns such a spot,
+    or None."""
     gaps = [g for g in CHARGE_RINGS if g <= gap]
-    return (
-        _find_spot(
-            situation,
-            unit,
-            start,
-            _others(unit, ends, start),
-            targets,
-            non_targets,
-            gaps,
-            max_distance,
-            mode,
-        )
-        is not None
+    found = _find_spot(
+        situation,
+        unit,
+        start,
+        _others(unit, ends, start),
+        targets,
+        non_targets,
+        gaps,
+        max_distance,
+        mode,
     )
+    return None if found is None else found[0]
 
 
 def _charge_while_moving(
@@ -678,13 +710,14 @@ def _charge_while_moving(
             ok &= verdict.check(
                 rule,
                 "while-moving",
-                not could,
+                could is None,
                 mid,
                 f'{mid} could not get within 1" of a target, so ending {fmt(after)}" away '
                 "is allowed."
-                if not could
+                if could is None
                 else f'{mid} ends {fmt(after)}" from the nearest target, but it could have got '
-                'within 1": a charging model must end within 1" of a target if it can.',
+                f'within 1" ({spot_text(could)}): a charging model must end within 1" of a '
+                "target if it can.",
                 after,
                 CHARGE_CLOSE,
             )
@@ -705,12 +738,13 @@ def _charge_while_moving(
             ok &= verdict.check(
                 rule,
                 "while-moving",
-                not could,
+                could is None,
                 mid,
                 f"{mid} could not reach engagement range of a target."
-                if not could
-                else f"{mid} ends outside engagement range, but it could have reached it: a "
-                "charging model must end engaged with a target if it can.",
+                if could is None
+                else f"{mid} ends outside engagement range, but it could have reached it "
+                f"({spot_text(could)}): a charging model must end engaged with a target if it "
+                "can.",
             )
     return ok
 

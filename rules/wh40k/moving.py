@@ -900,20 +900,53 @@ def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Ve
     return ok
 
 
+def _through_enclosed(situation: Situation, model: Model) -> list[tuple[str, float]]:
+    """(feature id, height) of each enclosed part the model would stand through (1.5)."""
+    return [
+        (t.id, part.height)
+        for t in situation.terrain
+        for part in t.enclosed
+        if model.z < part.height - EPSILON
+        and model.z <= ENCLOSED_LOW + EPSILON
+        and model.footprint.intersection(part.footprint).area > EPSILON
+    ]
+
+
+def may_stand(situation: Situation, unit: Unit, spot: Model, start: Model | None = None) -> bool:
+    """RULES.md 1.5, for the "if it can" searches: may a model of `unit` end at `spot` (x, y, z)?
+    Never through a low enclosed part; above the table only for INFANTRY, BEASTS, SWARM, FLY and
+    MONSTER models, no higher than the top of an old-shape block, or stable on a floor at
+    exactly that height (layered); a model that climbs dense terrain (not INFANTRY, BEASTS,
+    SWARM, MOBILE)
+    only on the level it started on. The same tests as the end-of-move checks."""
+    if _through_enclosed(situation, spot):
+        return False
+    if spot.z <= EPSILON:
+        return True
+    keywords = unit.keywords | spot.keywords
+    if not keywords & MAY_END_ABOVE:
+        return False
+    under = [t for t in situation.terrain if t.footprint.intersects(spot.footprint)]
+    if not any(t.layered for t in under):
+        if spot.z > max((t.height for t in under), default=0.0) + EPSILON:
+            return False
+        dense = [t for t in under if t.category == "dense"]
+    else:
+        floors = _floors_at(situation, spot.z, spot.footprint)
+        if not floors:
+            return False
+        support = unary_union([shape for shape, _ in floors])
+        if overhang(spot.footprint, support) > PLACEMENT_TOLERANCE + CURVE_SLACK + EPSILON:
+            return False
+        dense = [t for _, t in floors if t.category == "dense"]
+    climbed = start is None or abs(start.z - spot.z) > EPSILON
+    return not (dense and not keywords & THROUGH_DENSE and climbed)
+
+
 def _end_in_enclosed(situation: Situation, unit: Unit, moved, verdict: Verdict) -> bool:
     """RULES.md 1.5 (the core Solid rule): no model ends with any part of it through an enclosed
     part of a feature, up to 3" above the ground (on top of one is fine)."""
-    inside = []
-    for mm in moved:
-        a = mm.end
-        for t in situation.terrain:
-            for part in t.enclosed:
-                if (
-                    a.z < part.height - EPSILON
-                    and a.z <= ENCLOSED_LOW + EPSILON
-                    and a.footprint.intersection(part.footprint).area > EPSILON
-                ):
-                    inside.append((a.id, t.id, part.height))
+    inside = [(mm.end.id, t, h) for mm in moved for t, h in _through_enclosed(situation, mm.end)]
     if not inside:
         return True
     return verdict.check(
@@ -944,6 +977,7 @@ __all__ = [
     "ground_obstacles",
     "judge_move",
     "level_change",
+    "may_stand",
     "mode_for",
     "model_has",
     "navigator_for",

@@ -207,3 +207,54 @@ def test_an_old_shape_feature_keeps_its_meaning():
     assert v.legal and v.models["V1"]["distance_moved"] == pytest.approx(12.0)
     assert not s.terrain[0].layered
     assert math.isclose(s.terrain[0].standing_levels[0][1], 3)
+
+
+# -- "if it can" weighs every level (RULES.md 1.4, 1.5) ----------------------------------------
+def charge_at_the_first_floor():
+    """E1 stands on the tower's 3" floor at (13, 13). A1 starts on the ground at (13, 5): 6.74"
+    away horizontally, 3" down, straight distance hypot(6.74, 3) = 7.38"."""
+    return situation(
+        [
+            unit("A", "red", [model("A1", 13, 5)]),
+            unit("E", "blue", [model("E1", 13, 13, z=3)]),
+        ],
+        [tower()],
+    )
+
+
+def test_a_charger_that_can_climb_within_one_inch_of_a_target_on_a_floor_must():
+    s = charge_at_the_first_floor()
+    # Roll 10. On the ground under E1 at (13, 11.27) A1 is 0.47" away horizontally but 3" below:
+    # straight 3.04", engaged, not within 1". Climbing to base contact on the 3" floor at
+    # (13, 11.74) costs 6.74 + 3 = 9.74" <= 10: it can, so it must.
+    v = adjudicate(s, move("A", "charge", {"A1": (13, 11.27)}, dice=[5, 5], charge_targets=["E"]))
+    (bad,) = v.failures
+    assert bad.rule == "11.04" and bad.subject == "A1" and 'within 1"' in bad.text
+    assert 'on the floor 3" up' in bad.text  # the finding names the spot and its level
+    v = adjudicate(
+        s,
+        move(
+            "A", "charge", {"A1": {"x": 13, "y": 11.74, "z": 3}}, dice=[5, 5], charge_targets=["E"]
+        ),
+    )
+    assert v.legal, [f.text for f in v.failures]
+    assert v.models["A1"]["distance_moved"] == pytest.approx(9.74, abs=1e-6)
+
+
+def test_a_charger_that_cannot_afford_the_climb_may_stop_engaged_on_the_ground():
+    # Roll 8: the nearest spot within 1" of E1 on its floor is (13, 10.75, 3): 5.75 + 3 = 8.75",
+    # more than 8. Ending engaged on the ground at (13, 11.27) (6.27") is then allowed.
+    s = charge_at_the_first_floor()
+    v = adjudicate(s, move("A", "charge", {"A1": (13, 11.27)}, dice=[4, 4], charge_targets=["E"]))
+    assert v.legal, [f.text for f in v.failures]
+    assert any('could not get within 1"' in f.text for f in v.findings)
+
+
+def test_the_suggested_charge_climbs_to_the_target_and_is_legal():
+    s = charge_at_the_first_floor()
+    from rules import suggest
+
+    mv = suggest(s, move("A", "charge", dice=[5, 5], charge_targets=["E"]))
+    assert mv.end["A1"].z == pytest.approx(3)
+    v = adjudicate(s, mv)
+    assert v.legal, [f.text for f in v.failures]
