@@ -38,6 +38,7 @@ from .moving import (
     fall_back_mode,
     fmt,
     judge_move,
+    level_text,
     may_stand,
     mode_for,
     plan_path,
@@ -618,8 +619,7 @@ def _others(unit: Unit, ends: Mapping[str, Model], start: Model) -> list[Model]:
 def spot_text(spot: Model) -> str:
     """Where a model could have stood, with its level (RULES.md 1.5): 'at (13, 11.74) on the
     floor 3" up' or 'at (13, 9.5) on the ground'."""
-    level = "on the ground" if spot.z <= EPSILON else f'on the floor {fmt(spot.z)}" up'
-    return f"at ({fmt(spot.x)}, {fmt(spot.y)}) {level}"
+    return f"at ({fmt(spot.x)}, {fmt(spot.y)}) {level_text(spot)}"
 
 
 def _could_end_within(

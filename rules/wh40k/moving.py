@@ -824,6 +824,12 @@ def _floors_at(situation: Situation, z: float, footprint):
     ]
 
 
+def level_text(model: Model) -> str:
+    """The level a model stands on, for findings (RULES.md 1.5): 'on the ground' or 'on the
+    floor 3" up'."""
+    return "on the ground" if model.z <= EPSILON else f'on the floor {fmt(model.z)}" up'
+
+
 def overhang(footprint, support) -> float:
     """How far a base reaches beyond the surface under it: the largest distance from a point of
     its outline to `support` (0 when the whole base lies over it)."""
@@ -977,6 +983,7 @@ __all__ = [
     "ground_obstacles",
     "judge_move",
     "level_change",
+    "level_text",
     "may_stand",
     "mode_for",
     "model_has",

@@ -45,7 +45,7 @@ from ..verdict import Finding, Verdict
 from .flying import can_fly
 from .measuring import engaged_enemy_units, engaged_with_model, unit_distance
 from .move_types import surged_this_phase
-from .moving import fmt, judge_move, reachable_region
+from .moving import fmt, judge_move, level_text, reachable_region
 from .surge_solver import SURGE_MODE, SurgeSpace, suggest_placement
 
 RULE = "21.02"
@@ -686,7 +686,8 @@ def _while_moving(space: SurgeSpace, placed: dict[str, Model], ground, verdict: 
                 False,
                 mid,
                 f'{mid} ends {fmt(gap)}" from {target}, not engaged, but it could have ended '
-                f"engaged with it at ({better.model.x:.2f}, {better.model.y:.2f}), "
+                f"engaged with it at ({better.model.x:.2f}, {better.model.y:.2f}) "
+                f"{level_text(better.model)}, "
                 f'{fmt(better.moved)}" from its '
                 f"start; each model must end engaged with the surge target if it can.",
                 measured=gap,
@@ -699,8 +700,8 @@ def _while_moving(space: SurgeSpace, placed: dict[str, Model], ground, verdict: 
                 False,
                 mid,
                 f'{mid} ends {fmt(gap)}" from {target}, but it could have got to '
-                f'{fmt(better.distance)}" at ({better.model.x:.2f}, {better.model.y:.2f}); a model '
-                f"that cannot engage the surge "
+                f'{fmt(better.distance)}" at ({better.model.x:.2f}, {better.model.y:.2f}) '
+                f"{level_text(better.model)}; a model that cannot engage the surge "
                 f"target must end as close to it as it can.",
                 measured=gap,
                 limit=better.distance,

@@ -258,3 +258,67 @@ def test_the_suggested_charge_climbs_to_the_target_and_is_legal():
     assert mv.end["A1"].z == pytest.approx(3)
     v = adjudicate(s, mv)
     assert v.legal, [f.text for f in v.failures]
+
+
+def surge_up_the_tower(end=None):
+    """B1 (a surge of D6+2, rolled 6: 8") stands on the ground at (13, 9), just outside the
+    tower; the closest enemy E1 stands on the tower's 6" floor at (13, 13): 2.74" away
+    horizontally, 6" up (straight 6.6", the surge target). From the ground B1 is never within 5"
+    vertically of E1, so it engages only by climbing. Its whole base must be on the floor (the
+    floor starts at y = 10, so its centre at y >= 10.63): (10.63 - 9) + 6 = 7.63" <= 8."""
+    fury = {
+        "id": "fury",
+        "kind": "surge",
+        "trigger": "models-destroyed-by-shooting",
+        "distance": "D6+2",
+    }
+    s = situation(
+        [
+            unit("B", "red", [model("B1", 13, 9)], abilities=[fury]),
+            unit("E", "blue", [model("E1", 13, 13, z=6)]),
+            unit("A", "blue", [model("A1", 50, 40)]),
+        ],
+        [tower()],
+        phase="shooting",
+        active="blue",
+    )
+    doc = {
+        "format": "arbiter.move/1",
+        "unit": "B",
+        "type": "surge",
+        "declarations": {
+            "ability": "fury",
+            "trigger": {"event": "shot", "by": "A", "models_destroyed": 1},
+        },
+        "dice": [6],
+    }
+    if end is not None:
+        doc["end"] = {"B1": end}
+    from rules import Move
+
+    return s, Move.from_document(doc, "wh40k-11e")
+
+
+def test_a_surge_that_can_engage_only_by_climbing_must_climb():
+    # Ending on the ground at (13, 9.37) is not engaged: B1 could have climbed to E1's floor.
+    s, mv = surge_up_the_tower({"x": 13, "y": 9.37})
+    v = adjudicate(s, mv)
+    bad = [f for f in v.failures if f.stage == "while-moving"]
+    assert len(bad) == 1 and bad[0].subject == "B1"
+    assert "could have ended engaged" in bad[0].text and 'on the floor 6" up' in bad[0].text
+    # On the floor at (13, 10.7): 1.7 + 6 = 7.7" moved, 13 - 10.7 - 1.26 = 1.04" from E1
+    # horizontally, same level: engaged. Legal.
+    s, mv = surge_up_the_tower({"x": 13, "y": 10.7, "z": 6})
+    v = adjudicate(s, mv)
+    assert v.legal, [f.text for f in v.failures]
+    assert v.models["B1"]["distance_moved"] == pytest.approx(7.7)
+
+
+def test_the_suggested_surge_climbs_to_engage_and_is_legal():
+    from rules import suggest
+
+    s, mv = surge_up_the_tower()
+    suggested = suggest(s, mv)
+    assert suggested.end["B1"].z == pytest.approx(6)
+    v = adjudicate(s, suggested)
+    assert v.legal, [f.text for f in v.failures]
