@@ -182,14 +182,30 @@ class Navigator:
                 pts.append(p)
                 prev.append(a)
                 nxt.append(b)
-        for shape in self._climb_shapes:
+        # Corners of climb obstacles (the walls and floors of 3-D ruins overlap a lot): a corner
+        # lying inside another climb obstacle, or repeating one already taken, adds nothing but
+        # graph size (the graph grows with the square of its corners), so it is left out.
+        seen: set[tuple[float, float]] = set()
+        cores = self._climb_cores
+        tree = STRtree(cores) if len(cores) > 1 else None
+        for k, shape in enumerate(self._climb_shapes):
             for poly in _polygons(shapely.orient_polygons(shape, exterior_cw=False)):
                 p, a, b = _ring_corners(np.asarray(poly.exterior.coords), want_reflex=False)
                 if len(p):
-                    inside = shapely.covers(self.free_space, shapely.points(p))
-                    pts.append(p[inside])
-                    prev.append(a[inside])
-                    nxt.append(b[inside])
+                    points = shapely.points(p)
+                    keep = shapely.covers(self.free_space, points)
+                    if tree is not None:
+                        hit_p, hit_c = tree.query(points, predicate="within")
+                        buried = hit_p[hit_c != k]
+                        keep[buried] = False
+                    for idx in np.nonzero(keep)[0]:
+                        key = (round(float(p[idx, 0]), 9), round(float(p[idx, 1]), 9))
+                        if key in seen:
+                            keep[idx] = False
+                        seen.add(key)
+                    pts.append(p[keep])
+                    prev.append(a[keep])
+                    nxt.append(b[keep])
         self.nodes = np.concatenate(pts) if pts else np.empty((0, 2))
         self._prev = np.concatenate(prev) if prev else np.empty((0, 2))
         self._next = np.concatenate(nxt) if nxt else np.empty((0, 2))
