@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from shapely import STRtree
 from shapely.geometry import LineString, Point, Polygon, box
@@ -533,7 +533,7 @@ class _Builder:
                 continue
             if not isinstance(items, list) or len(items) > LIMITS["parts"]:
                 self.fail(f"{path}.{name}", f"must be a list of at most {LIMITS['parts']} parts")
-            out = []
+            out: list[Any] = []  # Walls, or Levels (floors, enclosed parts)
             for j, item in enumerate(items):
                 where = f"{path}.{name}[{j}]"
                 self.where = where
