@@ -173,6 +173,7 @@ class _Painter:
                 )
         for area in d.terrain:
             self.area(area)
+        self.levels(d.levels, labels=False)
         self.draw.rectangle(
             [*self.xy([(0, 0)])[0], *self.xy([(d.width, d.height)])[0]],
             outline=_rgba(d.border.stroke),
@@ -193,6 +194,7 @@ class _Painter:
         for unit in d.units:
             if unit.label:
                 self.text(unit.label)
+        self.levels(d.levels, labels=True)
         for label in d.axis:
             self.text(label)
         for entry in d.legend:
@@ -209,6 +211,19 @@ class _Painter:
         out = io.BytesIO()
         paletted.save(out, "PNG")
         return out.getvalue()
+
+    def levels(self, levels, labels: bool) -> None:
+        """40K floors and walls (RULES.md 1.5): the shapes over the terrain, or their height
+        labels over everything but the axis and legend."""
+        for level in levels:
+            if labels:
+                for label in level.labels:
+                    self.text(label)
+                continue
+            for area in level.floors:
+                self.area(area)
+            for wall in level.walls:
+                self.polyline(wall.points, wall.paint)
 
     # primitives
     def fill_polygon(self, points, colour: str, opacity: float = 1.0) -> None:
