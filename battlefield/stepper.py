@@ -319,6 +319,8 @@ def reach_overlays(situation, move: Move, verdict) -> list:
     for geometry, kind in regions or ():
         css = "reachable reachable-skies" if kind == "skies" else "reachable reachable-ground"
         label = "reachable taking to the skies" if kind == "skies" else "reachable on the ground"
+        if kind.startswith("floor"):  # 40K upper floors (RULES.md 1.5): 'floor 3"'
+            css, label = "reachable reachable-floor", f"reachable on the {kind} up"
         overlays.append(Overlay(geometry, css, label))
     return overlays
 

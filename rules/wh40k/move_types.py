@@ -36,6 +36,7 @@ from .moving import (
     MoveVerdict,
     article,
     fall_back_mode,
+    floor_reach,
     fmt,
     judge_move,
     level_text,
@@ -909,7 +910,9 @@ def _towards(situation, unit, m, target_models, max_distance, mode, acceptable):
 
 def reach(situation: Situation, move: Move) -> list:
     """Where the moving unit's models can end, for the table overlay: [(geometry, "ground" |
-    "skies")], the union of each model's reachable region (never includes unreachable ground).
+    "skies")], the union of each model's reachable region (never includes unreachable ground),
+    then on the ground one entry per upper floor the unit can reach, kind 'floor 3"' with its
+    height (`floor_reach`, RULES.md 1.5).
 
     The maximum distance is the move's: M, M + the advance die, the charge dice (entered dice
     only: before the roll there is no distance yet, so InvalidInput), less 2" in the skies.
@@ -923,4 +926,5 @@ def reach(situation: Situation, move: Move) -> list:
     max_distance = _max_distance(situation, unit, move, Verdict(move={}), Dice(move.dice))
     mode = mode_for(unit, move.type, move.declarations)
     regions = [reachable_region(situation, m.id, max_distance, mode) for m in unit.models]
-    return [(shapely.union_all(regions), "skies" if mode.skies else "ground")]
+    ground = [(shapely.union_all(regions), "skies" if mode.skies else "ground")]
+    return ground if mode.skies else ground + floor_reach(situation, unit, max_distance)

@@ -824,6 +824,42 @@ def _floors_at(situation: Situation, z: float, footprint):
     ]
 
 
+def floor_reach(situation: Situation, unit: Unit, max_distance: float) -> list:
+    """RULES.md 1.5, for the overlay: the upper floors the unit's models can end on within
+    `max_distance`: [(geometry of base centres, 'floor 3"')], one entry per floor height.
+
+    A model reaches a spot of a floor as the crow flies plus the climb |floor - its z| (models
+    that may end above the table only; a model that climbs dense terrain only on the floor it
+    stands on), and stands there only with its whole base on the floor. Enemy models in the way
+    are not taken into account: the overlay may show a little more than a move can reach on a
+    crowded floor; the judge measures the real path."""
+    out: dict[float, list] = {}
+    for m in unit.models:
+        keywords = unit.keywords | m.keywords
+        if not keywords & MAY_END_ABOVE:
+            continue
+        for t in situation.terrain:
+            climber = t.category == "dense" and not keywords & THROUGH_DENSE
+            for floor in t.floors:
+                if climber and abs(floor.height - m.z) > EPSILON:
+                    continue
+                budget = max_distance - abs(floor.height - m.z)
+                if budget <= EPSILON:
+                    continue
+                room = floor.footprint.buffer(-max(m.base.radius - PLACEMENT_TOLERANCE, 0.0))
+                if room.is_empty:
+                    continue
+                out.setdefault(floor.height, []).append(
+                    room.intersection(Point(m.x, m.y).buffer(budget, quad_segs=16))
+                )
+    regions = []
+    for height in sorted(out):
+        geometry = unary_union(out[height])
+        if not geometry.is_empty:
+            regions.append((geometry, f'floor {height:g}"'))
+    return regions
+
+
 def level_text(model: Model) -> str:
     """The level a model stands on, for findings (RULES.md 1.5): 'on the ground' or 'on the
     floor 3" up'."""
@@ -983,6 +1019,7 @@ __all__ = [
     "ground_obstacles",
     "judge_move",
     "level_change",
+    "floor_reach",
     "level_text",
     "may_stand",
     "mode_for",

@@ -322,3 +322,23 @@ def test_the_suggested_surge_climbs_to_engage_and_is_legal():
     assert suggested.end["B1"].z == pytest.approx(6)
     v = adjudicate(s, suggested)
     assert v.legal, [f.text for f in v.failures]
+
+
+def test_the_reach_overlay_shows_each_floor_the_unit_can_reach_with_its_height():
+    # I1 (M 6) at (8, 13): the 3" floor is reachable within 6 - 3 = 3" as the crow flies, so its
+    # spot (12, 13) (4" away) is not, (10.7, 13) (2.7") is; the 6" floor needs all 6" of climb,
+    # so it is not shown. Centres stay 0.63 - 0.05" inside the floor's edge (whole base on it).
+    from shapely.geometry import Point
+
+    from rules import reach
+
+    s = situation([unit("I", "red", [model("I1", 8, 13)])], [tower()])
+    regions = reach(s, move("I", "normal"))
+    kinds = [kind for _, kind in regions]
+    assert kinds == ["ground", 'floor 3"']
+    floor = regions[1][0]
+    assert floor.contains(Point(10.7, 13)) and not floor.contains(Point(12, 13))
+    assert not floor.contains(Point(10.3, 13))  # base would hang over the edge
+    # A vehicle may not end on an upper floor after climbing: no floor for it.
+    s = situation([vehicle(8, 13, move_=12)], [tower()])
+    assert [kind for _, kind in reach(s, move("V", "normal"))] == ["ground"]
