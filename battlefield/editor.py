@@ -32,10 +32,10 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from shapely import affinity
-from shapely.geometry import Point, Polygon
+from shapely.geometry import MultiPoint, Point, Polygon
 from shapely.ops import nearest_points
 
-from rules import InvalidInput
+from rules import SYSTEMS, InvalidInput
 from rules.geometry import EPSILON, Base, footprint_distance, point_footprint_distance
 from rules.situation import LIMITS, SYSTEM_UNITS, Situation
 
@@ -80,8 +80,65 @@ def _ruin_l(width: float, depth: float) -> list[list[float]]:
     ]
 
 
+def _ruin_3d(width: float, depth: float, floors: tuple[float, ...]) -> dict:
+    """A ruin in three dimensions (RULES.md 1.5): a rectangle with an L of walls on two sides
+    (as tall as the top floor plus 1") and upper floors over the walled corner, each higher one
+    smaller, like the ruins clubs build."""
+    w, d, t = width / 2, depth / 2, 0.125
+    top = max(floors) + 1
+    parts: dict = {
+        "walls": [{"path": [[-w + t, d], [-w + t, -d + t], [w, -d + t]], "height": top}],
+        "floors": [],
+    }
+    for k, height in enumerate(floors):
+        share = 0.6 - 0.15 * k  # each floor covers a little less of the ruin
+        parts["floors"].append(
+            {
+                "footprint": [
+                    [-w, -d],
+                    [round(-w + width * share, 2), -d],
+                    [round(-w + width * share, 2), round(-d + depth * share, 2)],
+                    [-w, round(-d + depth * share, 2)],
+                ],
+                "height": height,
+            }
+        )
+    return {"height": top, "footprint": _rect(width, depth), **parts}
+
+
+def _tower(side: float, storeys: int, storey: float = 3.0) -> dict:
+    """A tower of `storeys` storeys: floors over the whole footprint every `storey` inches, walls
+    on all four sides with a doorway in the south wall."""
+    h, t = side / 2, 0.125
+    top = storey * (storeys - 1) + 1
+    return {
+        "height": top,
+        "footprint": _rect(side, side),
+        "walls": [
+            {
+                "path": [
+                    [-1, h - t],
+                    [-h + t, h - t],
+                    [-h + t, -h + t],
+                    [h - t, -h + t],
+                    [h - t, h - t],
+                    [1, h - t],
+                ],
+                "height": top,
+            },
+        ],
+        "floors": [
+            {"footprint": _rect(side, side), "height": storey * k} for k in range(1, storeys)
+        ],
+    }
+
+
+#: The parts of a 40K terrain feature that move with it (FORMAT.md `walls`, `floors`, `enclosed`).
+PART_FIELDS = {"walls": "path", "floors": "footprint", "enclosed": "footprint"}
+
 #: Terrain presets per system: footprint relative to the centre, in the system's unit, and the
-#: fields FORMAT.md gives terrain (40K: category, height, solid; Warmaster: type).
+#: fields FORMAT.md gives terrain (40K: category, height, solid, walls, floors, enclosed;
+#: Warmaster: type).
 PRESETS: dict[str, dict[str, dict]] = {
     "wh40k-11e": {
         "ruin-small": {
@@ -104,6 +161,51 @@ PRESETS: dict[str, dict[str, dict]] = {
             "category": "dense",
             "height": 8,
             "footprint": _ruin_l(12, 6),
+        },
+        "ruin-l-one-floor": {
+            "label": "Ruin, L-shaped walls, one upper floor (3″)",
+            "type": "ruin",
+            "category": "dense",
+            **_ruin_3d(8, 6, (3.0,)),
+        },
+        "ruin-l-two-floors": {
+            "label": "Ruin, L-shaped walls, two upper floors (3″, 6″)",
+            "type": "ruin",
+            "category": "dense",
+            **_ruin_3d(10, 8, (3.0, 6.0)),
+        },
+        "tower": {
+            "label": "Tower, three storeys (floors 3″, 6″)",
+            "type": "ruin",
+            "category": "dense",
+            **_tower(5, 3),
+        },
+        "container": {
+            "label": "Container (dense, enclosed, 2.5″ high)",
+            "type": "container",
+            "category": "dense",
+            "height": 2.5,
+            "footprint": _rect(6, 2.5),
+            "enclosed": [{"footprint": _rect(6, 2.5), "height": 2.5}],
+        },
+        "barricade-line": {
+            "label": "Barricade line (light, walls 1.5″ high)",
+            "type": "barricade",
+            "category": "light",
+            "height": 1.5,
+            "footprint": _rect(9, 1),
+            "walls": [
+                {"path": [[-4.5, 0], [-1.5, 0]], "height": 1.5},
+                {"path": [[-1, 0], [1, 0]], "height": 1.5},
+                {"path": [[1.5, 0], [4.5, 0]], "height": 1.5},
+            ],
+        },
+        "crater-field": {
+            "label": "Crater field (exposed)",
+            "type": "crater",
+            "category": "exposed",
+            "height": 0,
+            "footprint": _blob(5, 4, 12, 0.1),
         },
         "woods": {
             "label": "Woods (light)",
@@ -242,15 +344,32 @@ def add_terrain(doc: dict, preset: str, x: float, y: float, rotation: float = 0.
     if preset not in presets:
         raise InvalidInput("preset", f"choose a terrain preset ({', '.join(presets)})")
     spec = presets[preset]
-    outline = affinity.rotate(Polygon(spec["footprint"]), rotation, origin=(0, 0))
-    outline = affinity.translate(outline, x, y)
     piece = {"id": fresh_id(doc, spec["type"]), "type": spec["type"]}
     for key in ("category", "height", "solid"):
         if key in spec:
             piece[key] = spec[key]
-    piece["footprint"] = [[tidy(px), tidy(py)] for px, py in outline.exterior.coords[:-1]]
+    piece["footprint"] = spec["footprint"]
+    for name in PART_FIELDS:
+        if name in spec:
+            piece[name] = [dict(part) for part in spec[name]]
+    _turn_and_shift(piece, (0.0, 0.0), rotation, x, y)
     doc.setdefault("terrain", []).append(piece)
     return piece["id"]
+
+
+def _turn_and_shift(piece: dict, origin, angle: float, dx: float, dy: float) -> None:
+    """Turn a piece `angle` degrees about `origin`, then shift it by (dx, dy): its footprint and
+    its walls, floors and enclosed parts together (RULES.md 1.5), so they stay inside it."""
+
+    def moved(points):
+        coords = [(float(px), float(py)) for px, py in points]
+        turned = affinity.rotate(MultiPoint(coords), angle, origin=origin)
+        return [[tidy(p.x + dx), tidy(p.y + dy)] for p in turned.geoms]
+
+    piece["footprint"] = moved(piece["footprint"])
+    for name, key in PART_FIELDS.items():
+        for part in piece.get(name, []):
+            part[key] = moved(part[key])
 
 
 def terrain_centre(piece: dict) -> tuple[float, float]:
@@ -262,11 +381,8 @@ def terrain_centre(piece: dict) -> tuple[float, float]:
 def move_terrain(doc: dict, terrain_id: str, x: float, y: float, rotate_by: float = 0.0) -> None:
     """Move a terrain piece so its centre is at (x, y), turning it `rotate_by` degrees."""
     piece = _find(doc.get("terrain", []), terrain_id, "terrain piece")
-    outline = Polygon(piece["footprint"])
     cx, cy = terrain_centre(piece)
-    outline = affinity.rotate(outline, rotate_by, origin=(cx, cy))
-    outline = affinity.translate(outline, x - cx, y - cy)
-    piece["footprint"] = [[tidy(px), tidy(py)] for px, py in outline.exterior.coords[:-1]]
+    _turn_and_shift(piece, (cx, cy), rotate_by, x - cx, y - cy)
 
 
 def delete_terrain(doc: dict, terrain_id: str) -> None:
@@ -404,6 +520,9 @@ def place_models(doc: dict, poses: dict[str, dict]) -> list[str]:
                 facing = tidy(pose["facing"] % 360)
                 if facing or "facing" in model:
                     new["facing"] = facing
+            z = elevation_at(doc, model, new["x"], new["y"], new.get("facing"))
+            if z is not None and (z or "z" in model):
+                new["z"] = z
             old = {k: model.get(k) for k in new}
             if any(abs((old[k] or 0) - new[k]) > 5e-5 for k in new):
                 model.update(new)
@@ -412,6 +531,29 @@ def place_models(doc: dict, poses: dict[str, dict]) -> list[str]:
     if missing:
         raise InvalidInput("pose", f"there is no model {sorted(missing)[0]!r} on this table")
     return changed
+
+
+def elevation_at(doc: dict, model: dict, x: float, y: float, facing=None) -> float | None:
+    """RULES.md 1.5: a model put down where an upper floor holds its whole base stands on that
+    floor (the highest such floor): its elevation. On open ground (no terrain under it) it
+    stands on the table (0). Elsewhere (a ruin's ground floor, an old-shape block) None: keep
+    the elevation it has. (Only 40K terrain has floors.)"""
+    base = Base.from_document(dict(model["base"]), SYSTEM_UNITS[doc["system"]][1])
+    turn = model.get("facing", 0) if facing is None else facing
+    footprint = base.footprint(x, y, turn)
+    slack = SYSTEMS[doc["system"]].placement_tolerance
+    best = None
+    on_terrain = False
+    for piece in doc.get("terrain", []):
+        if not Polygon(piece["footprint"]).intersects(footprint):
+            continue
+        on_terrain = True
+        for floor in piece.get("floors", []):
+            if Polygon(floor["footprint"]).buffer(slack).covers(footprint):
+                best = max(best or 0.0, float(floor["height"]))
+    if best is not None:
+        return tidy(best)
+    return None if on_terrain else 0.0
 
 
 POSE = re.compile(r"^pose-(?P<id>[A-Za-z0-9][A-Za-z0-9_.:-]*)-(?P<part>x|y|facing)$")

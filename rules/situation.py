@@ -525,7 +525,9 @@ class _Builder:
         against the footprint (a part outside it, a negative height, enclosed parts that
         overlap are refused naming the field)."""
         parts: dict = {}
-        inside = footprint.buffer(1e-6, join_style="mitre")
+        # Parts on the footprint's edge may stray outside it by rounding (an editor turning a
+        # feature stores 4 decimals): a thousandth of an inch is no part outside it.
+        inside = footprint.buffer(1e-3, join_style="mitre")
         height = piece.get("height", 0)
         for name in ("walls", "floors", "enclosed"):
             items = piece.get(name)
