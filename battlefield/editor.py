@@ -35,7 +35,7 @@ from shapely import affinity
 from shapely.geometry import MultiPoint, Point, Polygon
 from shapely.ops import nearest_points
 
-from rules import SYSTEMS, InvalidInput
+from rules import InvalidInput
 from rules.geometry import EPSILON, Base, footprint_distance, point_footprint_distance
 from rules.situation import LIMITS, Situation
 from rules.systems import SYSTEMS
@@ -515,10 +515,11 @@ def elevation_at(doc: dict, model: dict, x: float, y: float, facing=None) -> flo
     floor (the highest such floor): its elevation. On open ground (no terrain under it) it
     stands on the table (0). Elsewhere (a ruin's ground floor, an old-shape block) None: keep
     the elevation it has. (Only 40K terrain has floors.)"""
-    base = Base.from_document(dict(model["base"]), SYSTEM_UNITS[doc["system"]][1])
+    system = SYSTEMS[doc["system"]]
+    base = Base.from_document(dict(model["base"]), system.mm_per_unit)
     turn = model.get("facing", 0) if facing is None else facing
     footprint = base.footprint(x, y, turn)
-    slack = SYSTEMS[doc["system"]].placement_tolerance
+    slack = system.placement_tolerance
     best = None
     on_terrain = False
     for piece in doc.get("terrain", []):
