@@ -194,7 +194,12 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "arbiter@localhost")
 # counted in the database so several app servers share them.
 RATE_LIMITS = {
     "signup": env_rate("RATE_LIMIT_SIGNUP", (5, 3600)),
+    # Log-ins (battlefield/accounts.py, log_in_limits): per address and account name together;
+    # per address over all names (generous: a club's wifi is one address); failed log-ins per
+    # account over an hour, which a browser that logged in to that account before passes.
     "login": env_rate("RATE_LIMIT_LOGIN", (10, 300)),
+    "login_address": env_rate("RATE_LIMIT_LOGIN_ADDRESS", (100, 300)),
+    "login_account": env_rate("RATE_LIMIT_LOGIN_ACCOUNT", (30, 3600)),
     "password_reset": env_rate("RATE_LIMIT_PASSWORD_RESET", (5, 3600)),
     "import": env_rate("RATE_LIMIT_IMPORT", (30, 3600)),
     "api": env_rate("RATE_LIMIT_API", (120, 60)),

@@ -39,6 +39,7 @@ from .models import Scenario, StaleScenario, Step
 from .permissions import can_edit, editable_scenario, shared_scenario, viewable_scenario
 from .pictures import Overlay, table_svg
 from .ratelimit import rate_limit
+from .text import bounded_number
 from .validation import validate_move, validate_scenario
 from .views import go, page, picture_cache_control
 
@@ -267,13 +268,7 @@ def read_poses(params: QueryDict, unit) -> dict[str, dict]:
             text = params.get(name, "").strip()
             if not text:
                 continue
-            try:
-                value = float(text)
-            except ValueError:
-                raise InvalidInput(name, "must be a number") from None
-            if value != value or value in (float("inf"), float("-inf")):
-                raise InvalidInput(name, "must be a finite number")
-            pose[key] = value
+            pose[key] = bounded_number(text, name)
         if pose:
             if "x" not in pose or "y" not in pose:
                 raise InvalidInput(f"pose-{model.id}-x", f"{model.id} needs both x and y")

@@ -343,7 +343,16 @@ def api_error(exc: InvalidInput, status: int | None = None) -> JsonResponse:
 def api_adjudicate(request):
     """POST /api/v1/adjudicate {"scenario", "move"}: 200 with the verdict (legal or not),
     400 {"error", "field"} for invalid input, 413 when too large, 429 when a client sends too
-    many. Nothing is stored."""
+    many, 415 for a body that is not `application/json` (a form or text/plain is what a
+    cross-site page can send without asking). Nothing is stored."""
+    if request.content_type != "application/json":
+        return JsonResponse(
+            {
+                "error": "send the request as JSON, with the header Content-Type: application/json",
+                "field": "",
+            },
+            status=415,
+        )
     length = request.headers.get("Content-Length", "")
     if length.isdigit() and int(length) > API_BODY_BYTES:
         return api_error(
