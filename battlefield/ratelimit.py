@@ -108,6 +108,11 @@ def _count(key: str, window: int) -> int:
         return counters.values_list("count", flat=True).get()
 
 
+def clock() -> float:
+    """The time rate-limit windows are counted by (seconds since the epoch); tests replace it."""
+    return time.time()
+
+
 def _peek(key: str, window: int) -> int:
     """The count of `key` in `window`, without counting."""
     return (
@@ -140,7 +145,7 @@ def check(
     if limit is None:
         return
     count, seconds = limit
-    now = time.time() if now is None else now
+    now = clock() if now is None else now
     window = int(now // seconds * seconds)
     user = getattr(request, "user", None)
     if not client:  # only the `also` keys
@@ -166,7 +171,7 @@ def over_limit(scope: str, key: str, *, now: float | None = None) -> RateLimited
     if limit is None:
         return None
     count, seconds = limit
-    now = time.time() if now is None else now
+    now = clock() if now is None else now
     window = int(now // seconds * seconds)
     if _peek(f"{scope}:{key}"[:200], window) >= count:
         return RateLimited(scope, count, seconds, max(1, int(window + seconds - now)))
@@ -177,7 +182,7 @@ def count_event(scope: str, key: str, *, now: float | None = None) -> None:
     """Count one event of `key` in `scope` (e.g. a failed log-in on an account)."""
     limit = limit_for(scope)
     if limit is not None:
-        now = time.time() if now is None else now
+        now = clock() if now is None else now
         _count(f"{scope}:{key}"[:200], int(now // limit[1] * limit[1]))
 
 
@@ -198,6 +203,6 @@ def rate_limit(scope: str):
 
 def purge(older_than_seconds: int = 86_400, *, now: float | None = None) -> int:
     """Delete counters of windows that started long ago (`manage.py purge`)."""
-    now = time.time() if now is None else now
+    now = clock() if now is None else now
     deleted, _ = RateCounter.objects.filter(window__lt=now - older_than_seconds).delete()
     return deleted
