@@ -1,6 +1,7 @@
 """Arbiter's settings: one file, read from the environment (README "Configuration")."""
 
 import os
+import sys
 from pathlib import Path
 
 import dj_database_url
@@ -30,11 +31,17 @@ def env_rate(name: str, default: tuple[int, int]) -> tuple[int, int]:
     return int(count), int(seconds or 60)
 
 
-DEBUG = env_bool("DEBUG", True)
+# Off unless the environment turns it on (`make run` does, for development): a server started
+# without configuration shows no tracebacks and refuses to run without its own secret key. The
+# test suite (pytest) is a development run too.
+DEBUG = env_bool("DEBUG", "pytest" in sys.modules)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
+        raise RuntimeError(
+            "SECRET_KEY must be set when DEBUG is off (DEBUG=true only for development)"
+        )
+    # Only ever with DEBUG on, which only the environment turns on.
     SECRET_KEY = "insecure-development-key-only-for-debug"
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 # Needed behind an HTTPS proxy for POSTs from the site's own pages, e.g. "https://arbiter.club.org".

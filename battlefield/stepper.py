@@ -30,7 +30,7 @@ from django.http import HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_POST, require_safe
 
 import rules
 from rules import InvalidInput, Move, Situation, adjudicate, move_options, suggest
@@ -813,7 +813,9 @@ def move_undo(request, pk: int):
     if target is None:
         messages.info(request, "There is no step to undo.")
         return go(request, reverse("move", args=[scenario.pk]))
-    if request.POST.get("version") not in (None, str(scenario.version)):
+    # The version is required (issue 15): an undo made on an older page would take back a
+    # step someone else committed since.
+    if request.POST.get("version") != str(scenario.version):
         context = base_context(request, scenario)
         exc = InvalidInput(
             "version", "This scenario changed since you loaded it. Reload the page before undoing."
@@ -935,7 +937,7 @@ def step_detail(request, token: str, index: int):
     return page(request, "battlefield/step.html", context)
 
 
-@require_GET
+@require_safe
 def step_png(request, token: str, index: int):
     """The step's picture (after, failing models outlined): its link preview. Steps never
     change, so the picture may be cached for long; by shared caches only when anyone with the

@@ -22,6 +22,8 @@ import math
 import re
 import unicodedata
 
+from django.core.exceptions import ValidationError
+
 from rules import InvalidInput
 
 #: Largest size of any number in a document or a query string (a server dice seed is 32 bits).
@@ -165,7 +167,6 @@ def readable(value):
 
 def text_validator(*, name: bool = True, free: bool = False):
     """A Django form-field validator with the same rules (names by default)."""
-    from django.core.exceptions import ValidationError
 
     def validate(value) -> None:
         if isinstance(value, str) and (wrong := problem(normalise(value), name=name, free=free)):

@@ -120,3 +120,103 @@ def test_the_api_reads_only_json(content_type, settings):
     assert "application/json" in response.json()["error"]
     ok = Client().post("/api/v1/adjudicate", body, content_type="application/json; charset=utf-8")
     assert ok.status_code == 200
+
+
+# -- the smaller items -------------------------------------------------------------------------
+
+
+def test_debug_is_off_unless_the_environment_turns_it_on():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "DJANGO_SETTINGS_MODULE")}
+    code = "from django.conf import settings; print(settings.DEBUG)"
+    run = dict(cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True)
+    env["DJANGO_SETTINGS_MODULE"] = "arbiter.settings"
+    off = subprocess.run([sys.executable, "-c", code], env={**env, "SECRET_KEY": "k"}, **run)
+    assert off.stdout.strip() == "False", off.stderr
+    on = subprocess.run([sys.executable, "-c", code], env={**env, "DEBUG": "true"}, **run)
+    assert on.stdout.strip() == "True", on.stderr
+    unset = subprocess.run([sys.executable, "-c", code], env=env, **run)
+    assert unset.returncode != 0 and "SECRET_KEY must be set" in unset.stderr
+
+
+@pytest.fixture
+def editor_of(django_user_model):
+    from battlefield.models import Scenario
+
+    user = django_user_model.objects.create_user("ed")
+    client = Client()
+    client.force_login(user)
+    return client, Scenario.objects.create(document=scenario(), owner=user)
+
+
+def test_a_rename_must_say_which_version_it_was_made_on(editor_of):
+    client, s = editor_of
+    response = client.post(f"/scenarios/{s.pk}/", {"name": "Renamed"})
+    assert response.status_code == 400
+    s.refresh_from_db()
+    assert s.name == scenario()["name"]
+    assert (
+        client.post(f"/scenarios/{s.pk}/", {"name": "Renamed", "version": s.version}).status_code
+        == 302
+    )
+
+
+def test_changing_who_may_see_it_must_say_the_version_too(editor_of):
+    client, s = editor_of
+    assert client.post(f"/scenarios/{s.pk}/sharing", {"visibility": "public"}).status_code == 400
+
+
+def test_an_undo_without_the_version_takes_nothing_back(editor_of):
+    from battlefield.models import Step
+
+    client, s = editor_of
+    before = s.document
+    s.document = {**s.document, "name": "after a step"}
+    s.save()
+    Step.append(s, move(), {"legal": True}, before=before)
+    steps = Step.objects.count()
+    response = client.post(f"/scenarios/{s.pk}/move/undo")
+    assert response.status_code == 409
+    assert Step.objects.count() == steps
+
+
+def test_head_on_pictures_works():
+    from battlefield.models import Scenario
+
+    s = Scenario.objects.create(document=scenario(), visibility="public")
+    response = Client().head(f"/s/{s.share_token}/table.png")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "image/png"
+
+
+def test_backups_are_readable_by_their_owner_only(tmp_path, settings):
+    import sqlite3
+
+    from django.core.management import call_command
+
+    source = tmp_path / "live.sqlite3"
+    sqlite3.connect(source).close()
+    settings.DATABASES["default"] = {**settings.DATABASES["default"], "NAME": str(source)}
+    if not settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+        pytest.skip("the SQLite backup")
+    out = tmp_path / "backups"
+    call_command("backup", "--output", str(out), stdout=open("/dev/null", "w"))
+    (backup,) = out.iterdir()
+    assert backup.stat().st_mode & 0o077 == 0
+    assert out.stat().st_mode & 0o077 == 0
+
+
+def test_a_form_body_over_the_memory_limit_is_413_even_before_the_csrf_check(editor_of, settings):
+    client, s = editor_of
+    strict = Client(enforce_csrf_checks=True)
+    strict.cookies = client.cookies
+    response = strict.post(
+        f"/scenarios/{s.pk}/",
+        "name=" + "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 10),
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert response.status_code == 413
