@@ -36,6 +36,7 @@ import rules
 from rules import InvalidInput, Move, Situation, adjudicate, move_options, suggest
 from rules.move import MOVE_FORMAT, MOVE_TYPES
 
+from . import ratelimit
 from .models import Scenario, StaleScenario, Step
 from .permissions import can_edit, editable_scenario, shared_scenario, viewable_scenario
 from .pictures import Overlay, table_png, table_svg
@@ -649,6 +650,10 @@ def move(request, pk: int | None = None, token: str | None = None):
     """The stepper page of one step (its URL holds the state); the `stepper` partial for htmx.
     By id (`/scenarios/<pk>/move`) or through the share link (`/s/<token>/move`)."""
     scenario, urls = tried_scenario(request, pk, token)
+    if request.GET.get("type"):
+        # A chosen move is previewed by the engine (reach, paths, the proposed end): as costly
+        # as a Check, so it counts against the same limit (issue 15), though it is a GET.
+        ratelimit.check(request, "api")
     situation = situation_of(scenario)
     if request.GET.get("roll") == "server" and not request.GET.get("seed"):
         # Fix the server's roll in the URL, so a reload or a shared link shows the same dice.

@@ -220,3 +220,13 @@ def test_a_form_body_over_the_memory_limit_is_413_even_before_the_csrf_check(edi
         content_type="application/x-www-form-urlencoded",
     )
     assert response.status_code == 413
+
+
+def test_the_stepper_preview_counts_against_the_adjudication_limit(limits):
+    from battlefield.models import Scenario
+
+    s = Scenario.objects.create(document=scenario(), visibility="public")
+    url = f"/s/{s.share_token}/move?unit=B&type=normal"
+    statuses = [Client().get(url).status_code for _ in range(3)]
+    assert statuses[:2] == [200, 200] and statuses[2] == 429
+    assert Client().get(f"/s/{s.share_token}/move").status_code == 200  # choosing is free
