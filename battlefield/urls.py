@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import lessons, stepper, views
+from . import lessons, live, stepper, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -12,6 +12,7 @@ urlpatterns = [
     path("s/<slug:token>/scenario.json", views.share_json, name="share_json"),
     path("s/<slug:token>/table.png", views.share_png, name="share_png"),
     path("s/<slug:token>/copy", views.fork, name="fork"),
+    path("s/<slug:token>/live", live.live, name="live"),
     path("api/v1/adjudicate", views.api_adjudicate, name="api_adjudicate"),
     # Accounts (issue 7): the owner's controls, soft delete and restore.
     path("scenarios/<int:pk>/sharing", views.scenario_sharing, name="scenario_sharing"),
