@@ -43,12 +43,14 @@ def scratch_database(tmp_path: Path):
     import psycopg
 
     name = f"arbiter_serve_{secrets.token_hex(4)}"
-    with psycopg.connect(url, autocommit=True) as admin:
+    server = url.split("?", 1)[0].rsplit("/", 1)[0]
+    admin_url = f"{server}/postgres"  # the maintenance database: DATABASE_URL's may not exist
+    with psycopg.connect(admin_url, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
     try:
-        yield {"DATABASE_URL": url.split("?", 1)[0].rsplit("/", 1)[0] + f"/{name}"}
+        yield {"DATABASE_URL": f"{server}/{name}"}
     finally:
-        with psycopg.connect(url, autocommit=True) as admin:
+        with psycopg.connect(admin_url, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
