@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET
 
 from .models import Scenario, Step
 from .permissions import can_view, light_scenario, shared_scenario
+from .stepper import step_summary
 
 #: How often a page asks (seconds); 50 viewers at this rate cost a few per cent of one core
 #: (README "Load test").
@@ -69,8 +70,6 @@ def live(request, token: str):
     else:
         since = _number(request.GET.get("since"), scenario.version)
         steps = _number(request.GET.get("steps"), 0)
-        from .stepper import step_summary
-
         new_steps = [
             {
                 "index": s.index,

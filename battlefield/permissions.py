@@ -126,7 +126,7 @@ def light_scenario(share_token: str) -> Scenario | None:
     than running it. Check it with `can_view` before answering anything about it."""
     table = Scenario._meta.db_table
     columns = ", ".join(
-        Scenario._meta.get_field(f.removesuffix("_id")).column for f in CHECKED_FIELDS
+        str(f.column) for f in Scenario._meta.concrete_fields if f.attname in CHECKED_FIELDS
     )
     rows = list(
         Scenario.objects.raw(

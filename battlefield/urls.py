@@ -11,6 +11,7 @@ urlpatterns = [
     path("s/<slug:token>/", views.share, name="share"),
     path("s/<slug:token>/scenario.json", views.share_json, name="share_json"),
     path("s/<slug:token>/table.png", views.share_png, name="share_png"),
+    path("s/<slug:token>/table.svg", views.share_svg, name="share_svg"),
     path("s/<slug:token>/copy", views.fork, name="fork"),
     path("s/<slug:token>/live", live.live, name="live"),
     path("api/v1/adjudicate", views.api_adjudicate, name="api_adjudicate"),

@@ -24,8 +24,11 @@ server's CPU time (gunicorn and its workers, from /proc) as a share of one core.
 from __future__ import annotations
 
 import argparse
+import html
+import http.client
 import json
 import os
+import re
 import secrets
 import socket
 import statistics
@@ -37,6 +40,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
@@ -178,16 +182,13 @@ def report(results: Results, seconds: float) -> None:
 def poller(base: str, path: str, etag: str, every: float, stop_at: float, results, offset):
     """One viewer of the live table: asks `path` every `every` seconds with If-None-Match, over
     one kept-alive connection as a browser does (HTTP/1.1)."""
-    import http.client
-    from urllib.parse import urlsplit
-
     where = urlsplit(base)
     connection = http.client.HTTPConnection(where.hostname, where.port, timeout=30)
     time.sleep(every * offset)  # viewers do not all open the page in the same instant
     while time.monotonic() < stop_at:
         began = time.monotonic()
         error = None
-        for attempt in (1, 2):  # a browser, too, asks again once on a closed kept-alive link
+        for _attempt in (1, 2):  # a browser, too, asks again once on a closed kept-alive link
             try:
                 connection.request("GET", path, headers={"If-None-Match": etag})
                 response = connection.getresponse()
@@ -221,9 +222,6 @@ def cpu_seconds(pid: int) -> float:
 
 def live_path(base: str, share: str) -> tuple[str, str]:
     """The live endpoint and ETag as the share page renders them."""
-    import html
-    import re
-
     with urllib.request.urlopen(f"{base}{share}", timeout=30) as response:
         page = response.read().decode()
     tag = re.search(r'<div id="live"[^>]*>', page).group(0)
