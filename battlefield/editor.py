@@ -37,7 +37,8 @@ from shapely.ops import nearest_points
 
 from rules import InvalidInput
 from rules.geometry import EPSILON, Base, footprint_distance, point_footprint_distance
-from rules.situation import LIMITS, SYSTEM_UNITS, Situation
+from rules.situation import LIMITS, Situation
+from rules.systems import SYSTEMS
 
 from . import permissions
 from .models import Scenario, ScenarioEdit, StaleScenario, UnitProfile
@@ -141,39 +142,14 @@ PRESETS: dict[str, dict[str, dict]] = {
     },
 }
 
-#: Unit state flags the editor offers, per system (FORMAT.md `units[].state`).
-STATE_FLAGS: dict[str, list[tuple[str, str]]] = {
-    "wh40k-11e": [
-        ("battle_shocked", "Battle-shocked"),
-        ("moved_this_phase", "Moved this phase"),
-        ("advanced_this_turn", "Advanced this turn"),
-        ("fell_back_this_turn", "Fell back this turn"),
-    ],
-    "warmaster-revolution": [
-        ("confused", "Confused"),
-        ("orders_this_phase", "Ordered this phase"),
-        ("spell_prevents_movement", "A spell prevents movement"),
-    ],
-}
+
+def offered_flags(system: str) -> list[tuple[str, str]]:
+    """The state flags the editor offers as tick boxes (FORMAT.md `units[].state`): (name,
+    label) from the game's registry."""
+    return [(f.name, f.label) for f in SYSTEMS[system].state_flags if f.offers]
+
 
 BASE_KINDS = ("round", "oval", "rect")
-
-#: Unit state that holds only for the phase (or turn) it was set in (FORMAT.md `units[].state`
-#: and docs/format.md). `surges_used` is not here: it records when each use happened.
-PHASE_FLAGS = (
-    "moved_this_phase",
-    "orders_this_phase",
-    "ordered_by",
-    "homed_back",
-    "initiative_moved",
-)
-TURN_FLAGS = ("advanced_this_turn", "fell_back_this_turn")
-
-#: Phases per system (FORMAT.md `turn.phase`).
-PHASES: dict[str, list[str]] = {
-    "wh40k-11e": ["command", "movement", "shooting", "charge", "fight"],
-    "warmaster-revolution": ["command", "shooting", "combat"],
-}
 
 # -- reading form input ----------------------------------------------------------------------
 
@@ -278,7 +254,7 @@ def block_positions(base: dict, count: int, x: float, y: float, facing: float, s
     """`count` centres in a tidy block centred on (x, y): rows of up to five, the bases a little
     apart (40K: 0.5 in, well inside coherency's 2 in, 03.03) or touching (Warmaster stands form
     a block side by side)."""
-    unit_name, mm = SYSTEM_UNITS[system]
+    mm = SYSTEMS[system].mm_per_unit
     shape = Base.from_document(base, mm)
     if shape.kind == "round":  # exact: the footprint polygon is a little bigger (circumscribed)
         minx = miny = -shape.radius
@@ -363,8 +339,9 @@ def set_turn(doc: dict, round_: int, active_army: str, phase: str) -> None:
     types are only open in their phase, so the stepper reads this."""
     if active_army not in {a["id"] for a in doc.get("armies", [])}:
         raise InvalidInput("active_army", "choose one of the table's armies")
-    if phase and phase not in PHASES[doc["system"]]:
-        raise InvalidInput("phase", f"choose a phase ({', '.join(PHASES[doc['system']])})")
+    phases = SYSTEMS[doc["system"]].phases
+    if phase and phase not in phases:
+        raise InvalidInput("phase", f"choose a phase ({', '.join(phases)})")
     turn = {"round": round_, "active_army": active_army}
     if phase:
         turn["phase"] = phase
@@ -373,7 +350,7 @@ def set_turn(doc: dict, round_: int, active_army: str, phase: str) -> None:
     if new_turn or before.get("phase") != turn.get("phase"):
         # What a unit did "this phase" (or "this turn") is over once the phase (turn) is: clear
         # those flags so the engine's once-per-phase checks judge the new phase afresh.
-        stale = PHASE_FLAGS + (TURN_FLAGS if new_turn else ())
+        stale = SYSTEMS[doc["system"]].flags_cleared(new_turn=new_turn)
         for unit in doc.get("units", []):
             for flag in stale:
                 unit.get("state", {}).pop(flag, None)
@@ -506,7 +483,7 @@ def editor_context(request, scenario: Scenario, **extra) -> dict:
                 ],
                 "flags": [
                     {"name": flag, "label": label, "on": bool(unit_doc.get("state", {}).get(flag))}
-                    for flag, label in STATE_FLAGS[system]
+                    for flag, label in offered_flags(system)
                 ],
             }
         )
@@ -541,7 +518,7 @@ def editor_context(request, scenario: Scenario, **extra) -> dict:
         "default_facing": 270 if system == "warmaster-revolution" else 0,
         "base_kinds": BASE_KINDS,
         "ruler_url": reverse("editor_ruler", args=[scenario.pk]),
-        "phases": PHASES[system],
+        "phases": SYSTEMS[system].phases,
         "turn": scenario.document.get("turn", {}),
         **extra,
     }
@@ -642,7 +619,7 @@ def place(request, pk: int):
 @require_POST
 def terrain_add(request, pk: int):
     def change(doc, data):
-        unit = SYSTEM_UNITS[doc["system"]][0]
+        unit = SYSTEMS[doc["system"]].unit
         piece = add_terrain(
             doc,
             str(data.get("preset", "")),
@@ -756,7 +733,7 @@ def unit_change(request, pk: int, unit_id: str):
         if "delete" in data:
             delete_unit(doc, unit_id)
             return f"Deleted unit {unit_id}"
-        flags = {flag: flag in data for flag, _ in STATE_FLAGS[doc["system"]]}
+        flags = {flag: flag in data for flag, _ in offered_flags(doc["system"])}
         set_unit_state(doc, unit_id, flags)
         return f"Changed the state of {unit_id}"
 

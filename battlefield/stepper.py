@@ -34,7 +34,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 import rules
 from rules import InvalidInput, Move, Situation, adjudicate, move_options, suggest
-from rules.move import MOVE_FORMAT, MOVE_TYPES
+from rules.move import MOVE_FORMAT
+from rules.systems import SYSTEMS
 
 from .models import Scenario, StaleScenario, Step
 from .permissions import can_edit, editable_scenario, shared_scenario, viewable_scenario
@@ -189,7 +190,7 @@ def read_stage(params: QueryDict, situation) -> Stage:
     stage.type = params.get("type") or None
     if stage.type is None:
         return stage
-    if stage.type not in MOVE_TYPES[situation.system]:
+    if stage.type not in SYSTEMS[situation.system].move_types:
         raise InvalidInput("type", f"{stage.type!r} is not a move type of this game")
     uses = MOVE_DECLARATIONS.get(situation.system, {}).get(stage.type, ())
     stage.declarations = read_declarations(params, uses)
@@ -694,7 +695,7 @@ def fallback(stage: Stage, situation) -> Stage:
             situation.unit(stage.unit)
         except InvalidInput:
             return Stage()
-    if stage.type and stage.type not in MOVE_TYPES[situation.system]:
+    if stage.type and stage.type not in SYSTEMS[situation.system].move_types:
         stage.type = None
     return stage
 

@@ -25,8 +25,8 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match, by_relevance
 
 from rules import InvalidInput, Move, Situation
-from rules.move import MOVE_TYPES
 from rules.situation import LIMITS
+from rules.systems import move_types_of
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
 SCHEMA_PATH = SCHEMA_DIR / "scenario.schema.json"
@@ -245,7 +245,7 @@ def validate_move(doc, system: str | None = None) -> Move:
     if error is not None:
         path = list(error.absolute_path)
         if path[:1] == ["type"]:
-            known = MOVE_TYPES.get(system or "", sum(MOVE_TYPES.values(), ()))
+            known = move_types_of(system)
             raise InvalidInput("type", f"must be one of {', '.join(known)}")
         if path[:1] == ["dice"] and error.validator != "maxItems":
             raise InvalidInput("dice", "must be a list of die values from 1 to 6")

@@ -22,18 +22,10 @@ from shapely import STRtree
 from shapely.geometry import Point, Polygon, box
 
 from .errors import InvalidInput
-from .geometry import EPSILON, MM_PER_CM, MM_PER_INCH, Base, footprint_distance, is_simple_polygon
+from .geometry import EPSILON, Base, footprint_distance, is_simple_polygon
+from .systems import SYSTEMS
 
 SCENARIO_FORMAT = "arbiter.scenario/1"
-
-#: mm per table unit for each game system (RULES.md 0).
-SYSTEM_UNITS = {
-    "wh40k-11e": ("in", MM_PER_INCH),
-    "warmaster-revolution": ("cm", MM_PER_CM),
-}
-
-#: 40K terrain categories (RULES.md 1.5).
-TERRAIN_CATEGORIES = ("exposed", "light", "dense")
 
 #: Documented size limits of a scenario (README "Limits"); bigger input is refused.
 LIMITS = {
@@ -165,11 +157,11 @@ class Situation:
     # -- lookups ---------------------------------------------------------------------------
     @property
     def unit_name(self) -> str:
-        return SYSTEM_UNITS[self.system][0]
+        return SYSTEMS[self.system].unit
 
     @property
     def mm_per_unit(self) -> float:
-        return SYSTEM_UNITS[self.system][1]
+        return SYSTEMS[self.system].mm_per_unit
 
     @cached_property
     def _units_by_id(self) -> dict[str, Unit]:
@@ -304,9 +296,9 @@ class _Builder:
         if doc.get("format") != SCENARIO_FORMAT:
             self.fail("format", f"must be {SCENARIO_FORMAT!r}")
         system = str(doc.get("system"))
-        if system not in SYSTEM_UNITS:
-            self.fail("system", f"must be one of {', '.join(SYSTEM_UNITS)}")
-        mm = SYSTEM_UNITS[system][1]
+        if system not in SYSTEMS:
+            self.fail("system", f"must be one of {', '.join(SYSTEMS)}")
+        mm = SYSTEMS[system].mm_per_unit
         self.where = "table"
         t = doc["table"]
         table = Table(
@@ -314,7 +306,7 @@ class _Builder:
         )
         if max(table.width, table.height) > LIMITS["table_side"]:
             self.fail(
-                "table", f"a side may be at most {LIMITS['table_side']:g} {SYSTEM_UNITS[system][0]}"
+                "table", f"a side may be at most {LIMITS['table_side']:g} {SYSTEMS[system].unit}"
             )
 
         terrain = []
@@ -346,7 +338,7 @@ class _Builder:
                     type=str(piece.get("type", "")),
                     footprint=polygon,
                     points=pts,
-                    category=self._category(piece, system, f"{path}.category"),
+                    category=self._category(piece, system, path),
                     height=self.number(piece.get("height", 0), f"{path}.height", 0),
                     solid=bool(piece.get("solid", False)),
                 )
@@ -441,11 +433,13 @@ class _Builder:
         )
 
     def _category(self, piece: Mapping, system: str, path: str) -> str | None:
-        """40K terrain must say how it is crossed (RULES.md 1.5); Warmaster reads `type`."""
-        category = piece.get("category")
-        if system == "wh40k-11e" and category not in TERRAIN_CATEGORIES:
-            self.fail(path, f"must be one of {', '.join(TERRAIN_CATEGORIES)} for 40K terrain")
-        return category
+        """The piece's terrain name must be one the game's registry knows (RULES.md 1.5: a 40K
+        category; 2.2: a Warmaster type), refused here, when the scenario is read."""
+        described = SYSTEMS[system]
+        name = described.terrain_field
+        if described.terrain_kind(piece.get(name)) is None:
+            raise described.unknown_terrain(piece.get(name), f"{path}.{name}")
+        return piece.get("category")
 
     def _base(self, base_doc: Mapping, mm: float, path: str) -> Base:
         kind, value = next(iter(base_doc.items()))

@@ -40,7 +40,7 @@ from ..errors import InvalidInput
 from ..geometry import EPSILON
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
-from ..systems import SYSTEMS, MoveRule
+from ..systems import SYSTEMS
 from ..verdict import Finding, Verdict
 from .measuring import engaged_enemy_units, engaged_with_model, unit_distance
 from .moving import fmt, judge_move, reachable_region
@@ -426,7 +426,7 @@ def surge_offers(
 
 
 def eligibility(situation: Situation, unit_id: str, declarations: dict) -> list[Finding]:
-    """MoveRule.eligibility: the eligible-if findings for the declared (or only) surge ability."""
+    """MoveType.eligibility: the eligible-if findings for the declared (or only) surge ability."""
     unit = situation.unit(unit_id)
     raw = declarations.get("trigger")
     trigger = Trigger.from_document(raw) if raw is not None else None
@@ -766,8 +766,3 @@ def reach(situation: Situation, move: Move) -> list:
     max_distance = ability.max_distance(Dice(move.dice, move.seed).roll(ability.dice))
     regions = [reachable_region(situation, m.id, max_distance, SURGE_MODE) for m in unit.models]
     return [(shapely.union_all(regions), "ground")]
-
-
-SYSTEMS["wh40k-11e"].register(
-    "surge", MoveRule("21.02", adjudicate_surge, suggest_surge, eligibility, reach)
-)

@@ -11,6 +11,7 @@ from django.core.management.base import CommandError
 from battlefield.models import Scenario, UnitProfile
 from rules.situation import LIMITS
 from tests.documents import move, scenario
+from tests.registry import judge_move_type
 
 DEMO = Path(__file__).resolve().parents[2] / "battlefield" / "demo"
 
@@ -42,9 +43,7 @@ def test_a_legal_move_exits_0(tmp_path, judge_normal_moves_as):
 
 
 def test_a_move_the_engine_does_not_cover_is_refused_not_passed(tmp_path, monkeypatch):
-    from rules import SYSTEMS
-
-    monkeypatch.delitem(SYSTEMS["wh40k-11e"].move_rules, "normal", raising=False)
+    judge_move_type(monkeypatch, "wh40k-11e", "normal", adjudicate=None)
     code, out, _ = run_adjudicate(tmp_path, scenario(), move())
     verdict = json.loads(out)
     assert (

@@ -647,6 +647,7 @@ def test_rings_are_drawn_for_each_40k_model_and_none_for_warmaster():
     # A 32 mm base (radius 0.63 in) grown by 2 in: outer radius 2.63 in.
     assert ring.bounds[2] - 30 == pytest.approx(2.63, abs=0.01)
     doc = scenario_doc(system="warmaster-revolution")
+    doc["terrain"] = []  # 40K ruins are no Warmaster terrain (RULES.md 2.2)
     doc["units"][0]["models"][1]["x"] = 36  # 32 mm bases are 3.2 cm wide on a Warmaster table
     assert ring_overlays(Situation.from_document(doc)) == []
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from battlefield.models import Scenario
 from battlefield.validation import validate_scenario
+from rules import SYSTEMS
 
 MM_PER_UNIT = {"wh40k-11e": 25.4, "warmaster-revolution": 10.0}
 MAX_BASE_MM = 60
@@ -37,7 +38,14 @@ def scenarios(draw):
         w, h = draw(st.floats(1, 2)), draw(st.floats(1, 2))
         piece = {
             "id": fresh("t"),
-            "type": draw(st.sampled_from(["ruin", "woods", "crater", "hill"])),
+            # 40K's type is a free label; Warmaster's is a name of the game's vocabulary (2.2).
+            "type": draw(
+                st.sampled_from(
+                    ["ruin", "woods", "crater", "hill"]
+                    if system == "wh40k-11e"
+                    else sorted(SYSTEMS[system].terrain_names)
+                )
+            ),
             "footprint": [[x, y], [x + w, y], [x + w, y + h], [x, y + h]],
         }
         if system == "wh40k-11e":

@@ -5,10 +5,10 @@ import pytest
 from django.test import Client
 
 from battlefield.models import Scenario
-from rules import SYSTEMS, Verdict
+from rules import Verdict
 from rules.dice import Dice
-from rules.systems import MoveRule
 from tests.documents import scenario
+from tests.registry import judge_move_type
 
 pytestmark = pytest.mark.django_db
 MOVED = {
@@ -36,9 +36,7 @@ def rolled_normal_move(situation, move):
 
 @pytest.fixture
 def committed(client, monkeypatch, django_user_model):
-    monkeypatch.setitem(
-        SYSTEMS["wh40k-11e"].move_rules, "normal", MoveRule("09.05", rolled_normal_move)
-    )
+    judge_move_type(monkeypatch, "wh40k-11e", "normal", adjudicate=rolled_normal_move)
     owner = django_user_model.objects.create_user("owner")  # editing needs an account (issue 7)
     client.force_login(owner)
     s = Scenario.objects.create(document=scenario(), owner=owner)
