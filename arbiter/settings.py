@@ -61,6 +61,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The live table's "nothing changed" (304) before the rest (battlefield/live.py).
+    "battlefield.live.LiveTableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -124,7 +126,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# `make serve` collects into STATIC_ROOT (ignored by git; set it to a folder outside the checkout
+# on a server, e.g. /var/lib/arbiter/static).
+STATIC_ROOT = os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles"
 # whitenoise serves static files (collectstatic into STATIC_ROOT in production); compressed but
 # not renamed, so the vendored htmx keeps the sha384 noted beside it.
 STORAGES = {

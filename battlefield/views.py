@@ -21,6 +21,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.views.decorators.csrf import csrf_exempt
@@ -47,9 +48,9 @@ from .permissions import (
     shared_scenario,
     viewable_scenario,
 )
-from .pictures import legend_entries, table_svg
+from .pictures import legend_entries, picture_size, table_svg
 from .ratelimit import rate_limit
-from .scene import army_colours
+from .scene import army_colours, scene
 from .validation import (
     API_BODY_BYTES,
     TooLarge,
@@ -62,10 +63,13 @@ from .validation import (
 
 
 def page(request, template: str, context: dict, *, partial: str = "content", status: int = 200):
-    """The whole page, or only its named partial for an htmx partial request."""
+    """The whole page, or only its named partial for an htmx partial request. One URL answers
+    both, so caches must key on the headers that choose (Vary, htmx's caching advice)."""
     if request.htmx and request.htmx.request_type == "partial":
         template = f"{template}#{partial}"
-    return TemplateResponse(request, template, context, status=status)
+    response = TemplateResponse(request, template, context, status=status)
+    patch_vary_headers(response, ("HX-Request", "HX-Request-Type"))
+    return response
 
 
 def go(request, target):
@@ -328,6 +332,27 @@ def share_json(request, token: str):
 @require_safe
 def share_png(request, token: str):
     return png_response(request, shared_scenario(request, token))
+
+
+@require_GET
+def share_svg(request, token: str):
+    """The table as an SVG file to download (self-contained: no styles or scripts to fetch);
+    always an attachment, never shown inline under the site's origin."""
+    scenario = shared_scenario(request, token)
+    body = '<?xml version="1.0" encoding="UTF-8"?>\n' + table_svg(scenario.situation) + "\n"
+    response = HttpResponse(body, content_type="image/svg+xml; charset=utf-8")
+    filename = f"{slugify(scenario.name) or 'scenario'}.svg"
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    response["Cache-Control"] = picture_cache_control(scenario, max_age=300)
+    return response
+
+
+def link_preview(request, scenario: Scenario, situation) -> dict:
+    """Open Graph picture of a scenario for link previews: its PNG's absolute URL (by version)
+    and its size in pixels, known before it is drawn."""
+    width, height = picture_size(scene(situation).view)
+    url = f"{request.build_absolute_uri(scenario_png_url(scenario))}?v={scenario.version}"
+    return {"image": url, "width": width, "height": height}
 
 
 # -- JSON API ------------------------------------------------------------------------------
