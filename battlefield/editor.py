@@ -542,7 +542,7 @@ def poses_from(data) -> dict[str, dict]:
     them; they are also the visible way to type coordinates)."""
     poses: dict[str, dict] = {}
     for key in data:
-        match = POSE.match(key)
+        match = POSE.fullmatch(key)
         if match:
             poses.setdefault(match["id"], {})
     for model_id, pose in poses.items():
@@ -951,10 +951,14 @@ _END = re.compile(
 )
 
 
+#: Largest coordinate the ruler measures to (any table is at most 1,000 units a side).
+RULER_LIMIT = 100_000
+
+
 def _end(situation: Situation, text: str, field: str):
     """One end of the ruler: ("model", Model) or ("point", (x, y)). A model may carry the pose
     the page shows (`model:B1@x,y,facing`) so a model being placed is measured where it is."""
-    match = _END.match(text or "")
+    match = _END.fullmatch(text or "")  # fullmatch: `$` would let a trailing newline in
     if not match:
         raise InvalidInput(field, "give a model (model:ID) or a point (point:X,Y)")
     text = match["point"] or match["pose"] or ""
@@ -962,8 +966,11 @@ def _end(situation: Situation, text: str, field: str):
         values = [float(v) for v in text.split(",")] if text else []
     except ValueError:
         values = [math.nan]
-    if not all(math.isfinite(v) for v in values):
-        raise InvalidInput(field, "coordinates must be finite numbers")
+    # Bounded (issue 15): 1e308 is finite, but the geometry of such a point overflows.
+    if not all(math.isfinite(v) and abs(v) <= RULER_LIMIT for v in values):
+        raise InvalidInput(
+            field, f"coordinates must be numbers between -{RULER_LIMIT:,} and {RULER_LIMIT:,}"
+        )
     if match["point"]:
         return "point", (values[0], values[1])
     model = situation.model(match["model"])

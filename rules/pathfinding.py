@@ -624,9 +624,23 @@ class Navigator:
         return region
 
 
-_CACHE: OrderedDict = OrderedDict()
+#: Navigators hold prepared GEOS geometries, which are not thread-safe (two threads asking the
+#: same prepared polygon a question at once can crash the process; libgeos/geos#825), so each
+#: thread keeps its own cache: a navigator is only ever used by the thread that built it.
+_LOCAL = threading.local()
 _CACHE_SIZE = 32
-_CACHE_LOCK = threading.Lock()  # the web app may judge moves on several threads
+
+
+def _cache() -> OrderedDict:
+    cache = getattr(_LOCAL, "navigators", None)
+    if cache is None:
+        cache = _LOCAL.navigators = OrderedDict()
+    return cache
+
+
+def clear_cache() -> None:
+    """Forget this thread's navigators (tests, benchmarks)."""
+    _cache().clear()
 
 
 def navigator(
@@ -637,7 +651,8 @@ def navigator(
     climbs: Iterable[Obstacle] = (),
     snap: float = DEFAULT_SNAP,
 ) -> Navigator:
-    """A cached `Navigator` for this table, radius and set of obstacles (keyed by their keys)."""
+    """A cached `Navigator` for this table, radius and set of obstacles (keyed by their keys),
+    private to the calling thread."""
     hard, climbs = tuple(hard), tuple(climbs)
     key = (
         width,
@@ -647,16 +662,14 @@ def navigator(
         tuple(o.key for o in hard),
         tuple((o.key, o.height) for o in climbs),
     )
-    with _CACHE_LOCK:
-        nav = _CACHE.get(key)
-        if nav is not None:
-            _CACHE.move_to_end(key)
-            return nav
-    nav = Navigator(width, height, radius, hard, climbs, snap)  # built outside the lock
-    with _CACHE_LOCK:
-        _CACHE[key] = nav
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
+    cache = _cache()
+    nav = cache.get(key)
+    if nav is not None:
+        cache.move_to_end(key)
+        return nav
+    nav = cache[key] = Navigator(width, height, radius, hard, climbs, snap)
+    while len(cache) > _CACHE_SIZE:
+        cache.popitem(last=False)
     return nav
 
 
@@ -665,6 +678,7 @@ __all__ = [
     "EPSILON",
     "Navigator",
     "Obstacle",
+    "clear_cache",
     "inflate",
     "inflated_disc",
     "navigator",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import math
+import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -243,12 +244,32 @@ class Situation:
         return {m.id: m for u in self.units for m in u.models}
 
     @cached_property
+    def _memos(self) -> threading.local:
+        return threading.local()
+
+    @property
     def memo(self) -> dict:
         """A scratch dict living exactly as long as this situation, for engine modules to keep
         values that are costly to derive and asked for again and again while judging moves on it
         (a Situation never changes, so nothing kept here goes stale). Keys are namespaced by the
-        module that owns them. Two threads may both compute a value; either result is the same."""
-        return {}
+        module that owns them.
+
+        One dict per thread: what is kept here (prepared geometries, STRtrees, navigators'
+        obstacles) is then only ever used by the thread that made it, so a Situation may be
+        shared between threads (the web app caches them per scenario version) without sharing
+        a prepared GEOS geometry, which is not thread-safe."""
+        memos = self._memos
+        memo = getattr(memos, "memo", None)
+        if memo is None:
+            memo = memos.memo = {}
+        return memo
+
+    def __getstate__(self) -> dict:
+        """Copies and pickles start with an empty memo (a thread-local cannot be pickled, and a
+        copy must not share its original's)."""
+        state = dict(self.__dict__)
+        state.pop("_memos", None)
+        return state
 
     def unit(self, unit_id: str) -> Unit:
         try:
