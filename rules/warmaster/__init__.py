@@ -46,7 +46,14 @@ SYSTEM = register_system(
             TerrainKind(
                 "water",
                 "Shallow water, low obstacles",
-                names=("river", "shallow-river", "ford", "low-obstacle"),
+                names=(
+                    "river",
+                    "shallow-river",
+                    "ford",
+                    "low-obstacle",
+                    "broken-ground",
+                    "marshy-ground",
+                ),
             ),
             TerrainKind(
                 "impassable",
@@ -66,8 +73,23 @@ SYSTEM = register_system(
                 ),
             ),
         ),
-        # Common names players give terrain, each meaning one of the rulebook's names above.
-        terrain_aliases=MappingProxyType({}),
+        # Common names players give terrain, each meaning one of the rulebook's names above
+        # (the picture drew these before the engine judged them).
+        terrain_aliases=MappingProxyType(
+            {
+                "hills": "hill",
+                "forest": "woods",
+                "town": "village",
+                "stream": "river",
+                "marsh": "marshy-ground",
+                "obstacle": "low-obstacle",
+                "wall": "low-obstacle",
+                "hedge": "low-obstacle",
+                "fence": "low-obstacle",
+                "lake": "deep-water",
+                "water": "deep-water",
+            }
+        ),
     )
 )
 
