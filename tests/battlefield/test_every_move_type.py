@@ -8,6 +8,8 @@ type registered without a play here fails `test_every_registered_move_type_has_a
 """
 
 import copy
+import json
+import pathlib
 import re
 
 import pytest
@@ -17,6 +19,7 @@ from battlefield.stepper import Stage
 from rules import SYSTEMS
 from tests.documents import scenario as scenario_40k
 
+DEMO = pathlib.Path(__file__).resolve().parents[2] / "battlefield" / "demo"
 WARMASTER = "warmaster-revolution"
 WH40K = "wh40k-11e"
 
@@ -88,6 +91,13 @@ def table_warmaster(phase: str, *units) -> dict:
     }
 
 
+def demo_scenario(name: str) -> dict:
+    return json.loads((DEMO / "scenarios" / f"{name}.json").read_text())
+
+
+DRIVE_BACK = json.loads((DEMO / "moves" / "warmaster-drive-back.json").read_text())
+
+
 def flyers_at(x: float) -> dict:
     return {f"F{i + 1}": {"x": x, "y": 50 + 4 * i} for i in range(3)}
 
@@ -96,12 +106,123 @@ def flyers_at(x: float) -> dict:
 
 #: (system, move type) -> (table, unit, declarations, dice, end poses or None to Suggest).
 PLAYS = {
+    # 09.05: B moves 4 in straight down the table, well under its Move of 6 in, far from C.
+    (WH40K, "normal"): (table_40k("movement"), "B", {}, None, berzerkers_at(24.0)),
+    # 09.06: an advance of 6 + 3 in; B goes 8 in.
+    (WH40K, "advance"): (table_40k("movement"), "B", {}, [3], berzerkers_at(28.0)),
+    # 09.07: C1 (x 33.05..38.95) is 0.92 in from B2, engaged (2 in, 03.04); B falls back 6 in
+    # up the table, ending 2.4 in clear of C1's edge.
+    (WH40K, "fall-back"): (
+        table_40k("movement", crisis=(36.0, 20.0)),
+        "B",
+        {},
+        None,
+        berzerkers_at(14.0),
+    ),
+    # 11.04: C1 is about 8 in away (within 12 in); a roll of 12 brings B into engagement range,
+    # placed by the engine.
+    (WH40K, "charge"): (table_40k("charge"), "B", {"charge_targets": ["C"]}, [6, 6], None),
+    # 21.02: the surge demo (RULES.md worked example): two Berzerkers shot down, a roll of 4.
+    (WH40K, "surge"): (
+        demo_scenario("surge-berzerkers"),
+        "B",
+        {
+            "ability": "blood-surge",
+            "trigger": {"event": "shot", "by": "A", "models_destroyed": 2},
+        },
+        [4],
+        None,
+    ),
+    # 2.4: the home back demo: a 5 (50 cm) carries the eagles 46 cm into touch with their
+    # General at (90, 100).
+    (WARMASTER, "home-back"): (
+        demo_scenario("warmaster-home-back"),
+        "eagles",
+        {"home_back_to": "elf-general"},
+        [5],
+        {"EA1": {"x": 88.0, "y": 98.0, "facing": 90}, "EA2": {"x": 92.0, "y": 98.0, "facing": 90}},
+    ),
+    # 2.6: the drive back demo, placed by the engine.
+    (WARMASTER, "drive-back"): (
+        demo_scenario("warmaster-drive-back"),
+        DRIVE_BACK["unit"],
+        DRIVE_BACK["declarations"],
+        DRIVE_BACK["dice"],
+        None,
+    ),
+    # 2.3: E1 (x 64..66) is the closest enemy, 13 cm from F's front edge (51), in sight: F
+    # charges on its initiative, centres to x 63, its front touching E1.
+    (WARMASTER, "initiative-charge"): (
+        table_warmaster("command", flyers(), foe(65, 54)),
+        "F",
+        {"charge_targets": ["E"]},
+        None,
+        flyers_at(63),
+    ),
+    # 2.3 / 2.5: G is 9 cm from F (within 20 cm); 2 + 3 = 5 passes Command 9 less nothing; F
+    # hops 20 cm (of 100).
+    (WARMASTER, "order-move"): (
+        table_warmaster("command", flyers(), general(40, 54), foe(120, 54)),
+        "F",
+        {"ordered_by": "G"},
+        [2, 3],
+        flyers_at(70),
+    ),
+    # 2.5: ordered the same way, F charges 48 cm (of 60) into E1 at x 99..101.
+    (WARMASTER, "order-charge"): (
+        table_warmaster("command", flyers(), general(40, 54), foe(100, 54)),
+        "F",
+        {"ordered_by": "G", "charge_targets": ["E"]},
+        [2, 3],
+        flyers_at(98),
+    ),
+    # 2.7: after a combat lost by 5, F retreats 5 cm straight away from E1, along the ground.
+    (WARMASTER, "retreat"): (
+        table_warmaster("combat", flyers(), foe(52, 54)),
+        "F",
+        {"hits": 5},
+        None,
+        None,
+    ),
     # Pursuit (2.7): E1 stands at x 59..61, F's front edge at 51: F pursues 8 cm along the ground
     # into contact with the unit it names, centres ending at x 58.
     (WARMASTER, "pursuit"): (
         table_warmaster("combat", flyers(), foe(60, 54)),
         "F",
         {"charge_targets": ["E"]},
+        None,
+        None,
+    ),
+    # 2.7: an advance flown 8 cm into E1 (of the 20 cm of 2.9, held to the flyers' pace).
+    (WARMASTER, "combat-advance"): (
+        table_warmaster("combat", flyers(), foe(60, 54)),
+        "F",
+        {},
+        None,
+        flyers_at(58),
+    ),
+    # 2.7: a fall back flown 5 cm straight back from E1.
+    (WARMASTER, "combat-fall-back"): (
+        table_warmaster("combat", flyers(), foe(52, 54)),
+        "F",
+        {},
+        None,
+        flyers_at(45),
+    ),
+    # 2.5 / 2.8: the flying General flies 50 cm (of 100), clear of every stand.
+    (WARMASTER, "character-move"): (
+        table_warmaster("command", general(40, 54, flying=True), flyers(100), foe(150, 54)),
+        "G",
+        {},
+        None,
+        {"G1": {"x": 90.0, "y": 54.0}},
+    ),
+    # 2.8: E1 (facing +y, y 55..57) touches the lone General (y 53..55); it flies to join F,
+    # 19 cm away (of 30), placed by the engine.
+    (WARMASTER, "character-escape"): (
+        table_warmaster("combat", general(40, 54, flying=True), flyers(60), foe(40, 56, 90)),
+        "G",
+        {},
         None,
         None,
     ),
@@ -162,3 +283,8 @@ def test_one_legal_move_of_each_move_type_plays_through_the_move_page(
     status, html = play(client, scenario.pk, system, move_type)
     assert status == 200, html[-2000:]
     assert "Legal: all" in html, re.findall(r"Not legal: [^<]*", html)
+
+
+def test_every_registered_move_type_has_a_play():
+    registered = {(name, t) for name, system in SYSTEMS.items() for t in system.move_types}
+    assert registered - set(PLAYS) == set(), "add a legal move of each new move type to PLAYS"
