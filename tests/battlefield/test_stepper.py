@@ -341,19 +341,9 @@ def test_dice_entered_by_hand_accept_spaces_or_commas():
             parse_dice(bad)
 
 
-# -- with the real engine (skipped while its move type is not on main) -------------------------
+# -- with the real engine ---------------------------------------------------------------------
 
 
-def needs(system, move_type):
-    from rules import SYSTEMS
-
-    return pytest.mark.skipif(
-        move_type not in SYSTEMS[system].move_types,
-        reason=f"the engine does not judge {move_type} moves yet",
-    )
-
-
-@needs("warmaster-revolution", "home-back")
 def test_a_warmaster_home_back_with_dice_entered_by_hand_runs_through_every_step(
     client, django_user_model
 ):
