@@ -390,7 +390,7 @@ def declaration_fields(situation, stage: Stage) -> dict:
         "ability": [
             (a["id"], f"{a['id']} ({a['distance']})" if a.get("distance") else a["id"])
             for a in unit.abilities
-            if a.get("kind") == "surge"
+            if a.get("kind") == stage.type  # the abilities that grant this move type
         ],
     }
     fields: dict[str, list] = {"before": [], "after": []}
