@@ -32,7 +32,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from shapely import affinity
-from shapely.geometry import Point, Polygon
+from shapely.geometry import MultiPoint, Point, Polygon
 from shapely.ops import nearest_points
 
 from rules import InvalidInput
@@ -50,6 +50,10 @@ from .views import page
 TEMPLATE = "battlefield/editor.html"
 
 # -- presets ---------------------------------------------------------------------------------
+
+
+#: The parts of a 40K terrain feature that move with it (FORMAT.md `walls`, `floors`, `enclosed`).
+PART_FIELDS = {"walls": "path", "floors": "footprint", "enclosed": "footprint"}
 
 
 def offered_flags(system: str) -> list[tuple[str, str]]:
@@ -127,15 +131,32 @@ def add_terrain(doc: dict, preset: str, x: float, y: float, rotation: float = 0.
     if preset not in presets:
         raise InvalidInput("preset", f"choose a terrain preset ({', '.join(presets)})")
     spec = presets[preset]
-    outline = affinity.rotate(Polygon(spec["footprint"]), rotation, origin=(0, 0))
-    outline = affinity.translate(outline, x, y)
     piece = {"id": fresh_id(doc, spec["type"]), "type": spec["type"]}
     for key in ("category", "height", "solid"):
         if key in spec:
             piece[key] = spec[key]
-    piece["footprint"] = [[tidy(px), tidy(py)] for px, py in outline.exterior.coords[:-1]]
+    piece["footprint"] = spec["footprint"]
+    for name in PART_FIELDS:
+        if name in spec:
+            piece[name] = [dict(part) for part in spec[name]]
+    _turn_and_shift(piece, (0.0, 0.0), rotation, x, y)
     doc.setdefault("terrain", []).append(piece)
     return piece["id"]
+
+
+def _turn_and_shift(piece: dict, origin, angle: float, dx: float, dy: float) -> None:
+    """Turn a piece `angle` degrees about `origin`, then shift it by (dx, dy): its footprint and
+    its walls, floors and enclosed parts together (RULES.md 1.5), so they stay inside it."""
+
+    def moved(points):
+        coords = [(float(px), float(py)) for px, py in points]
+        turned = affinity.rotate(MultiPoint(coords), angle, origin=origin)
+        return [[tidy(p.x + dx), tidy(p.y + dy)] for p in turned.geoms]
+
+    piece["footprint"] = moved(piece["footprint"])
+    for name, key in PART_FIELDS.items():
+        for part in piece.get(name, []):
+            part[key] = moved(part[key])
 
 
 def terrain_centre(piece: dict) -> tuple[float, float]:
@@ -147,11 +168,8 @@ def terrain_centre(piece: dict) -> tuple[float, float]:
 def move_terrain(doc: dict, terrain_id: str, x: float, y: float, rotate_by: float = 0.0) -> None:
     """Move a terrain piece so its centre is at (x, y), turning it `rotate_by` degrees."""
     piece = _find(doc.get("terrain", []), terrain_id, "terrain piece")
-    outline = Polygon(piece["footprint"])
     cx, cy = terrain_centre(piece)
-    outline = affinity.rotate(outline, rotate_by, origin=(cx, cy))
-    outline = affinity.translate(outline, x - cx, y - cy)
-    piece["footprint"] = [[tidy(px), tidy(py)] for px, py in outline.exterior.coords[:-1]]
+    _turn_and_shift(piece, (cx, cy), rotate_by, x - cx, y - cy)
 
 
 def delete_terrain(doc: dict, terrain_id: str) -> None:
@@ -290,6 +308,9 @@ def place_models(doc: dict, poses: dict[str, dict]) -> list[str]:
                 facing = tidy(pose["facing"] % 360)
                 if facing or "facing" in model:
                     new["facing"] = facing
+            z = elevation_at(doc, model, new["x"], new["y"], new.get("facing"))
+            if z is not None and (z or "z" in model):
+                new["z"] = z
             old = {k: model.get(k) for k in new}
             if any(abs((old[k] or 0) - new[k]) > 5e-5 for k in new):
                 model.update(new)
@@ -300,6 +321,30 @@ def place_models(doc: dict, poses: dict[str, dict]) -> list[str]:
     return changed
 
 
+def elevation_at(doc: dict, model: dict, x: float, y: float, facing=None) -> float | None:
+    """RULES.md 1.5: a model put down where an upper floor holds its whole base stands on that
+    floor (the highest such floor): its elevation. On open ground (no terrain under it) it
+    stands on the table (0). Elsewhere (a ruin's ground floor, an old-shape block) None: keep
+    the elevation it has. (Only 40K terrain has floors.)"""
+    system = SYSTEMS[doc["system"]]
+    base = Base.from_document(dict(model["base"]), system.mm_per_unit)
+    turn = model.get("facing", 0) if facing is None else facing
+    footprint = base.footprint(x, y, turn)
+    slack = system.placement_tolerance
+    best = None
+    on_terrain = False
+    for piece in doc.get("terrain", []):
+        if not Polygon(piece["footprint"]).intersects(footprint):
+            continue
+        on_terrain = True
+        for floor in piece.get("floors", []):
+            if Polygon(floor["footprint"]).buffer(slack).covers(footprint):
+                best = max(best or 0.0, float(floor["height"]))
+    if best is not None:
+        return tidy(best)
+    return None if on_terrain else 0.0
+
+
 POSE = re.compile(r"^pose-(?P<id>[A-Za-z0-9][A-Za-z0-9_.:-]*)-(?P<part>x|y|facing)$")
 
 
@@ -308,7 +353,7 @@ def poses_from(data) -> dict[str, dict]:
     them; they are also the visible way to type coordinates)."""
     poses: dict[str, dict] = {}
     for key in data:
-        match = POSE.match(key)
+        match = POSE.fullmatch(key)
         if match:
             poses.setdefault(match["id"], {})
     for model_id, pose in poses.items():
@@ -717,10 +762,14 @@ _END = re.compile(
 )
 
 
+#: Largest coordinate the ruler measures to (any table is at most 1,000 units a side).
+RULER_LIMIT = 100_000
+
+
 def _end(situation: Situation, text: str, field: str):
     """One end of the ruler: ("model", Model) or ("point", (x, y)). A model may carry the pose
     the page shows (`model:B1@x,y,facing`) so a model being placed is measured where it is."""
-    match = _END.match(text or "")
+    match = _END.fullmatch(text or "")  # fullmatch: `$` would let a trailing newline in
     if not match:
         raise InvalidInput(field, "give a model (model:ID) or a point (point:X,Y)")
     text = match["point"] or match["pose"] or ""
@@ -728,8 +777,11 @@ def _end(situation: Situation, text: str, field: str):
         values = [float(v) for v in text.split(",")] if text else []
     except ValueError:
         values = [math.nan]
-    if not all(math.isfinite(v) for v in values):
-        raise InvalidInput(field, "coordinates must be finite numbers")
+    # Bounded (issue 15): 1e308 is finite, but the geometry of such a point overflows.
+    if not all(math.isfinite(v) and abs(v) <= RULER_LIMIT for v in values):
+        raise InvalidInput(
+            field, f"coordinates must be numbers between -{RULER_LIMIT:,} and {RULER_LIMIT:,}"
+        )
     if match["point"]:
         return "point", (values[0], values[1])
     model = situation.model(match["model"])

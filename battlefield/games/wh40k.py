@@ -40,8 +40,61 @@ def _ruin_l(width: float, depth: float) -> list[list[float]]:
     ]
 
 
+def _ruin_3d(width: float, depth: float, floors: tuple[float, ...]) -> dict:
+    """A ruin in three dimensions (RULES.md 1.5): a rectangle with an L of walls on two sides
+    (as tall as the top floor plus 1") and upper floors over the walled corner, each higher one
+    smaller, like the ruins clubs build."""
+    w, d, t = width / 2, depth / 2, 0.125
+    top = max(floors) + 1
+    parts: dict = {
+        "walls": [{"path": [[-w + t, d], [-w + t, -d + t], [w, -d + t]], "height": top}],
+        "floors": [],
+    }
+    for k, height in enumerate(floors):
+        share = 0.6 - 0.15 * k  # each floor covers a little less of the ruin
+        parts["floors"].append(
+            {
+                "footprint": [
+                    [-w, -d],
+                    [round(-w + width * share, 2), -d],
+                    [round(-w + width * share, 2), round(-d + depth * share, 2)],
+                    [-w, round(-d + depth * share, 2)],
+                ],
+                "height": height,
+            }
+        )
+    return {"height": top, "footprint": rect(width, depth), **parts}
+
+
+def _tower(side: float, storeys: int, storey: float = 3.0) -> dict:
+    """A tower of `storeys` storeys: floors over the whole footprint every `storey` inches, walls
+    on all four sides with a doorway in the south wall."""
+    h, t = side / 2, 0.125
+    top = storey * (storeys - 1) + 1
+    return {
+        "height": top,
+        "footprint": rect(side, side),
+        "walls": [
+            {
+                "path": [
+                    [-1, h - t],
+                    [-h + t, h - t],
+                    [-h + t, -h + t],
+                    [h - t, -h + t],
+                    [h - t, h - t],
+                    [1, h - t],
+                ],
+                "height": top,
+            },
+        ],
+        "floors": [
+            {"footprint": rect(side, side), "height": storey * k} for k in range(1, storeys)
+        ],
+    }
+
+
 #: Terrain presets: footprint relative to the centre, in inches, and the fields FORMAT.md gives
-#: 40K terrain (category, height, solid).
+#: 40K terrain (category, height, solid, walls, floors, enclosed).
 PRESETS: dict[str, dict] = {
     "ruin-small": {
         "label": "Ruin, small (dense, 3″ high)",
@@ -63,6 +116,51 @@ PRESETS: dict[str, dict] = {
         "category": "dense",
         "height": 8,
         "footprint": _ruin_l(12, 6),
+    },
+    "ruin-l-one-floor": {
+        "label": "Ruin, L-shaped walls, one upper floor (3″)",
+        "type": "ruin",
+        "category": "dense",
+        **_ruin_3d(8, 6, (3.0,)),
+    },
+    "ruin-l-two-floors": {
+        "label": "Ruin, L-shaped walls, two upper floors (3″, 6″)",
+        "type": "ruin",
+        "category": "dense",
+        **_ruin_3d(10, 8, (3.0, 6.0)),
+    },
+    "tower": {
+        "label": "Tower, three storeys (floors 3″, 6″)",
+        "type": "ruin",
+        "category": "dense",
+        **_tower(5, 3),
+    },
+    "container": {
+        "label": "Container (dense, enclosed, 2.5″ high)",
+        "type": "container",
+        "category": "dense",
+        "height": 2.5,
+        "footprint": rect(6, 2.5),
+        "enclosed": [{"footprint": rect(6, 2.5), "height": 2.5}],
+    },
+    "barricade-line": {
+        "label": "Barricade line (light, walls 1.5″ high)",
+        "type": "barricade",
+        "category": "light",
+        "height": 1.5,
+        "footprint": rect(9, 1),
+        "walls": [
+            {"path": [[-4.5, 0], [-1.5, 0]], "height": 1.5},
+            {"path": [[-1, 0], [1, 0]], "height": 1.5},
+            {"path": [[1.5, 0], [4.5, 0]], "height": 1.5},
+        ],
+    },
+    "crater-field": {
+        "label": "Crater field (exposed)",
+        "type": "crater",
+        "category": "exposed",
+        "height": 0,
+        "footprint": blob(5, 4, 12, 0.1),
     },
     "woods": {
         "label": "Woods (light)",
