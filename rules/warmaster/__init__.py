@@ -46,7 +46,14 @@ SYSTEM = register_system(
             TerrainKind(
                 "water",
                 "Shallow water, low obstacles",
-                names=("river", "shallow-river", "ford", "low-obstacle"),
+                names=(
+                    "river",
+                    "shallow-river",
+                    "ford",
+                    "low-obstacle",
+                    "broken-ground",
+                    "marshy-ground",
+                ),
             ),
             TerrainKind(
                 "impassable",
@@ -66,8 +73,23 @@ SYSTEM = register_system(
                 ),
             ),
         ),
-        # Common names players give terrain, each meaning one of the rulebook's names above.
-        terrain_aliases=MappingProxyType({}),
+        # Common names players give terrain, each meaning one of the rulebook's names above
+        # (the picture drew these before the engine judged them).
+        terrain_aliases=MappingProxyType(
+            {
+                "hills": "hill",
+                "forest": "woods",
+                "town": "village",
+                "stream": "river",
+                "marsh": "marshy-ground",
+                "obstacle": "low-obstacle",
+                "wall": "low-obstacle",
+                "hedge": "low-obstacle",
+                "fence": "low-obstacle",
+                "lake": "deep-water",
+                "water": "deep-water",
+            }
+        ),
     )
 )
 
@@ -93,8 +115,10 @@ def _in_phase(phase: str, rule: str):
 
 
 CHARGE_TARGETS = Declaration("charge_targets", "enemy-units", "Charge targets")
-FORTIFIED = Declaration("fortified", "flag", "Fortified")
-IRREGULAR = Declaration("irregular", "flag", "Irregular formation")
+#: 2.7: flyers may attack a fortified unit, which still counts as fortified against them.
+CHARGES_FORTIFIED = Declaration("fortified", "flag", "The unit charged is fortified")
+#: 2.5: a flyer charging from irregular formation goes at most 10 cm.
+IRREGULAR = Declaration("irregular", "flag", "Charging from irregular formation")
 ORDERED_BY = Declaration("ordered_by", "friendly-unit", "Ordered by", required=True)
 HITS = Declaration("hits", "count", "Hits", required=True)
 FRIENDS_MAKE_WAY = Declaration("friends_make_way", "yes-no", "Friends in the way")
@@ -106,7 +130,7 @@ SYSTEM.add(
         rule=command.RULE_INITIATIVE,
         adjudicate=command.adjudicate_initiative_charge,
         eligibility=_steered(command.adjudicate_initiative_charge, "initiative-charge"),
-        declarations=(CHARGE_TARGETS,),
+        declarations=(CHARGE_TARGETS, CHARGES_FORTIFIED, IRREGULAR),
         phases=("command",),
     ),
     MoveType(
@@ -125,7 +149,7 @@ SYSTEM.add(
         rule=command.RULE_ORDERS,
         adjudicate=command.adjudicate_order_charge,
         eligibility=_steered(command.adjudicate_order_charge, "order-charge", (1, 1)),
-        declarations=(ORDERED_BY, CHARGE_TARGETS),
+        declarations=(ORDERED_BY, CHARGE_TARGETS, CHARGES_FORTIFIED, IRREGULAR),
         dice="two D6 for the order",
         phases=("command",),
     ),
@@ -152,9 +176,9 @@ SYSTEM.add(
         declarations=(
             Declaration("shooter", "enemy-model", "Shooting stand", required=True),
             HITS,
+            # 2.6: one die fewer if the flyers are defended, two fewer if fortified.
             Declaration("defended", "flag", "Defended"),
-            FORTIFIED,
-            IRREGULAR,
+            Declaration("fortified", "flag", "Fortified"),
             FRIENDS_MAKE_WAY,
         ),
         dice="one D6 per hit",
@@ -167,7 +191,7 @@ SYSTEM.add(
         adjudicate=combat.adjudicate_retreat,
         suggest=combat.suggest_retreat,
         eligibility=_in_phase("combat", combat.RULE),
-        declarations=(HITS,),
+        declarations=(HITS, FRIENDS_MAKE_WAY),
         phases=("combat",),
     ),
     MoveType(
@@ -177,6 +201,12 @@ SYSTEM.add(
         adjudicate=combat.adjudicate_pursuit,
         suggest=combat.suggest_pursuit,
         eligibility=_in_phase("combat", combat.RULE),
+        # 2.7: the pursuers go along the ground into the unit they pursue (one unit).
+        declarations=(
+            Declaration(
+                "charge_targets", "enemy-units", "The unit pursued (tick one)", required=True
+            ),
+        ),
         phases=("combat",),
     ),
     MoveType(
