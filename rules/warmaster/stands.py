@@ -280,7 +280,13 @@ class Board:
     tree: STRtree
     army_of: dict[str, str]
     table: Polygon
+    characters: frozenset[str] = frozenset()  # ids of character units (2.9: not units)
     cache: dict = field(default_factory=dict)  # other per-situation indexes, by name
+
+    def counts(self, stand: Model) -> bool:
+        """2.9: a stand that counts as part of a unit for closest enemy, sight, touching and
+        blocking questions: every stand but a character's (alone or joined)."""
+        return stand.unit not in self.characters
 
     def stands_near(self, region: Polygon, margin: float = 0.0) -> list[Model]:
         query = region if margin <= 0 else region.buffer(margin, join_style="mitre")
@@ -302,6 +308,7 @@ def board(situation: Situation) -> Board:
         STRtree(footprints),
         {u.id: u.army for u in situation.units},
         box(0, 0, situation.table.width, situation.table.height),
+        frozenset(u.id for u in situation.units if is_character(u)),
     )
     situation.memo["warmaster.board"] = result
     return result
@@ -316,6 +323,28 @@ def block_intervals(
     for m in stands:
         out.extend(sweep_intervals(m.footprint, ux, uy, t_max, obstacles))
     return merge_intervals(out)
+
+
+def contact_centres(
+    anchor: Polygon, stand: Model, toward: tuple[float, float], step: float
+) -> list[tuple[float, float]]:
+    """Every centre where `stand` (keeping its facing) touches the convex footprint `anchor`, to
+    within `step` along the ring they form, nearest `toward` first.
+
+    Exact ring: the stand centred at c touches the anchor when c lies on the boundary of the
+    Minkowski sum anchor + (-stand shape), the convex hull of the pairwise vertex differences.
+    The ring is sampled every `step` and the point of it nearest `toward` is added, so the
+    nearest free centre found is within `step` of the true nearest free centre."""
+    shape = [(x - stand.x, y - stand.y) for x, y in stand.footprint.exterior.coords[:-1]]
+    pts = [(ax - sx, ay - sy) for ax, ay in anchor.exterior.coords[:-1] for sx, sy in shape]
+    ring = MultiPoint(pts).convex_hull.exterior
+    n = max(8, math.ceil(ring.length / step))
+    out = [ring.interpolate(k * ring.length / n) for k in range(n)]
+    out.append(ring.interpolate(ring.project(Point(toward))))
+    tx, ty = toward
+    centres = [(p.x, p.y) for p in out]
+    centres.sort(key=lambda c: math.hypot(c[0] - tx, c[1] - ty))
+    return centres
 
 
 def centroid(stands: Iterable[Model]) -> tuple[float, float]:
