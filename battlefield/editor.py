@@ -163,6 +163,8 @@ PHASE_FLAGS = (
     "ordered_by",
     "homed_back",
     "initiative_moved",
+    "charged",
+    "orders_over",
 )
 TURN_FLAGS = ("advanced_this_turn", "fell_back_this_turn")
 

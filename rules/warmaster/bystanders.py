@@ -81,7 +81,11 @@ def nearest_join(
     b = board(situation)
     best, best_cost = None, math.inf
     for host in situation.friends_of(character):
-        if host.id in away_from or host.id in b.characters or not may_join(situation, character, host):
+        if (
+            host.id in away_from
+            or host.id in b.characters
+            or not may_join(situation, character, host)
+        ):
             continue
         for anchor in host.models:
             if anchor.footprint.distance(stand.footprint) > min(limit, best_cost) + EPSILON:
@@ -154,7 +158,9 @@ def characters_in_the_way(
             if o.unit in b.characters and o.unit != unit.id:
                 if b.army_of[o.unit] == unit.army and stands_overlap(m, o):
                     hit.add(o.unit)
-                elif b.army_of[o.unit] != unit.army and m.footprint.distance(o.footprint) <= EPSILON:
+                elif (
+                    b.army_of[o.unit] != unit.army and m.footprint.distance(o.footprint) <= EPSILON
+                ):
                     hit.add(o.unit)
     for char_id in sorted(hit):
         character = situation.unit(char_id)
@@ -269,4 +275,9 @@ def finish_past_characters(
 
 
 __all__ = [
-    "finish_past_characters","characters_in_the_way", "nearest_join", "may_join", "DISPLACE_DISTANCE"]
+    "finish_past_characters",
+    "characters_in_the_way",
+    "nearest_join",
+    "may_join",
+    "DISPLACE_DISTANCE",
+]

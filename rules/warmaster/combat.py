@@ -31,13 +31,14 @@ from typing import Any
 
 from shapely.ops import nearest_points
 
+from ..dice import Dice
 from ..errors import InvalidInput
 from ..geometry import EPSILON
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
+from .bystanders import finish_past_characters
 from .flying import (
-    FLYER_PACE,
     check_distances,
     check_engine_placement,
     check_flown_end,
@@ -45,6 +46,7 @@ from .flying import (
     end_models,
     finish,
     fmt,
+    in_combat,
     new_verdict,
     phase_check,
     refuse_ground_unit,
@@ -306,28 +308,57 @@ def adjudicate_pursuit(situation: Situation, move: Move) -> Verdict:
     return finish(verdict, situation, ends)
 
 
+#: 2.9: no stand may move more than this in a combat advance (flyers too, flown).
+ADVANCE_DISTANCE = 20.0
+#: 2.9: a fall back is up to 3D6 cm; it must end this far from enemies and units in combat.
+FALL_BACK_DICE = 3
+FALL_BACK_GAP = 1.0
+
+
 def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdict:
+    """2.7 / 2.9: a combat advance (at most 20 cm, into contact) or fall back (at most 3D6 cm,
+    ending 1 cm from enemies and units in combat or confused), flown over stands and terrain."""
     unit = situation.unit(move.unit)
-    verdict = new_verdict(move, max_distance=FLYER_PACE)
+    verdict = new_verdict(move)
     if not refuse_ground_unit(verdict, unit):
         return verdict
     phase_check(verdict, situation, unit, "combat", RULE)
+    dice = Dice(move.dice, move.seed)
+    if advance:
+        limit = ADVANCE_DISTANCE
+        verdict.check(
+            RULE,
+            "before-moving",
+            True,
+            unit.id,
+            f"A combat advance is flown, over stands and terrain, and no stand may move more than "
+            f"{fmt(limit)} cm (2.9).",
+            None,
+            limit,
+        )
+    else:
+        rolled = dice.roll(FALL_BACK_DICE)
+        dice.finish()
+        verdict.move.update(dice.summary())
+        limit = float(sum(rolled))
+        verdict.check(
+            RULE,
+            "before-moving",
+            True,
+            unit.id,
+            f"A fall back is flown up to 3D6 cm: {' + '.join(map(str, rolled))} = {fmt(limit)} cm "
+            "(2.9).",
+            limit,
+            None,
+        )
+    verdict.move["max_distance"] = limit
     if move.end is None:
         raise InvalidInput("end", f"a {move.type} needs the stands' end positions")
     what = "advance" if advance else "fall back"
-    verdict.check(
-        RULE,
-        "before-moving",
-        True,
-        unit.id,
-        f"A flyer's combat {what} is flown like a Command phase move. How far it may go is set by "
-        f"the combat rules, which Arbiter does not judge: it holds the move to the flyer's "
-        "full pace "
-        f"of {fmt(FLYER_PACE)} cm.",
-    )
     ends = end_models(unit, move)
-    check_distances(verdict, unit, ends, FLYER_PACE, RULE, f"a flown combat {what}")
+    check_distances(verdict, unit, ends, limit, RULE, f"a flown combat {what}")
     check_flown_end(verdict, situation, unit, ends, may_touch_enemy=advance)
+    state = {}
     if advance:
         touched = touching_enemy_units(situation, unit, ends)
         verdict.check(
@@ -340,8 +371,37 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
             else f"A combat advance brings {unit.id} into contact with the enemy; "
             "it ends touching none.",
         )
+    else:
+        near = _near_enemies_or_combat(situation, unit, ends)
+        if near:
+            verdict.check(
+                RULE,
+                "after-moving",
+                True,
+                unit.id,
+                f"{unit.id} ends its fall back within {fmt(FALL_BACK_GAP)} cm of "
+                f"{', '.join(near)} (enemies or units in combat), so it is confused (2.9).",
+            )
+            verdict.events.append({"event": "confused", "unit": unit.id, "because": near})
+            state = {unit.id: {"confused": True}}
     characters_must_leave(verdict, situation, unit, ends)
-    return finish(verdict, situation, ends)
+    return finish_past_characters(verdict, situation, unit, ends, state)
+
+
+def _near_enemies_or_combat(situation: Situation, unit: Unit, ends: list[Model]) -> list[str]:
+    """Units (not characters) within 1 cm of the end stands that are enemies or in combat."""
+    b = board(situation)
+    out = set()
+    for m in ends:
+        for o in b.stands_near(m.footprint, FALL_BACK_GAP):
+            if o.unit == unit.id or not b.counts(o):
+                continue
+            if m.footprint.distance(o.footprint) >= FALL_BACK_GAP - 1e-9:
+                continue
+            other = situation.unit(o.unit)
+            if other.army != unit.army or in_combat(situation, other):
+                out.add(o.unit)
+    return sorted(out)
 
 
 def adjudicate_combat_advance(situation: Situation, move: Move) -> Verdict:

@@ -22,6 +22,7 @@ from ..geometry import EPSILON, within
 from ..move import Move, Pose
 from ..situation import Situation, Unit
 from ..verdict import Finding, Verdict
+from .bystanders import finish_past_characters
 from .flying import (
     COMMAND_RANGE,
     FLYER_CHARGE,
@@ -31,14 +32,12 @@ from .flying import (
     check_flown_end,
     end_models,
     engaged,
-    finish,
     fmt,
     new_verdict,
     phase_check,
     refuse_ground_unit,
     touching_enemy_units,
 )
-from .bystanders import finish_past_characters
 from .stands import board, formation, is_character, overlaps, unit_distance
 from .terrain import kind_of, unit_sees
 
@@ -119,9 +118,7 @@ def army_order_rolls(situation: Situation, unit: Unit) -> list[str]:
 def army_characters_moved(situation: Situation, unit: Unit) -> list[str]:
     """2.9: the friendly characters that have made their own move this phase."""
     return [
-        u.id
-        for u in situation.friends_of(unit)
-        if is_character(u) and u.flag("moved_this_phase")
+        u.id for u in situation.friends_of(unit) if is_character(u) and u.flag("moved_this_phase")
     ]
 
 
@@ -271,15 +268,21 @@ def failed_order(
     if total == 12 and general:
         limit, why = 0.0, "The General rolled 12: the order fails and the unit may not move at all"
     elif blunder:
-        limit, why = 0.0, (
-            f"{character.id} rolled 12: a blunder. The unit makes no half-pace move; roll a D6 "
-            "on the Blunder table (Arbiter does not judge the blunder's result)"
+        limit, why = (
+            0.0,
+            (
+                f"{character.id} rolled 12: a blunder. The unit makes no half-pace move; roll a D6 "
+                "on the Blunder table (Arbiter does not judge the blunder's result)"
+            ),
         )
         verdict.events.append({"event": "blunder-roll", "unit": unit.id, "dice": "D6"})
     elif earlier == 0:
-        limit, why = FLYER_HALF_PACE, (
-            "A failed first order lets the unit move half pace, 10 cm for flyers (flown "
-            "[house]), without charging or ending touching an enemy"
+        limit, why = (
+            FLYER_HALF_PACE,
+            (
+                "A failed first order lets the unit move half pace, 10 cm for flyers (flown "
+                "[house]), without charging or ending touching an enemy"
+            ),
         )
     else:
         limit, why = 0.0, "A failed later order: the unit does not move"
@@ -287,8 +290,10 @@ def failed_order(
     verdict.check(RULE_COMMAND, "before-moving", True, unit.id, why + ".", None, limit)
     check_distances(verdict, unit, ends, limit, RULE_COMMAND, "after a failed order, the unit")
     check_flown_end(verdict, situation, unit, ends, may_touch_enemy=False)
-    ends_text = "all orders for the phase (the General failed)" if general else (
-        f"{character.id}'s orders for the phase"
+    ends_text = (
+        "all orders for the phase (the General failed)"
+        if general
+        else (f"{character.id}'s orders for the phase")
     )
     verdict.check(
         RULE_COMMAND,
@@ -472,7 +477,9 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
     check_flown_end(verdict, situation, unit, ends, may_touch_enemy=True)
     check_charge_contact(verdict, situation, unit, ends, [target.id], RULE_INITIATIVE)
     verdict.events.append({"event": "charged", "unit": unit.id, "target": target.id})
-    return finish_past_characters(verdict, situation, unit, ends, {unit.id: {"initiative_moved": True, "charged": True}})
+    return finish_past_characters(
+        verdict, situation, unit, ends, {unit.id: {"initiative_moved": True, "charged": True}}
+    )
 
 
 def _adjudicate_order(situation: Situation, move: Move, charge: bool) -> Verdict:

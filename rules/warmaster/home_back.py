@@ -38,7 +38,7 @@ from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
 from ..systems import SYSTEMS
 from ..verdict import Verdict
-from .command import character_of
+from .command import character_of, check_before_orders
 from .flying import (
     COMMAND_RANGE,
     check_flown_end,
@@ -111,7 +111,8 @@ def eligibility(verdict: Verdict, situation: Situation, unit: Unit) -> bool:
         if not spell
         else f"A spell prevents {unit.id} from moving, so it cannot home back.",
     )
-    # 2.3: home back comes after initiative and before orders, once a phase.
+    # 2.9: home back comes after initiative and before any order roll of the army, once a phase.
+    check_before_orders(verdict, situation, unit, RULE)
     earlier = int(unit.state.get("orders_this_phase", 0) or 0)
     for done, text in (
         (unit.flag("homed_back"), f"{unit.id} has already homed back this phase."),

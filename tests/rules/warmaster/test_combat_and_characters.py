@@ -85,19 +85,62 @@ def test_a_pursuit_is_blocked_by_woods_on_the_way():
     assert any("does not reach" in f.text for f in verdict.findings)
 
 
-def test_combat_advances_and_fall_backs_are_flown():
+def _line(x):
+    return {"F1": {"x": x, "y": 50}, "F2": {"x": x, "y": 54}, "F3": {"x": x, "y": 58}}
+
+
+@pytest.mark.parametrize("enemy_x, legal", [(72.0, True), (72.1, False)])
+def test_a_combat_advance_is_flown_at_most_20_cm(enemy_x, legal):
+    # F spans x 49..51; E spans enemy_x - 1 ..: F must fly enemy_x - 52 cm to touch it, over the
+    # wood (x 53..65). 2.9: no stand may advance more than 20 cm.
     doc = scenario(
-        [line_of_flyers("F", 50, 54), enemy("E", 80, 54)],
-        [terrain("w", "woods", 55, 40, 70, 70)],
+        [line_of_flyers("F", 50, 54), enemy("E", enemy_x, 54)],
+        [terrain("w", "woods", 53, 40, 65, 70)],
         phase="combat",
     )
-    to = {"F1": {"x": 78, "y": 50}, "F2": {"x": 78, "y": 54}, "F3": {"x": 78, "y": 58}}
-    advance = judge(doc, {"unit": "F", "type": "combat-advance", "end": to})
-    assert advance.legal, failed_rules(advance)  # over the wood into contact with E (79..81)
-    back = {"F1": {"x": 30, "y": 50}, "F2": {"x": 30, "y": 54}, "F3": {"x": 30, "y": 58}}
-    assert judge(doc, {"unit": "F", "type": "combat-fall-back", "end": back}).legal
-    onto_wood = {m: {"x": 60, "y": p["y"]} for m, p in to.items()}
-    assert not judge(doc, {"unit": "F", "type": "combat-fall-back", "end": onto_wood}).legal
+    verdict = judge(doc, {"unit": "F", "type": "combat-advance", "end": _line(enemy_x - 2)})
+    assert verdict.legal is legal, failed_rules(verdict)
+    assert verdict.move["max_distance"] == 20
+
+
+@pytest.mark.parametrize("end_x, legal", [(32.0, True), (31.9, False)])
+def test_a_fall_back_is_flown_at_most_3d6_cm(end_x, legal):
+    # 3D6 = 6 + 6 + 6 = 18 cm: from x = 50 back to x = 32 exactly
+    doc = scenario(
+        [line_of_flyers("F", 50, 54), enemy("E", 52, 54)],
+        [terrain("w", "woods", 53, 40, 65, 70)],
+        phase="combat",
+    )
+    fall_back = {"unit": "F", "type": "combat-fall-back", "dice": [6, 6, 6], "end": _line(end_x)}
+    verdict = judge(doc, fall_back)
+    assert verdict.legal is legal, failed_rules(verdict)
+    assert verdict.move["max_distance"] == 18
+
+
+def test_a_fall_back_may_not_end_over_woods():
+    doc = scenario(
+        [line_of_flyers("F", 50, 54), enemy("E", 52, 54)],
+        [terrain("w", "woods", 38, 40, 45, 70)],
+        phase="combat",
+    )
+    verdict = judge(
+        doc, {"unit": "F", "type": "combat-fall-back", "dice": [6, 6, 6], "end": _line(40)}
+    )
+    assert any(r == "flying-units/terrain" for r, _, _ in failed_rules(verdict))
+
+
+def test_a_fall_back_ending_within_1_cm_of_an_enemy_confuses_the_unit():
+    # D spans x 31..33, y 60.5..64.5: 0.5 cm from F3 (y 56..60) once F is back at x = 32
+    doc = scenario(
+        [line_of_flyers("F", 50, 54), enemy("E", 52, 54), enemy("D", 32, 62.5)],
+        phase="combat",
+    )
+    verdict = judge(
+        doc, {"unit": "F", "type": "combat-fall-back", "dice": [6, 6, 6], "end": _line(32)}
+    )
+    assert verdict.legal, failed_rules(verdict)
+    assert {"event": "confused", "unit": "F", "because": ["D"]} in verdict.events
+    assert verdict.after.unit("F").state["confused"] is True
 
 
 def test_a_flying_character_moves_100_cm_under_the_flyers_terrain_rules():
