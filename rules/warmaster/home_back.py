@@ -62,6 +62,7 @@ from .stands import (
     stands_together,
     sweep_intervals,
     swept_hull,
+    table_limit,
     unit_distance,
 )
 
@@ -249,15 +250,7 @@ class _Context:
 
     def table_limit(self, stand: Model, ux: float, uy: float) -> float:
         """How far the stand can move along (ux, uy) and stay on the table."""
-        limit = math.inf
-        width, height = self.situation.table.width, self.situation.table.height
-        for cx, cy in list(stand.footprint.exterior.coords)[:-1]:
-            for c, u, top in ((cx, ux, width), (cy, uy, height)):
-                if u > EPSILON:
-                    limit = min(limit, (top - c) / u)
-                elif u < -EPSILON:
-                    limit = min(limit, (0 - c) / u)
-        return max(0.0, limit)
+        return table_limit(self.board.table, [stand.footprint], ux, uy)
 
     def allowed(self, fp, placed: list, min_gap: float) -> bool:
         """May a stand of the homing unit end with this footprint? Besides where any flyer may

@@ -325,6 +325,20 @@ def block_intervals(
     return merge_intervals(out)
 
 
+def table_limit(table: Polygon, footprints: Iterable[Polygon], ux: float, uy: float) -> float:
+    """How far footprints can move along the unit vector (ux, uy) and stay on the table."""
+    x0, y0, x1, y1 = table.bounds
+    limit = math.inf
+    for fp in footprints:
+        for cx, cy in list(fp.exterior.coords)[:-1]:
+            for c, u, low, top in ((cx, ux, x0, x1), (cy, uy, y0, y1)):
+                if u > EPSILON:
+                    limit = min(limit, (top - c) / u)
+                elif u < -EPSILON:
+                    limit = min(limit, (low - c) / u)
+    return max(0.0, limit)
+
+
 def contact_centres(
     anchor: Polygon, stand: Model, toward: tuple[float, float], step: float
 ) -> list[tuple[float, float]]:
