@@ -49,6 +49,10 @@ DECLARATIONS = {
     # Added by Arbiter (documented in docs/format.md): when a declaration was made relative to
     # the dice roll, for the "declare before the roll" rules (21.03 FAQ).
     "declared_after_roll": bool,
+    # Warmaster retreats (RULES.md 2.9), Arbiter's: the losing units sharing the result, and the
+    # side the loser retreats from when two sides are touched by as many enemy stands.
+    "losing_units": int,
+    "retreat_from": str,
 }
 
 POSE_FIELDS = {"x", "y", "z", "facing"}

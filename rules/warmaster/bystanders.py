@@ -266,10 +266,13 @@ def finish_past_characters(
     ends: list[Model],
     state=None,
     removed: Iterable[str] = (),
+    touched_on_the_way: Iterable[str] = (),
 ) -> Verdict:
     """`finish` for a move whose end stands may meet characters: they are moved aside or
     displaced (or slain) as 2.9 says, in the findings, the events and the situation after."""
-    moved, slain = characters_in_the_way(verdict, situation, unit, ends)
+    moved, slain = characters_in_the_way(
+        verdict, situation, unit, ends, touched_on_the_way=touched_on_the_way
+    )
     gone = list(removed) + [m.id for c in slain for m in situation.unit(c).models]
     return finish(verdict, situation, list(ends) + list(moved.values()), state, gone)
 

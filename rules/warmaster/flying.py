@@ -124,6 +124,7 @@ def check_flown_end(
     may_touch_enemy: bool = False,
     ignore: Iterable[str] = (),
     stage: str = "end-of-move",
+    together: bool = True,
 ) -> None:
     """2.2 / 2.5 end of move for flyers: table, terrain, friends, enemies, stands in touch.
 
@@ -204,6 +205,8 @@ def check_flown_end(
             else f"{m.id} would end touching enemy {', '.join(enemies)}, "
             "which only a charge may do.",
         )
+    if not together:
+        return  # the caller judges the formation (a retreat that lost stands, 2.9)
     together = stands_together(ends)
     verdict.check(
         "units/formation",

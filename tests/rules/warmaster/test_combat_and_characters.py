@@ -7,6 +7,8 @@ so a retreat of d cm puts F's centres at x = 50 - d.
 
 import pytest
 
+from rules import InvalidInput
+
 from .builders import (
     character,
     enemy,
@@ -54,11 +56,74 @@ def test_a_flyer_retreating_into_impassable_terrain_or_enemies_is_destroyed():
     assert "destroyed" in [e["event"] for e in foes.events]
 
 
-def test_a_retreat_halts_against_friends_who_do_not_make_way():
-    # friend G1 at x 43..45: F halts with its rear edge on 45, centres at 46 (4 cm)
-    verdict = judge(fought(flyers("G", [stand("G1", 44, 54)], keywords=("INFANTRY",))), retreat(8))
+def test_a_retreat_into_friends_who_do_not_make_way_destroys_the_blocked_stand():
+    # 2.9, stand by stand: friend G1 (x 43..45, y 52..56) lies behind F2 (y 52..56). 8 cm back,
+    # F2 would cross it: F2 is destroyed. F1 (y 48..52) and F3 (y 56..60) only slide along its
+    # edges and end at x 41..43 (centres 42). The two survivors are split.
+    g = flyers("G", [stand("G1", 44, 54)], keywords=("INFANTRY",))
+    verdict = judge(fought(g), retreat(8))
     assert verdict.legal, failed_rules(verdict)
-    assert xs(verdict) == [46.0]
+    assert {"event": "stand-destroyed", "unit": "F", "stand": "F2"} in verdict.events
+    assert xs(verdict) == [42.0]
+    assert {"event": "remove-a-stand-if-still-split", "unit": "F"} in verdict.events
+    after = verdict.after.unit("F")
+    assert [m.id for m in after.models] == ["F1", "F3"] and after.state["stands_lost"] == 1
+
+
+def test_friends_that_make_way_let_the_whole_unit_retreat_and_owe_confusion_dice():
+    g = flyers("G", [stand("G1", 44, 54)], keywords=("INFANTRY",))
+    verdict = judge(fought(g), retreat(8, friends_make_way=True))
+    assert verdict.legal, failed_rules(verdict)
+    assert xs(verdict) == [42.0] and len(verdict.after.unit("F").models) == 3
+    assert {"event": "make-way", "unit": "F", "friends": ["G"]} in verdict.events
+    rolls = sorted((e["unit"], e["dice"]) for e in verdict.events if e["event"] == "confusion-roll")
+    assert rolls == [("F", "1D6"), ("G", "1D6")]
+
+
+def test_friends_in_combat_cannot_make_way_for_a_retreat():
+    # G1 is touched by enemy K (x 41..43): G is in combat, so F2 is destroyed all the same
+    g = flyers("G", [stand("G1", 44, 54)], keywords=("INFANTRY",))
+    verdict = judge(fought(g, enemy("K", 42, 54)), retreat(8, friends_make_way=True))
+    assert {"event": "stand-destroyed", "unit": "F", "stand": "F2"} in verdict.events
+
+
+def test_the_retreat_distance_is_shared_by_the_losing_units_rounded_up():
+    # lost by 5, two losing units: ceil(5 / 2) = 3 cm
+    verdict = judge(fought(), retreat(5, losing_units=2))
+    assert xs(verdict) == [47.0]
+    # lost by 0 (a unit that must still retreat): at least 1 cm
+    assert xs(judge(fought(), retreat(0))) == [49.0]
+
+
+def test_a_retreat_goes_straight_back_from_the_side_the_enemy_touches():
+    # K1 faces -y at (52, 61): x 50..54, y 60..62, touching F3's right edge (y = 60, F faces +x,
+    # so its right is +y) over x 50..51. F retreats 5 cm straight to its left (-y), keeping x;
+    # centre to centre from K1 would have gone (-2, -7) / 7.28 and shifted x.
+    flank = flyers("K", [stand("K1", 52, 61, 270)], army="blue", keywords=("INFANTRY",))
+    doc = scenario([line_of_flyers("F", 50, 54), flank], phase="combat")
+    verdict = judge(doc, retreat(5))
+    assert verdict.legal, failed_rules(verdict)
+    ys = sorted(round(v["end"]["y"], 4) for v in verdict.models.values())
+    assert ys == [45.0, 49.0, 53.0]
+    assert xs(verdict) == [50.0]
+
+
+def test_a_tie_between_sides_is_the_losers_choice():
+    # E1 touches F's front (F1 and F3 also meet it corner to corner: still one stand on the
+    # front); K1 touches its right flank: one enemy stand each
+    flank = flyers("K", [stand("K1", 52, 61, 270)], army="blue", keywords=("INFANTRY",))
+    with pytest.raises(InvalidInput) as err:
+        judge(fought(flank), retreat(5))
+    assert err.value.field == "declarations.retreat_from"
+    assert xs(judge(fought(flank), retreat(5, retreat_from="front"))) == [45.0]
+
+
+def test_a_retreat_off_the_table_destroys_the_unit():
+    # F at x = 4 (x 3..5), E touching its front: 5 cm back crosses the edge x = 0
+    doc = scenario([line_of_flyers("F", 4, 54), enemy("E", 6, 54)], phase="combat")
+    verdict = judge(doc, retreat(5))
+    assert verdict.legal and {"event": "destroyed", "unit": "F"} in verdict.events
+    assert not verdict.after.has_unit("F")
 
 
 def test_a_pursuit_goes_along_the_ground_into_contact():
@@ -71,8 +136,9 @@ def test_a_pursuit_goes_along_the_ground_into_contact():
     assert xs(verdict) == [58.0]
 
 
-def test_a_pursuit_is_blocked_by_woods_on_the_way():
-    # wood x 53..55: F stops with its front edge on 53, centres at 52, short of E
+def test_a_pursuit_that_cannot_reach_the_enemy_is_refused():
+    # wood x 53..55 lies between F (front edge 51) and E (x 59..61): on the ground F would stop
+    # at the wood after 2 cm, short of E. 2.9: a unit that cannot reach does not pursue.
     doc = scenario(
         [line_of_flyers("F", 50, 54), enemy("E", 60, 54)],
         [terrain("w", "woods", 53, 40, 55, 70)],
@@ -81,8 +147,27 @@ def test_a_pursuit_is_blocked_by_woods_on_the_way():
     verdict = judge(
         doc, {"unit": "F", "type": "pursuit", "declarations": {"charge_targets": ["E"]}}
     )
-    assert verdict.legal and xs(verdict) == [52.0]
-    assert any("does not reach" in f.text for f in verdict.findings)
+    assert not verdict.legal
+    assert any("cannot reach" in t for _, _, t in failed_rules(verdict))
+
+
+@pytest.mark.parametrize("a, legal", [(0.5, True), (0.45, False)])
+def test_a_pursuit_needs_1_cm_of_the_enemys_edge_outside_woods(a, legal):
+    # E (x 59..61, y 52..56) retreated into a wood covering x >= 59 but for a notch of width a
+    # (x 59..59 + a, y up to 52 + a) at E's top-left corner: 2a cm of E's edge lies outside it
+    # (a along its top edge, a along its left edge). F's path (x 51..59) stays clear of the wood.
+    wood = {
+        "id": "w",
+        "type": "woods",
+        "footprint": [[59 + a, 40], [90, 40], [90, 70], [59, 70], [59, 52 + a], [59 + a, 52 + a]],
+    }
+    doc = scenario([line_of_flyers("F", 50, 54), enemy("E", 60, 54)], [wood], phase="combat")
+    verdict = judge(
+        doc, {"unit": "F", "type": "pursuit", "declarations": {"charge_targets": ["E"]}}
+    )
+    assert verdict.legal is legal, failed_rules(verdict)
+    edge = next(f for f in verdict.findings if f.stage == "eligible-if" and f.limit == 1.0)
+    assert edge.measured == pytest.approx(2 * a)
 
 
 def _line(x):
