@@ -19,6 +19,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 import shapely
 from shapely import STRtree
 from shapely.geometry import LineString, MultiPoint, Point, Polygon, box
@@ -351,14 +352,18 @@ def contact_centres(
     nearest free centre found is within `step` of the true nearest free centre."""
     shape = [(x - stand.x, y - stand.y) for x, y in stand.footprint.exterior.coords[:-1]]
     pts = [(ax - sx, ay - sy) for ax, ay in anchor.exterior.coords[:-1] for sx, sy in shape]
-    ring = MultiPoint(pts).convex_hull.exterior
-    n = max(8, math.ceil(ring.length / step))
-    out = [ring.interpolate(k * ring.length / n) for k in range(n)]
-    out.append(ring.interpolate(ring.project(Point(toward))))
-    tx, ty = toward
-    centres = [(p.x, p.y) for p in out]
-    centres.sort(key=lambda c: math.hypot(c[0] - tx, c[1] - ty))
-    return centres
+    ring = np.asarray(MultiPoint(pts).convex_hull.exterior.coords)
+    seg = np.hypot(np.diff(ring[:, 0]), np.diff(ring[:, 1]))
+    along = np.concatenate([[0.0], np.cumsum(seg)])
+    n = max(8, math.ceil(along[-1] / step))
+    at = np.linspace(0.0, along[-1], n, endpoint=False)
+    xs = np.interp(at, along, ring[:, 0])
+    ys = np.interp(at, along, ring[:, 1])
+    nearest = LineString(ring).interpolate(LineString(ring).project(Point(toward)))
+    xs = np.append(xs, nearest.x)
+    ys = np.append(ys, nearest.y)
+    order = np.argsort(np.hypot(xs - toward[0], ys - toward[1]), kind="stable")
+    return list(zip(xs[order].tolist(), ys[order].tolist(), strict=True))
 
 
 def centroid(stands: Iterable[Model]) -> tuple[float, float]:
