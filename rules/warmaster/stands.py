@@ -350,9 +350,10 @@ def contact_centres(
     Minkowski sum anchor + (-stand shape), the convex hull of the pairwise vertex differences.
     The ring is sampled every `step` and the point of it nearest `toward` is added, so the
     nearest free centre found is within `step` of the true nearest free centre."""
-    shape = [(x - stand.x, y - stand.y) for x, y in stand.footprint.exterior.coords[:-1]]
-    pts = [(ax - sx, ay - sy) for ax, ay in anchor.exterior.coords[:-1] for sx, sy in shape]
-    ring = np.asarray(MultiPoint(pts).convex_hull.exterior.coords)
+    shape = np.asarray(stand.footprint.exterior.coords[:-1]) - (stand.x, stand.y)
+    corners_a = np.asarray(anchor.exterior.coords[:-1])
+    pts = (corners_a[:, None, :] - shape[None, :, :]).reshape(-1, 2)
+    ring = np.asarray(shapely.convex_hull(shapely.multipoints(pts)).exterior.coords)
     seg = np.hypot(np.diff(ring[:, 0]), np.diff(ring[:, 1]))
     along = np.concatenate([[0.0], np.cumsum(seg)])
     n = max(8, math.ceil(along[-1] / step))

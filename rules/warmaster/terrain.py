@@ -115,13 +115,16 @@ def kind_of(situation: Situation, feature: TerrainFeature) -> str:
 
 
 def no_flyer_end_terrain(situation: Situation) -> list[tuple[TerrainFeature, str]]:
-    """Terrain a flyer may not end in or over, with its kind."""
-    out = []
-    for feature in situation.terrain:
-        kind = kind_of(situation, feature)
-        if kind in NO_FLYER_END:
-            out.append((feature, kind))
-    return out
+    """Terrain a flyer may not end in or over, with its kind (worked out once per situation)."""
+    cache = board(situation).cache
+    if "no-flyer-end" not in cache:
+        out = []
+        for feature in situation.terrain:
+            kind = kind_of(situation, feature)
+            if kind in NO_FLYER_END:
+                out.append((feature, kind))
+        cache["no-flyer-end"] = out
+    return cache["no-flyer-end"]
 
 
 def forbidden_terrain_under(situation: Situation, footprint) -> list[tuple[TerrainFeature, str]]:

@@ -317,3 +317,137 @@ def test_a_character_with_nothing_to_escape_from_makes_no_escape_move():
     assert not judge(
         doc, {"unit": "C", "type": "character-escape", "end": {"C1": {"x": 20, "y": 54}}}
     ).legal
+
+
+def test_a_flying_character_may_not_join_a_unit_standing_wholly_in_a_wood():
+    # C (round, radius 1) at (10, 54) is touched by E1 (x 11..13). G1 (x 34..36, y 52..56) stands
+    # wholly in a wood covering exactly its footprint; H1 (x 34..36, y 68..72) stands in the open.
+    # C may not join G (2.8): touching G1 at (33, 54), 23 cm away, is refused; it flies to H.
+    doc = scenario(
+        [
+            character("C", 10, 54, flying=True),
+            enemy("E", 12, 54),
+            flyers("G", [stand("G1", 35, 54)], keywords=("INFANTRY",)),
+            flyers("H", [stand("H1", 35, 70)], keywords=("INFANTRY",)),
+        ],
+        [terrain("w", "woods", 34, 52, 36, 56)],
+        phase="combat",
+    )
+    onto_g = judge(
+        doc, {"unit": "C", "type": "character-escape", "end": {"C1": {"x": 33, "y": 54}}}
+    )
+    assert not onto_g.legal
+    assert any("cannot join" in t for _, _, t in failed_rules(onto_g))
+    verdict = judge(doc, {"unit": "C", "type": "character-escape"})
+    assert verdict.legal, failed_rules(verdict)
+    assert verdict.after.unit("C").state["joined"] == "H"
+
+
+def test_a_legal_hand_escape_is_accepted_whatever_the_search_finds():
+    # The same table without H: the engine's own escape goes nowhere (G cannot be joined), so
+    # with no placement C is slain; a placement touching the wood-bound G is refused on its own
+    # merits, not ruled "slain"
+    doc = scenario(
+        [
+            character("C", 10, 54, flying=True),
+            enemy("E", 12, 54),
+            flyers("G", [stand("G1", 35, 54)], keywords=("INFANTRY",)),
+        ],
+        [terrain("w", "woods", 34, 52, 36, 56)],
+        phase="combat",
+    )
+    assert {"event": "slain", "unit": "C"} in judge(
+        doc, {"unit": "C", "type": "character-escape"}
+    ).events
+    hand = judge(doc, {"unit": "C", "type": "character-escape", "end": {"C1": {"x": 33, "y": 54}}})
+    assert not any(e["event"] == "slain" for e in hand.events)
+
+
+# -- property: the escape the engine suggests is the shortest there is ----------------------------
+
+import math  # noqa: E402
+
+from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from rules import Move, Situation, adjudicate, suggest  # noqa: E402
+from rules.warmaster.flying import PLACEMENT_TOLERANCE  # noqa: E402
+
+
+@st.composite
+def escape_tables(draw):
+    cx, cy = draw(st.floats(20, 160)), draw(st.floats(20, 100))
+    units = [character("C", cx, cy, flying=True), enemy("E", cx + 2, cy)]
+    for i in range(draw(st.integers(1, 5))):
+        units.append(
+            flyers(
+                f"G{i}",
+                [
+                    stand(
+                        f"G{i}s",
+                        cx + draw(st.floats(-32, 32)),
+                        cy + draw(st.floats(-32, 32)),
+                        draw(st.sampled_from([0, 30, 90])),
+                    )
+                ],
+                army=draw(st.sampled_from(["red", "red", "blue"])),
+                keywords=("INFANTRY",),
+            )
+        )
+    pieces = []
+    for i in range(draw(st.integers(0, 3))):
+        tx, ty = cx + draw(st.floats(-30, 30)), cy + draw(st.floats(-30, 30))
+        w, h = draw(st.floats(2, 15)), draw(st.floats(2, 15))
+        kind = draw(st.sampled_from(["woods", "impassable", "river"]))
+        pieces.append(terrain(f"t{i}", kind, tx, ty, tx + w, ty + h))
+    angles = draw(st.lists(st.floats(0, 2 * math.pi), min_size=3, max_size=3))
+    return scenario(units, pieces, phase="combat"), angles
+
+
+@settings(
+    max_examples=int(__import__("os").environ.get("WM_EXAMPLES", 12)),
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
+)
+@given(escape_tables())
+def test_no_legal_hand_escape_is_shorter_than_the_suggestion(case):
+    """2.8: adjudicate(suggest(x)) is legal, and no hand placement touching a friendly stand
+    (spots all round each one) is both legal and shorter by more than PLACEMENT_TOLERANCE; when
+    the engine finds none (slain), no hand placement is legal."""
+    doc, angles = case
+    try:
+        situation = Situation.from_document(doc)
+    except Exception:
+        assume(False)
+    start = situation.model("C1")
+    move = Move.from_document({"unit": "C", "type": "character-escape"}, situation.system)
+    engine = suggest(situation, move)
+    verdict = adjudicate(situation, engine)
+    assume(all(f.passed for f in verdict.findings if f.stage == "eligible-if"))
+    assert verdict.legal, failed_rules(verdict)
+    slain = any(e["event"] == "slain" for e in verdict.events)
+    best = math.inf if slain else verdict.models["C1"]["distance_moved"]
+    for unit in situation.units:
+        if unit.army != "red" or unit.id == "C":
+            continue
+        anchor = unit.models[0]
+        for a in angles:
+            # walk out from the stand's centre until the round base only touches it
+            ux, uy = math.cos(a), math.sin(a)
+            lo, hi = 0.0, 10.0
+            for _ in range(40):
+                mid = (lo + hi) / 2
+                spot = start.placed(anchor.x + ux * mid, anchor.y + uy * mid)
+                if spot.footprint.distance(anchor.footprint) > 0:
+                    hi = mid
+                else:
+                    lo = mid
+            x, y = anchor.x + ux * hi, anchor.y + uy * hi
+            hand = Move.from_document(
+                {"unit": "C", "type": "character-escape", "end": {"C1": {"x": x, "y": y}}},
+                situation.system,
+            )
+            judged = adjudicate(situation, hand)
+            if judged.legal:
+                moved = math.hypot(x - start.x, y - start.y)
+                assert moved >= best - PLACEMENT_TOLERANCE, (x, y, moved, best)

@@ -372,7 +372,7 @@ def test_a_stand_shifted_along_an_edge_is_found_when_nothing_aligned_fits():
 
 
 @settings(
-    max_examples=int(__import__("os").environ.get("WM_EXAMPLES", 40)),
+    max_examples=int(__import__("os").environ.get("WM_EXAMPLES", 20)),
     deadline=None,
     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
 )
