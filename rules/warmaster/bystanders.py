@@ -172,6 +172,10 @@ def characters_in_the_way(
     return moved, slain
 
 
+def moved_aside_event(char_id: str, to: dict | None) -> dict:
+    return {"event": "character-moved-aside", "unit": char_id, "to": to}
+
+
 def _moved_aside(verdict, unit, character, spot, moved) -> None:
     stand = character.models[0]
     if spot is None:
@@ -180,7 +184,7 @@ def _moved_aside(verdict, unit, character, spot, moved) -> None:
             "moves the character aside to the nearest clear spot (Arbiter found none nearby, "
             "so place it by hand)."
         )
-        verdict.events.append({"event": "character-moved-aside", "unit": character.id, "to": None})
+        verdict.events.append(moved_aside_event(character.id, None))
     else:
         gap = math.hypot(spot.x - stand.x, spot.y - stand.y)
         text = (
@@ -243,7 +247,7 @@ def _displaced(verdict, situation, unit, character, moved, slain) -> None:
             "friendly unit. Arbiter finds no straight route, so its owner places it (or, if no "
             "route of 30 cm exists, it is slain).",
         )
-        verdict.events.append({"event": "character-displaced", "unit": character.id, "to": None})
+        verdict.events.append({"event": "character-displaced", "unit": stand.unit, "to": None})
         return
     general = character.has("GENERAL")
     verdict.check(
@@ -256,7 +260,7 @@ def _displaced(verdict, situation, unit, character, moved, slain) -> None:
         + (" (a General: the battle is over)." if general else "."),
     )
     slain.append(character.id)
-    verdict.events.append({"event": "slain", "unit": character.id, "general": general})
+    verdict.events.append({"event": "slain", "unit": stand.unit, "general": general})
 
 
 def finish_past_characters(

@@ -303,7 +303,7 @@ def failed_order(
         f"The failed order ends {ends_text}.",
     )
     verdict.events.append(
-        {"event": "order-failed", "unit": unit.id, "character": character.id, "roll": total}
+        {"event": "order-failed", "unit": unit.id, "roll": total, "by": move.declared("ordered_by")}
     )
     state: dict[str, dict] = {
         unit.id: {"orders_this_phase": earlier + 1, "ordered_by": character.id}
