@@ -30,45 +30,16 @@ from __future__ import annotations
 from shapely.geometry import LineString, Point, Polygon
 from shapely.ops import nearest_points
 
-from ..errors import InvalidInput
 from ..situation import Model, Situation, TerrainFeature
+from ..systems import SYSTEMS
 from .stands import board, corners, overlaps
 
-TERRAIN_KINDS = {
-    "open": "open",
-    "hill": "open",
-    "bridge": "open",
-    "road": "open",
-    "woods": "woods",
-    "wood": "woods",
-    "scrub": "woods",
-    "tall-scrub": "woods",
-    "village": "village",
-    "broken-ground": "broken",
-    "marsh": "broken",
-    "marshy-ground": "broken",
-    "river": "water",
-    "shallow-river": "water",
-    "ford": "water",
-    "low-obstacle": "water",
-    "loose-terrain": "water",
-    "high-linear-obstacle": "water",
-    "impassable": "impassable",
-    "building": "impassable",
-    "buildings": "impassable",
-    "boulders": "impassable",
-    "deep-water": "impassable",
-    "lake": "impassable",
-    "lakes": "impassable",
-    "ravine": "impassable",
-    "ravines": "impassable",
-    "cliff": "impassable",
-    "cliffs": "impassable",
-    "mountain": "impassable",
-    "mountains": "impassable",
-}
+#: The game's terrain vocabulary (RULES.md 2.2) is the registry's: `SYSTEM.terrain_kinds` in
+#: rules/warmaster/__init__.py, where every accepted name maps to a kind judged here.
+SYSTEM = SYSTEMS["warmaster-revolution"]
 
-#: 2.2: how each name blocks sight: "hill", "woods" (woods and villages), "blocks"; others do not.
+#: 2.2: how each canonical terrain name (the registry's) blocks sight: "hill", "woods" (woods and
+#: villages), "blocks"; the others (open ground, water, deep water, lakes, ravines) do not.
 SIGHT = {
     "hill": "hill",
     "woods": "woods",
@@ -97,21 +68,18 @@ NO_FLYER_END = frozenset({"woods", "impassable"})
 WOODS_SIGHT_DEPTH = 2.0
 
 
-def _name(feature: TerrainFeature) -> str:
-    return feature.type.strip().lower().replace(" ", "-").replace("_", "-")
+def _name(feature: TerrainFeature) -> str | None:
+    """The canonical (registry) name of a piece's type."""
+    return SYSTEM.terrain_name(feature.type)
 
 
 def kind_of(situation: Situation, feature: TerrainFeature) -> str:
     """The kind of a terrain piece, or InvalidInput naming `terrain[i].type` if unknown."""
-    kind = TERRAIN_KINDS.get(_name(feature))
-    if kind is None:
+    kind = SYSTEM.terrain_kind(feature.type)
+    if kind is None:  # Situation.from_document refuses these; a hand-built situation may not
         index = situation.terrain.index(feature)
-        raise InvalidInput(
-            f"terrain[{index}].type",
-            f"unknown Warmaster terrain type {feature.type!r}; use one of "
-            f"{', '.join(sorted(set(TERRAIN_KINDS)))}",
-        )
-    return kind
+        raise SYSTEM.unknown_terrain(feature.type, f"terrain[{index}].type")
+    return kind.name
 
 
 def no_flyer_end_terrain(situation: Situation) -> list[tuple[TerrainFeature, str]]:
@@ -242,7 +210,6 @@ def unit_sees(situation: Situation, viewer, target) -> bool:
 
 
 __all__ = [
-    "TERRAIN_KINDS",
     "NO_FLYER_END",
     "kind_of",
     "no_flyer_end_terrain",
