@@ -36,6 +36,12 @@ SYSTEM = register_system(
             StateFlag("command", "Command value", "battle", offers=False),
             StateFlag("joined", "Joined unit", "battle", offers=False),
             StateFlag("stands_lost", "Stands lost", "battle", offers=False),
+            # RULES.md 2.9: a unit that charged takes no more orders; a character whose (or whose
+            # General's) order failed gives no more; a unit in combat without an enemy touching it
+            # cannot make way.
+            StateFlag("charged", "Charged this phase", "phase", offers=False),
+            StateFlag("orders_over", "Orders over this phase", "phase", offers=False),
+            StateFlag("in_combat", "In combat", "battle"),
         ),
         # RULES.md 2.2: the kinds the engine judges and, for each, the rulebook's names.
         terrain_field="type",
@@ -43,6 +49,8 @@ SYSTEM = register_system(
             TerrainKind("open", "Open ground", ("open", "hill", "bridge", "road")),
             TerrainKind("woods", "Woods", ("woods", "wood", "scrub", "tall-scrub")),
             TerrainKind("village", "Village", ("village",)),
+            # 2.2 / 2.9: everyone enters, flyers may end there, dense for the order roll.
+            TerrainKind("broken", "Broken or marshy ground", ("broken-ground", "marshy-ground")),
             TerrainKind(
                 "water",
                 "Shallow water, low obstacles",
@@ -51,8 +59,8 @@ SYSTEM = register_system(
                     "shallow-river",
                     "ford",
                     "low-obstacle",
-                    "broken-ground",
-                    "marshy-ground",
+                    "loose-terrain",
+                    "high-linear-obstacle",  # infantry only on the ground; flyers may end there
                 ),
             ),
             TerrainKind(
@@ -64,6 +72,7 @@ SYSTEM = register_system(
                     "buildings",
                     "boulders",
                     "deep-water",
+                    "lake",
                     "ravine",
                     "ravines",
                     "cliff",
@@ -82,11 +91,12 @@ SYSTEM = register_system(
                 "town": "village",
                 "stream": "river",
                 "marsh": "marshy-ground",
+                "broken": "broken-ground",
                 "obstacle": "low-obstacle",
                 "wall": "low-obstacle",
                 "hedge": "low-obstacle",
                 "fence": "low-obstacle",
-                "lake": "deep-water",
+                "lakes": "lake",
                 "water": "deep-water",
             }
         ),
@@ -122,6 +132,15 @@ IRREGULAR = Declaration("irregular", "flag", "Charging from irregular formation"
 ORDERED_BY = Declaration("ordered_by", "friendly-unit", "Ordered by", required=True)
 HITS = Declaration("hits", "count", "Hits", required=True)
 FRIENDS_MAKE_WAY = Declaration("friends_make_way", "yes-no", "Friends in the way")
+#: 2.9 retreats: the losing units sharing the result, and the side retreated from on a tie.
+LOSING_UNITS = Declaration("losing_units", "count", "Losing units sharing the result")
+RETREAT_FROM = Declaration(
+    "retreat_from",
+    "choice",
+    "Retreat away from (on a tie)",
+    choices=(("front", "Front"), ("rear", "Rear"), ("left", "Left"), ("right", "Right")),
+)
+PURSUED = Declaration("charge_targets", "enemy-units", "Pursued unit", required=True)
 
 SYSTEM.add(
     MoveType(
@@ -191,7 +210,7 @@ SYSTEM.add(
         adjudicate=combat.adjudicate_retreat,
         suggest=combat.suggest_retreat,
         eligibility=_in_phase("combat", combat.RULE),
-        declarations=(HITS, FRIENDS_MAKE_WAY),
+        declarations=(HITS, LOSING_UNITS, RETREAT_FROM, FRIENDS_MAKE_WAY),
         phases=("combat",),
     ),
     MoveType(
@@ -201,12 +220,7 @@ SYSTEM.add(
         adjudicate=combat.adjudicate_pursuit,
         suggest=combat.suggest_pursuit,
         eligibility=_in_phase("combat", combat.RULE),
-        # 2.7: the pursuers go along the ground into the unit they pursue (one unit).
-        declarations=(
-            Declaration(
-                "charge_targets", "enemy-units", "The unit pursued (tick one)", required=True
-            ),
-        ),
+        declarations=(PURSUED,),
         phases=("combat",),
     ),
     MoveType(
@@ -222,7 +236,8 @@ SYSTEM.add(
         title="Fall back after combat",
         rule=combat.RULE,
         adjudicate=combat.adjudicate_combat_fall_back,
-        eligibility=_steered(combat.adjudicate_combat_fall_back, "combat-fall-back"),
+        eligibility=_steered(combat.adjudicate_combat_fall_back, "combat-fall-back", (1, 1, 1)),
+        dice="three D6 (2.9: the fall back distance)",
         phases=("combat",),
     ),
     MoveType(
