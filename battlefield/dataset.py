@@ -21,7 +21,6 @@ are the dataset's gap, not a rule: the stand-ins are listed in docs/format.md.
 from __future__ import annotations
 
 import difflib
-import math
 import re
 import threading
 import unicodedata
@@ -288,6 +287,12 @@ def _read_unit(raw: dict, factions: dict, hulls: dict, compositions: dict) -> Ca
 def _base(b: dict | None, raw: dict, keywords: tuple[str, ...], hulls: dict, notes: list) -> dict:
     """A dataset base (base_size_mm) in our format (FORMAT.md models[].base)."""
     shape = (b or {}).get("shape")
+    hull = hulls.get(raw["id"])
+    if hull and hull.get("points") and (not b or b.get("draft")):
+        # A measured hull beats a base the dataset itself marks as a draft. Dataset hulls are
+        # in inches, y down, nose towards -y; ours face +x: turn by 90 degrees.
+        points = [[round(-p["y"], 3), round(p["x"], 3)] for p in hull["points"]]
+        return {"hull": _thin(points, LIMITS["vertices"])}
     if shape == "round" and b.get("diameter"):
         return {"round": float(b["diameter"])}
     if shape in ("oval", "flying-base") and b.get("width") and b.get("length"):
@@ -296,11 +301,6 @@ def _base(b: dict | None, raw: dict, keywords: tuple[str, ...], hulls: dict, not
     if shape == "flying-base":
         notes.append("small flying base taken as a 60 x 35 mm oval")
         return {"oval": list(SMALL_FLYING_BASE)}
-    hull = hulls.get(raw["id"])
-    if hull and hull.get("points"):
-        # Dataset hulls are in inches, y down, nose towards -y; ours face +x: turn by 90 degrees.
-        points = [[round(-p["y"], 3), round(p["x"], 3)] for p in hull["points"]]
-        return {"hull": _thin(points, LIMITS["vertices"])}
     if shape in ("hull", "unique") or "VEHICLE" in keywords:
         size = next(v for k, v in STAND_IN_HULL_IN.items() if not k or k in keywords)
         notes.append(f"no hull measurements in the dataset: a {size[0]:g} x {size[1]:g} in box")
@@ -605,11 +605,3 @@ def layouts() -> Layouts:
     return found
 
 
-def hypot_size(base: dict) -> float:
-    """Half the longest extent of a base in mm-or-inches terms, for sorting (biggest first)."""
-    kind, size = next(iter(base.items()))
-    if kind == "round":
-        return float(size) / 2
-    if kind == "hull":
-        return max(math.hypot(x, y) for x, y in size) * 25.4
-    return max(size) / 2

@@ -329,7 +329,8 @@ def _blocked(doc: dict):
     for t in doc.get("terrain", []):
         if t.get("walls") or t.get("floors"):
             for wall in t.get("walls", []):
-                parts.append(LineString(wall["path"]).buffer(wall.get("thickness", 0.25) / 2 + 0.05))
+                half = wall.get("thickness", 0.25) / 2
+                parts.append(LineString(wall["path"]).buffer(half + 0.05))
             for part in t.get("enclosed", []):
                 parts.append(Polygon(part["footprint"]).buffer(0))
             if t.get("solid"):
