@@ -172,8 +172,11 @@ class CatalogueUnit:
             "army": army,
             "name": self.name[:100],
             "keywords": list(self.keywords),
-            "source": {"unit_id": self.id, "faction_id": self.faction_id,
-                       "dataslate": self.dataslate},
+            "source": {
+                "unit_id": self.id,
+                "faction_id": self.faction_id,
+                "dataslate": self.dataslate,
+            },
         }
         if self.move is not None:
             unit["move"] = self.move
@@ -208,8 +211,9 @@ class Catalogue:
             units.append(_read_unit(raw, factions, hulls, compositions))
         self.units: tuple[CatalogueUnit, ...] = tuple(units)
         self.by_key = {u.key: u for u in units}
-        self.factions = tuple(sorted({(u.faction_id, u.faction) for u in units},
-                                     key=lambda f: f[1].lower()))
+        self.factions = tuple(
+            sorted({(u.faction_id, u.faction) for u in units}, key=lambda f: f[1].lower())
+        )
         self._names = [_norm(u.name) for u in units]
 
     def search(self, query: str = "", faction: str = "", limit: int = 30) -> list[CatalogueUnit]:
@@ -263,8 +267,15 @@ def _read_unit(raw: dict, factions: dict, hulls: dict, compositions: dict) -> Ca
     groups = []
     for m in (composition or {}).get("models", []):
         base = _base(m.get("base_size_mm") or raw.get("base_size_mm"), raw, keywords, hulls, notes)
-        groups.append(ModelGroup(m.get("name") or raw["name"], base, int(m.get("min") or 0),
-                                 int(m.get("max") or 0), bool(m.get("is_leader_model"))))
+        groups.append(
+            ModelGroup(
+                m.get("name") or raw["name"],
+                base,
+                int(m.get("min") or 0),
+                int(m.get("max") or 0),
+                bool(m.get("is_leader_model")),
+            )
+        )
     if not groups or sum(g.max for g in groups) == 0:
         base = _base(raw.get("base_size_mm"), raw, keywords, hulls, notes)
         groups = [ModelGroup(raw["name"], base, lo, hi)]
@@ -373,7 +384,15 @@ class Layout:
 
 
 def _title(slug: str) -> str:
-    return " ".join(w.capitalize() for w in slug.replace("-vs-", " vs ").split("-"))
+    """A matchup id in words: "take-and-hold-vs-purge-the-foe" -> "Take and Hold vs Purge the
+    Foe"."""
+    small = {"and", "the", "of", "vs"}
+
+    def words(side: str) -> str:
+        parts = side.split("-")
+        return " ".join(w if w in small and i else w.capitalize() for i, w in enumerate(parts))
+
+    return " vs ".join(words(side) for side in slug.split("-vs-"))
 
 
 class Layouts:
@@ -410,8 +429,9 @@ class Layouts:
             groups.setdefault(layout.mission, []).append(layout)
         return list(groups.items())
 
-    def document(self, layout_id: str, names: tuple[str, str] = ("Attacker", "Defender"),
-                 name: str = "") -> dict:
+    def document(
+        self, layout_id: str, names: tuple[str, str] = ("Attacker", "Defender"), name: str = ""
+    ) -> dict:
         """A scenario (FORMAT.md) of the layout: the table, the terrain, both armies' deployment
         zones and the objective markers; no units yet."""
         layout = self.by_id.get(layout_id)
@@ -421,8 +441,10 @@ class Layouts:
         board = raw.get("board") or {}
         width, height = float(board.get("width", 60)), float(board.get("height", 44))
         pattern = self.patterns.get(raw.get("deployment_pattern_id"), {})
-        armies = [{"id": "attacker", "name": names[0][:100] or "Attacker"},
-                  {"id": "defender", "name": names[1][:100] or "Defender"}]
+        armies = [
+            {"id": "attacker", "name": names[0][:100] or "Attacker"},
+            {"id": "defender", "name": names[1][:100] or "Defender"},
+        ]
         doc = {
             "format": "arbiter.scenario/1",
             "system": "wh40k-11e",
@@ -434,9 +456,15 @@ class Layouts:
             "armies": armies,
             "units": [],
             "turn": {"round": 1, "active_army": "attacker", "phase": "movement"},
-            "source": source_record(layout={
-                "id": layout.id[:100], "name": layout.name[:100], "dataslate": layout.dataslate,
-                "deployment": layout.deployment[:100], "mission": layout.mission[:100]}),
+            "source": source_record(
+                layout={
+                    "id": layout.id[:100],
+                    "name": layout.name[:100],
+                    "dataslate": layout.dataslate,
+                    "deployment": layout.deployment[:100],
+                    "mission": layout.mission[:100],
+                }
+            ),
         }
         return doc
 
@@ -457,8 +485,11 @@ class Layouts:
             current["parts"].append(piece)
         out = []
         for i, feature in enumerate(features, 1):
-            out.append(self._feature(feature["piece"], feature["parts"],
-                                     by_piece.get(feature["piece"]["id"], {}), i))
+            out.append(
+                self._feature(
+                    feature["piece"], feature["parts"], by_piece.get(feature["piece"]["id"], {}), i
+                )
+            )
         return out
 
     def _feature(self, piece: dict, parts: list[dict], source: dict, index: int) -> dict:
@@ -476,16 +507,22 @@ class Layouts:
         for part in parts or ([piece] if piece.get("walls") else []):
             part_template = self._part_template(part, template)
             part_category = part.get("terrain_category") or category
-            wall_height = float(part_template.get("default_height_inches")
-                                or WALL_HEIGHT.get(part_category, 2.0))
+            wall_height = float(
+                part_template.get("default_height_inches") or WALL_HEIGHT.get(part_category, 2.0)
+            )
             for wall in part.get("walls", []):
                 path = [[round(p["x"], 3), round(p["y"], 3)] for p in wall["points"]]
                 path = [p for j, p in enumerate(path) if j == 0 or p != path[j - 1]]
                 if len(path) < 2:
                     continue
                 thickness = float(wall.get("thickness", 0.25))
-                walls.append({"path": path[: LIMITS["vertices"]], "height": wall_height,
-                              "thickness": thickness})
+                walls.append(
+                    {
+                        "path": path[: LIMITS["vertices"]],
+                        "height": wall_height,
+                        "thickness": thickness,
+                    }
+                )
                 covered.append(LineString(path).buffer(thickness / 2))
                 top = max(top, wall_height)
             floor = self._floor(part, part_template, piece, source)
@@ -503,8 +540,12 @@ class Layouts:
             "height": float(max(top, float(height or 0))),
             "footprint": _outline(unary_union(covered), LIMITS["vertices"]),
         }
-        if template.get("default_blocking") and template.get("kind") == "feature" \
-                and not template.get("ground_accessible", True) and not floors:
+        if (
+            template.get("default_blocking")
+            and template.get("kind") == "feature"
+            and not template.get("ground_accessible", True)
+            and not floors
+        ):
             feature["solid"] = True
         if walls:
             feature["walls"] = walls[:20]
@@ -530,8 +571,11 @@ class Layouts:
 
         area_template = self.templates.get(source.get("template", ""), {})
         feat = next(
-            (f for j, f in enumerate(area_template.get("features") or [], 1)
-             if part["id"].endswith(f"--{f.get('id') or f'feature-{j}'}")),
+            (
+                f
+                for j, f in enumerate(area_template.get("features") or [], 1)
+                if part["id"].endswith(f"--{f.get('id') or f'feature-{j}'}")
+            ),
             None,
         )
         ring = [{"points": [dict(p) for p in footprint_vertices(upper["footprint"])]}]
@@ -539,30 +583,42 @@ class Layouts:
             from wh40kdc.terrain.resolve import _resolve_walls_composed
 
             placed = _resolve_walls_composed(
-                ring, part_template["footprint"], feat["position"],
-                feat.get("rotation_degrees") or 0, feat.get("mirror") or "none",
-                source["position"], source.get("rotation_degrees") or 0,
+                ring,
+                part_template["footprint"],
+                feat["position"],
+                feat.get("rotation_degrees") or 0,
+                feat.get("mirror") or "none",
+                source["position"],
+                source.get("rotation_degrees") or 0,
                 source.get("mirror") or "none",
             )
         else:
             from wh40kdc.terrain.resolve import _resolve_walls
 
-            placed = _resolve_walls(ring, part_template["footprint"], source["position"],
-                                    source.get("rotation_degrees") or 0,
-                                    source.get("mirror") or "none")
+            placed = _resolve_walls(
+                ring,
+                part_template["footprint"],
+                source["position"],
+                source.get("rotation_degrees") or 0,
+                source.get("mirror") or "none",
+            )
         points = [[round(p["x"], 3), round(p["y"], 3)] for p in placed[0]["points"]]
         if len(points) < 3 or Polygon(points).area < 1e-6:
             return None
-        return {"footprint": points[: LIMITS["vertices"]],
-                "height": STOREY * float(upper.get("floor") or 1)}
+        return {
+            "footprint": points[: LIMITS["vertices"]],
+            "height": STOREY * float(upper.get("floor") or 1),
+        }
 
 
 def _shape_points(entry: dict) -> list[list[float]]:
     from wh40kdc.terrain.resolve import footprint_vertices
 
     at = entry.get("position") or {"x": 0, "y": 0}
-    return [[round(v["x"] + at["x"], 4), round(v["y"] + at["y"], 4)]
-            for v in footprint_vertices(entry["shape"])]
+    return [
+        [round(v["x"] + at["x"], 4), round(v["y"] + at["y"], 4)]
+        for v in footprint_vertices(entry["shape"])
+    ]
 
 
 #: The dataset's two players; the first army of a layout scenario attacks.
@@ -574,15 +630,23 @@ def _zones(pattern: dict) -> list[dict]:
     for zone in pattern.get("zones", []):
         player = zone.get("player")
         if player in PLAYERS:
-            zones.append({"army": player, "name": zone.get("name", "")[:100],
-                          "footprint": _shape_points(zone)})
+            zones.append(
+                {
+                    "army": player,
+                    "name": zone.get("name", "")[:100],
+                    "footprint": _shape_points(zone),
+                }
+            )
     return zones
 
 
 def _objectives(raw: dict, pattern: dict, width: float, height: float) -> list[dict]:
     """The layout's own objective markers where it places them, else the deployment's."""
-    points = [(p["objective"]["position"]["x"], p["objective"]["position"]["y"])
-              for p in raw.get("pieces", []) if (p.get("objective") or {}).get("position")]
+    points = [
+        (p["objective"]["position"]["x"], p["objective"]["position"]["y"])
+        for p in raw.get("pieces", [])
+        if (p.get("objective") or {}).get("position")
+    ]
     if not points:
         points = [(o["x"], o["y"]) for o in pattern.get("objectives", [])]
     out = []
@@ -603,5 +667,3 @@ def layouts() -> Layouts:
                 found = Layouts(ds)
                 _loaded["layouts"] = found
     return found
-
-

@@ -544,8 +544,16 @@ def editor_context(request, scenario: Scenario, **extra) -> dict:
         "ruler_url": reverse("editor_ruler", args=[scenario.pk]),
         "phases": PHASES[system],
         "turn": scenario.document.get("turn", {}),
+        **armylists_extras(scenario),
         **extra,
     }
+
+
+def armylists_extras(scenario: Scenario) -> dict:
+    """The context of the dataset, roster, surge and flyer panels (battlefield/armylists.py)."""
+    from .armylists import editor_extras
+
+    return editor_extras(scenario)
 
 
 @require_GET

@@ -745,8 +745,14 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequ
         ObjectiveMark(
             o.id,
             Disc(o.x, o.y, objective_r, OBJECTIVE_PAINT(px)),
-            Label(o.name or o.id, o.x, o.y + LABEL_PX * px * 0.35, LABEL_PX * px * 0.85,
-                  halo=2.5 * px, weight="bold"),
+            Label(
+                o.name or o.id,
+                o.x,
+                o.y + LABEL_PX * px * 0.35,
+                LABEL_PX * px * 0.85,
+                halo=2.5 * px,
+                weight="bold",
+            ),
             f"Objective {o.name or o.id} at ({o.x:g}, {o.y:g})",
         )
         for o in situation.objectives
@@ -797,10 +803,11 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequ
 
     legend, legend_bottom = _legend(situation, colours, used_styles, width, height + margin, px)
     caption = None
-    if (text := source_caption(situation.source)):
+    if text := source_caption(situation.source):
         legend_bottom += 22 * px
-        caption = Label(text, 0.0, legend_bottom, LEGEND_PX * px * 0.9, fill="#4A4438",
-                        anchor="start")
+        caption = Label(
+            text, 0.0, legend_bottom, LEGEND_PX * px * 0.9, fill="#4A4438", anchor="start"
+        )
     view = (-margin, -margin, width + 2 * margin, legend_bottom + margin * 0.5 + margin)
 
     return Scene(
@@ -849,8 +856,12 @@ def source_caption(source) -> str:
         where = ", ".join(v for v in (layout.get("deployment"), layout.get("mission")) if v)
         parts.append(f"Layout: {layout['name']}" + (f" ({where})" if where else ""))
     data = " ".join(v for v in (source.get("dataset"), source.get("version")) if v)
-    slates = sorted({*(source.get("unit_dataslates") or ()), *([layout["dataslate"]]
-                     if layout.get("dataslate") else [])})
+    slates = sorted(
+        {
+            *(source.get("unit_dataslates") or ()),
+            *([layout["dataslate"]] if layout.get("dataslate") else []),
+        }
+    )
     if data:
         parts.append(f"data: {data}" + (f", dataslate {', '.join(slates)}" if slates else ""))
     if source.get("licence"):
@@ -902,8 +913,13 @@ def _legend(
     names = {a.id: a.name for a in situation.armies}
     for army in dict.fromkeys(z.army for z in situation.deployment_zones):
         paint = _zone_paint(colours.get(army, ARMY_COLOURS[-1]), px)
-        entries.append(("zone", f"Deployment zone: {names.get(army, army)}",
-                        replace(paint, dash=(3 * px, 2 * px), opacity=0.3)))
+        entries.append(
+            (
+                "zone",
+                f"Deployment zone: {names.get(army, army)}",
+                replace(paint, dash=(3 * px, 2 * px), opacity=0.3),
+            )
+        )
     if situation.objectives:
         entries.append(("objective", "Objective marker", OBJECTIVE_PAINT(px)))
     laid = []

@@ -71,8 +71,10 @@ def test_new_recruit_json_resolves_each_unit():
 def test_listforge_json_resolves_a_character_and_a_vehicle():
     preview = read("listforge_clean.json")
     assert preview.format == "ListForge (JSON)"
-    assert names(preview) == [("Morvenn Vahl", "Morvenn Vahl", 1),
-                              ("Sororitas Rhino", "Sororitas Rhino", 1)]
+    assert names(preview) == [
+        ("Morvenn Vahl", "Morvenn Vahl", 1),
+        ("Sororitas Rhino", "Sororitas Rhino", 1),
+    ]
     rhino = preview.entries[1].unit
     # The dataset marks a Rhino's hull as a draft without measurements: a stand-in box, said so.
     assert "hull" in rhino.groups[0].base and rhino.approximate
@@ -126,8 +128,15 @@ def small_table():
         "format": "arbiter.scenario/1",
         "system": "wh40k-11e",
         "table": {"width": 60, "height": 44},
-        "terrain": [{"id": "wall-ruin", "type": "ruin", "category": "dense", "height": 5,
-                     "footprint": [[8, 0], [12, 0], [12, 4], [8, 4]]}],
+        "terrain": [
+            {
+                "id": "wall-ruin",
+                "type": "ruin",
+                "category": "dense",
+                "height": 5,
+                "footprint": [[8, 0], [12, 0], [12, 4], [8, 4]],
+            }
+        ],
         "deployment_zones": [{"army": "red", "footprint": [[0, 0], [20, 0], [20, 10], [0, 10]]}],
         "armies": [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}],
         "units": [],
@@ -141,8 +150,11 @@ def coherent(unit: dict) -> bool:
         return True
     radius = {m["id"]: m["base"]["round"] / 2 / MM_PER_INCH for m in models}
     for m in models:
-        gaps = [math.dist((m["x"], m["y"]), (o["x"], o["y"])) - radius[m["id"]] - radius[o["id"]]
-                for o in models if o is not m]
+        gaps = [
+            math.dist((m["x"], m["y"]), (o["x"], o["y"])) - radius[m["id"]] - radius[o["id"]]
+            for o in models
+            if o is not m
+        ]
         if min(gaps) > 2.0:
             return False
     return True
@@ -164,8 +176,11 @@ def test_units_are_placed_in_their_zone_in_coherent_blocks_clear_of_terrain():
             base = Point(m["x"], m["y"]).buffer(m["base"]["round"] / 2 / MM_PER_INCH)
             assert zone.contains(base) and not ruin.intersects(base)
     assert [len(u["models"]) for u in doc["units"]] == [10, 1]
-    assert doc["units"][0]["source"] == {"unit_id": "battle-sisters-squad",
-                                         "faction_id": "adepta-sororitas", "dataslate": "launch"}
+    assert doc["units"][0]["source"] == {
+        "unit_id": "battle-sisters-squad",
+        "faction_id": "adepta-sororitas",
+        "dataslate": "launch",
+    }
     assert doc["source"]["unit_dataslates"] == ["launch"]
 
 
@@ -207,8 +222,9 @@ def test_a_2000_point_list_is_read_and_placed_in_a_layouts_zone():
 def test_catalogue_search_by_name_and_faction():
     cat = dataset.catalogue()
     hits = cat.search("sisters", faction="adepta-sororitas")
-    assert [u.name for u in hits][:2] == ["Sisters Novitiate Squad", "Battle Sisters Squad"][::-1] \
-        or "Battle Sisters Squad" in [u.name for u in hits]
+    assert [u.name for u in hits][:2] == ["Sisters Novitiate Squad", "Battle Sisters Squad"][
+        ::-1
+    ] or "Battle Sisters Squad" in [u.name for u in hits]
     assert all(u.faction_id == "adepta-sororitas" for u in hits)
     assert cat.search("khârn")[0].name.startswith("Kh")  # accents ignored
 

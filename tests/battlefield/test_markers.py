@@ -18,8 +18,13 @@ SOURCE = {
     "dataset": "40kdc-data (wh40kdc)",
     "version": "1.4.5",
     "licence": "Data CC BY 4.0, 40kdc-data by Alpaca Software",
-    "layout": {"id": "x-1", "name": "Dawn test", "dataslate": "launch",
-               "deployment": "Dawn of War", "mission": "Take and Hold vs Take and Hold"},
+    "layout": {
+        "id": "x-1",
+        "name": "Dawn test",
+        "dataslate": "launch",
+        "deployment": "Dawn of War",
+        "mission": "Take and Hold vs Take and Hold",
+    },
     "unit_dataslates": ["launch"],
 }
 
@@ -31,7 +36,10 @@ def marked(**overrides):
             {"army": "red", "name": "Attacker", "footprint": [[0, 0], [60, 0], [60, 12], [0, 12]]},
             {"army": "blue", "footprint": [[0, 32], [60, 32], [60, 44], [0, 44]]},
         ],
-        objectives=[{"id": "o1", "x": 10, "y": 22}, {"id": "o2", "name": "Centre", "x": 50, "y": 22}],
+        objectives=[
+            {"id": "o1", "x": 10, "y": 22},
+            {"id": "o2", "name": "Centre", "x": 50, "y": 22},
+        ],
         source=SOURCE,
     )
     doc.update(overrides)
@@ -60,8 +68,12 @@ def test_a_document_without_markers_means_what_it_meant():
     ("change", "field"),
     [
         (lambda d: d["deployment_zones"][1].update(army="green"), "deployment_zones[1].army"),
-        (lambda d: d["deployment_zones"][0].update(footprint=[[0, 0], [10, 10], [10, 0], [0, 10]]),
-         "deployment_zones[0].footprint"),
+        (
+            lambda d: d["deployment_zones"][0].update(
+                footprint=[[0, 0], [10, 10], [10, 0], [0, 10]]
+            ),
+            "deployment_zones[0].footprint",
+        ),
         (lambda d: d["objectives"][1].update(x=61), "objectives[1]"),
         (lambda d: d["objectives"][1].update(id="o1"), "objectives[1].id"),
         (lambda d: d["objectives"][0].update(colour="red"), "objectives[0].colour"),
@@ -95,8 +107,11 @@ def test_png_paints_the_objective_marker_and_the_zone_tint():
     situation = Situation.from_document(marked(units=[scenario()["units"][1]]))
     image = Image.open(io.BytesIO(table_png(situation, width_px=1200))).convert("RGB")
     plain = Image.open(
-        io.BytesIO(table_png(Situation.from_document(scenario(units=[scenario()["units"][1]])),
-                             width_px=1200))
+        io.BytesIO(
+            table_png(
+                Situation.from_document(scenario(units=[scenario()["units"][1]])), width_px=1200
+            )
+        )
     ).convert("RGB")
     from battlefield.scene import scene
 
