@@ -75,26 +75,61 @@ def editor_extras(scenario: Scenario) -> dict:
 @require_http_methods(["GET", "POST"])
 def layout_new(request):
     """Pick a mission matchup's layout and name the two armies: the 60 x 44 table with its
-    terrain, deployment zones and objective markers, opened in the editor."""
+    terrain, deployment zones and objective markers, opened in the editor. Each army's list may
+    be pasted here too: the page then shows what both lists resolve to (nothing stored) and
+    "Create scenario" makes the table with both armies set up in their zones."""
     if refused := account_needed(request):
         return refused
     layouts = dataset.layouts()
-    context = {"matchups": layouts.matchups, "attribution": dataset.ATTRIBUTION}
-    if request.method == "POST":
-        layout_id = str(request.POST.get("layout", ""))
-        names = (
-            str(request.POST.get("attacker", "")).strip() or "Attacker",
-            str(request.POST.get("defender", "")).strip() or "Defender",
-        )
-        if layout_id not in layouts.by_id:
-            context["error"] = "choose one of the layouts"
-            return render(request, "battlefield/layout_new.html", context, status=422)
-        document = layouts.document(layout_id, names)
+    data = request.POST
+    context = {
+        "matchups": layouts.matchups,
+        "attribution": dataset.ATTRIBUTION,
+        "chosen": str(data.get("layout", "")),
+        "armies": [],
+        "status": 200,
+    }
+    if request.method == "GET":
+        return render(request, "battlefield/layout_new.html", context)
+    layout_id = context["chosen"]
+    names = (
+        str(data.get("attacker", "")).strip() or "Attacker",
+        str(data.get("defender", "")).strip() or "Defender",
+    )
+    if layout_id not in layouts.by_id:
+        context["error"] = "choose one of the layouts"
+        return render(request, "battlefield/layout_new.html", context, status=422)
+    document = layouts.document(layout_id, names)
+    lists = []
+    for army, name in zip(dataset.PLAYERS, names, strict=True):
+        text = str(data.get(f"{army}_list", ""))
+        entry = {"id": army, "name": name, "text": text, "prefix": f"{army}-"}
+        if text.strip():
+            try:
+                entry["preview"] = read_roster(text)
+            except InvalidInput as exc:
+                entry["error"] = exc.message
+        lists.append(entry)
+    context["armies"] = lists
+    context["names"] = names
+    if any("error" in entry for entry in lists):
+        context["list_error"] = True
+        return render(request, "battlefield/layout_new.html", context, status=422)
+    if any("preview" in entry for entry in lists) and "confirm" not in data:
+        return render(request, "battlefield/layout_new.html", context)
+    try:
+        for entry in lists:
+            if "preview" in entry:
+                picks = picks_from(entry["preview"], data, entry["prefix"])
+                placed = place_units(document, entry["id"], picks)
+                with_hand_made_abilities(document, placed)
         validate_scenario(document)
-        scenario = Scenario.objects.create(document=document, owner=owner_of(request))
-        remember(request, scenario)
-        return go(request, reverse("editor", args=[scenario.pk]))
-    return render(request, "battlefield/layout_new.html", context)
+    except InvalidInput as exc:
+        context["error"] = exc.message
+        return render(request, "battlefield/layout_new.html", context, status=422)
+    scenario = Scenario.objects.create(document=document, owner=owner_of(request))
+    remember(request, scenario)
+    return go(request, reverse("editor", args=[scenario.pk]))
 
 
 # -- the unit catalogue -----------------------------------------------------------------------
@@ -226,30 +261,44 @@ def roster_preview(request, pk: int):
     return TemplateResponse(request, f"{TEMPLATE}#roster-preview", context, status=status)
 
 
+def picks_from(preview, data, prefix: str = "") -> list:
+    """The units to place from a previewed list: every resolved entry not left out
+    (`<prefix>skip-<i>`), and for an unresolved one the candidate picked (`<prefix>pick-<i>`)."""
+    cat = dataset.catalogue()
+    picks = []
+    for entry in preview.entries:
+        if entry.unit is not None:
+            if f"{prefix}skip-{entry.index}" not in data:
+                picks.append((entry.unit, entry.count))
+            continue
+        chosen = str(data.get(f"{prefix}pick-{entry.index}", ""))
+        if chosen:
+            if chosen not in cat.by_key:
+                raise InvalidInput(
+                    f"{prefix}pick-{entry.index}", f"choose a unit for {entry.raw_name}"
+                )
+            picks.append((cat.by_key[chosen], entry.count))
+    return picks
+
+
+def with_hand_made_abilities(doc: dict, unit_ids: list[str]) -> None:
+    """Units placed from the data keep the surge of a hand-made profile of the same name."""
+    for unit in doc["units"]:
+        if unit["id"] in unit_ids and (found := _hand_made_abilities(doc["system"], unit["name"])):
+            unit["abilities"] = found
+
+
 @require_POST
 def roster_place(request, pk: int):
     """Place the accepted units of a previewed list (read again: nothing was stored)."""
 
     def change(doc, data):
         preview = read_roster(str(data.get("list", "")))
-        cat = dataset.catalogue()
-        picks = []
-        for entry in preview.entries:
-            if entry.unit is not None:
-                if f"skip-{entry.index}" not in data:
-                    picks.append((entry.unit, entry.count))
-                continue
-            chosen = str(data.get(f"pick-{entry.index}", ""))
-            if chosen:
-                if chosen not in cat.by_key:
-                    raise InvalidInput(f"pick-{entry.index}", f"choose a unit for {entry.raw_name}")
-                picks.append((cat.by_key[chosen], entry.count))
+        picks = picks_from(preview, data)
         if not picks:
             raise InvalidInput("list", "no units to place: pick a unit for the entries above")
         added = place_units(doc, str(data.get("army", "")), picks)
-        for unit in doc["units"]:
-            if unit["id"] in added and (found := _hand_made_abilities(doc["system"], unit["name"])):
-                unit["abilities"] = found
+        with_hand_made_abilities(doc, added)
         return f"Placed {len(added)} units from {preview.format}"
 
     return _edit(request, pk, change)

@@ -182,3 +182,34 @@ def test_about_page_and_footer_give_the_attribution(client):
     assert "Changes made by Arbiter" in about and "1.4.5" in about
     home = client.get("/").content.decode()
     assert "40kdc-data" in home and 'href="/about"' in home
+
+
+def test_a_layout_with_both_lists_previews_then_sets_up_both_armies(client, player):
+    lists = {"layout": "bm-take-vs-take-01", "attacker": "Sisters", "defender": "More sisters",
+             "attacker_list": (ROSTERS / "gw_clean.txt").read_text(),
+             "defender_list": (ROSTERS / "newrecruit_unknown.txt").read_text()}
+    count = Scenario.objects.count()
+    preview = client.post("/scenarios/from-layout", lists)
+    html = preview.content.decode()
+    assert preview.status_code == 200 and Scenario.objects.count() == count  # nothing stored
+    assert "Exorcist" in html and "Retributer Squadd" in html
+    assert 'name="defender-pick-1"' in html
+    created = client.post("/scenarios/from-layout", {
+        **lists, "confirm": "1", "defender-pick-1": "adepta-sororitas/retributor-squad"})
+    assert created.status_code == 302
+    doc = Scenario.objects.latest("pk").document
+    by_army = {a: [u["name"] for u in doc["units"] if u["army"] == a]
+               for a in ("attacker", "defender")}
+    assert by_army == {
+        "attacker": ["Canoness", "Battle Sisters Squad", "Seraphim Squad", "Exorcist"],
+        "defender": ["Battle Sisters Squad", "Retributor Squad"],
+    }
+
+
+def test_a_layout_with_a_malformed_list_stores_nothing_and_says_where(client, player):
+    count = Scenario.objects.count()
+    response = client.post("/scenarios/from-layout", {
+        "layout": "bm-take-vs-take-01", "confirm": "1",
+        "attacker_list": (ROSTERS / "gw_malformed.txt").read_text()})
+    assert response.status_code == 422 and Scenario.objects.count() == count
+    assert "line 1" in response.content.decode()
