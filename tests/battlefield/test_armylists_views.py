@@ -55,13 +55,18 @@ def test_the_layout_page_lists_matchups_and_refuses_an_unknown_layout(client, pl
 
 def test_catalogue_search_and_add_places_the_unit_in_its_zone(client, layout_table):
     url = f"/scenarios/{layout_table.pk}/edit/dataset"
-    html = client.get(url, {"q": "battle sisters", "faction": "adepta-sororitas"},
-                      headers=PARTIAL).content.decode()
+    html = client.get(
+        url, {"q": "battle sisters", "faction": "adepta-sororitas"}, headers=PARTIAL
+    ).content.decode()
     assert "Battle Sisters Squad" in html and "32 mm round" in html
     response = client.post(
         f"{url}/add",
-        {"version": layout_table.version, "unit": "adepta-sororitas/battle-sisters-squad",
-         "army": "defender", "count": "10"},
+        {
+            "version": layout_table.version,
+            "unit": "adepta-sororitas/battle-sisters-squad",
+            "army": "defender",
+            "count": "10",
+        },
     )
     assert response.status_code == 302
     layout_table.refresh_from_db()
@@ -90,7 +95,8 @@ def test_a_malformed_roster_file_is_refused_naming_the_line(client, layout_table
 
     upload = SimpleUploadedFile("list.json", (ROSTERS / "newrecruit_malformed.json").read_bytes())
     response = client.post(
-        f"/scenarios/{layout_table.pk}/edit/roster", {"army": "attacker", "file": upload},
+        f"/scenarios/{layout_table.pk}/edit/roster",
+        {"army": "attacker", "file": upload},
         headers=PARTIAL,
     )
     assert response.status_code == 422
@@ -103,14 +109,20 @@ def test_placing_a_roster_with_a_pick_for_the_unknown_entry(client, layout_table
     text = (ROSTERS / "gw_unknown.txt").read_text()
     response = client.post(
         f"/scenarios/{layout_table.pk}/edit/roster/place",
-        {"version": layout_table.version, "army": "attacker", "list": text,
-         "pick-1": "adepta-sororitas/seraphim-squad"},
+        {
+            "version": layout_table.version,
+            "army": "attacker",
+            "list": text,
+            "pick-1": "adepta-sororitas/seraphim-squad",
+        },
     )
     assert response.status_code == 302
     layout_table.refresh_from_db()
     units = layout_table.document["units"]
     assert [(u["name"], len(u["models"])) for u in units] == [
-        ("Battle Sisters Squad", 10), ("Seraphim Squad", 5)]
+        ("Battle Sisters Squad", 10),
+        ("Seraphim Squad", 5),
+    ]
     assert all(u["army"] == "attacker" for u in units)
 
 
@@ -122,16 +134,37 @@ def test_a_surge_ability_can_be_given_to_any_unit_and_taken_away(client, layout_
     layout_table.refresh_from_db()
     unit_id = layout_table.document["units"][0]["id"]
     url = f"/scenarios/{layout_table.pk}/edit/surge"
-    response = client.post(url, {"version": layout_table.version, "unit": unit_id,
-                                 "surge_trigger": "enemy-ended-move-within-8",
-                                 "surge_distance": "d6+1", "surge_limit": "once-per-battle"})
+    response = client.post(
+        url,
+        {
+            "version": layout_table.version,
+            "unit": unit_id,
+            "surge_trigger": "enemy-ended-move-within-8",
+            "surge_distance": "d6+1",
+            "surge_limit": "once-per-battle",
+        },
+    )
     assert response.status_code == 302
     layout_table.refresh_from_db()
     assert layout_table.document["units"][0]["abilities"] == [
-        {"id": "surge", "name": "Surge", "kind": "surge", "trigger": "enemy-ended-move-within-8",
-         "distance": "D6+1", "limit": "once-per-battle"}]
-    bad = client.post(url, {"version": layout_table.version, "unit": unit_id,
-                            "surge_trigger": "enemy-ended-move-within-8", "surge_distance": "2D6"})
+        {
+            "id": "surge",
+            "name": "Surge",
+            "kind": "surge",
+            "trigger": "enemy-ended-move-within-8",
+            "distance": "D6+1",
+            "limit": "once-per-battle",
+        }
+    ]
+    bad = client.post(
+        url,
+        {
+            "version": layout_table.version,
+            "unit": unit_id,
+            "surge_trigger": "enemy-ended-move-within-8",
+            "surge_distance": "2D6",
+        },
+    )
     assert bad.status_code == 422
     client.post(url, {"version": layout_table.version, "unit": unit_id, "surge_trigger": ""})
     layout_table.refresh_from_db()
@@ -141,16 +174,25 @@ def test_a_surge_ability_can_be_given_to_any_unit_and_taken_away(client, layout_
 def test_a_unit_the_data_gets_wrong_is_corrected_in_the_scenario(client, layout_table):
     client.post(
         f"/scenarios/{layout_table.pk}/edit/dataset/add",
-        {"version": layout_table.version, "unit": "adepta-sororitas/sororitas-rhino",
-         "army": "attacker"},
+        {
+            "version": layout_table.version,
+            "unit": "adepta-sororitas/sororitas-rhino",
+            "army": "attacker",
+        },
     )
     layout_table.refresh_from_db()
     unit_id = layout_table.document["units"][0]["id"]
     response = client.post(
         f"/scenarios/{layout_table.pk}/edit/correct",
-        {"version": layout_table.version, "unit": unit_id, "move": "10",
-         "keywords": "vehicle, transport", "base_kind": "oval", "base_a": "110",
-         "base_b": "70"},
+        {
+            "version": layout_table.version,
+            "unit": unit_id,
+            "move": "10",
+            "keywords": "vehicle, transport",
+            "base_kind": "oval",
+            "base_a": "110",
+            "base_b": "70",
+        },
     )
     assert response.status_code == 302
     layout_table.refresh_from_db()
@@ -165,9 +207,10 @@ def test_a_warmaster_flyer_is_one_click(client, player):
     html = client.get(f"/scenarios/{scenario.pk}/edit").content.decode()
     assert "Pegasus Knights" in html and "Harpies" in html
     army = scenario.document["armies"][0]["id"]
-    response = client.post(f"/scenarios/{scenario.pk}/edit/flyer",
-                           {"version": scenario.version, "flyer": "pegasus-knights",
-                            "army": army})
+    response = client.post(
+        f"/scenarios/{scenario.pk}/edit/flyer",
+        {"version": scenario.version, "flyer": "pegasus-knights", "army": army},
+    )
     assert response.status_code == 302
     scenario.refresh_from_db()
     (unit,) = scenario.document["units"]
@@ -185,21 +228,28 @@ def test_about_page_and_footer_give_the_attribution(client):
 
 
 def test_a_layout_with_both_lists_previews_then_sets_up_both_armies(client, player):
-    lists = {"layout": "bm-take-vs-take-01", "attacker": "Sisters", "defender": "More sisters",
-             "attacker_list": (ROSTERS / "gw_clean.txt").read_text(),
-             "defender_list": (ROSTERS / "newrecruit_unknown.txt").read_text()}
+    lists = {
+        "layout": "bm-take-vs-take-01",
+        "attacker": "Sisters",
+        "defender": "More sisters",
+        "attacker_list": (ROSTERS / "gw_clean.txt").read_text(),
+        "defender_list": (ROSTERS / "newrecruit_unknown.txt").read_text(),
+    }
     count = Scenario.objects.count()
     preview = client.post("/scenarios/from-layout", lists)
     html = preview.content.decode()
     assert preview.status_code == 200 and Scenario.objects.count() == count  # nothing stored
     assert "Exorcist" in html and "Retributer Squadd" in html
     assert 'name="defender-pick-1"' in html
-    created = client.post("/scenarios/from-layout", {
-        **lists, "confirm": "1", "defender-pick-1": "adepta-sororitas/retributor-squad"})
+    created = client.post(
+        "/scenarios/from-layout",
+        {**lists, "confirm": "1", "defender-pick-1": "adepta-sororitas/retributor-squad"},
+    )
     assert created.status_code == 302
     doc = Scenario.objects.latest("pk").document
-    by_army = {a: [u["name"] for u in doc["units"] if u["army"] == a]
-               for a in ("attacker", "defender")}
+    by_army = {
+        a: [u["name"] for u in doc["units"] if u["army"] == a] for a in ("attacker", "defender")
+    }
     assert by_army == {
         "attacker": ["Canoness", "Battle Sisters Squad", "Seraphim Squad", "Exorcist"],
         "defender": ["Battle Sisters Squad", "Retributor Squad"],
@@ -208,8 +258,13 @@ def test_a_layout_with_both_lists_previews_then_sets_up_both_armies(client, play
 
 def test_a_layout_with_a_malformed_list_stores_nothing_and_says_where(client, player):
     count = Scenario.objects.count()
-    response = client.post("/scenarios/from-layout", {
-        "layout": "bm-take-vs-take-01", "confirm": "1",
-        "attacker_list": (ROSTERS / "gw_malformed.txt").read_text()})
+    response = client.post(
+        "/scenarios/from-layout",
+        {
+            "layout": "bm-take-vs-take-01",
+            "confirm": "1",
+            "attacker_list": (ROSTERS / "gw_malformed.txt").read_text(),
+        },
+    )
     assert response.status_code == 422 and Scenario.objects.count() == count
     assert "line 1" in response.content.decode()
