@@ -9,10 +9,7 @@ The data work is done by battlefield/dataset.py (units, layouts) and battlefield
 
 from __future__ import annotations
 
-import json
 import re
-from functools import cache
-from pathlib import Path
 
 from django.shortcuts import render
 from django.template.response import TemplateResponse
@@ -23,7 +20,8 @@ from rules import InvalidInput
 from rules.situation import LIMITS
 
 from . import dataset
-from .editor import _edit, add_unit, number, tidy
+from .catalogues import DISTANCE, SURGE_LIMITS, SURGE_TRIGGERS, warmaster_flyers
+from .editor import _edit, add_unit, base_from, number, tidy
 from .models import Scenario, UnitProfile
 from .permissions import editable_scenario, remember
 from .ratelimit import rate_limit
@@ -32,42 +30,6 @@ from .validation import validate_scenario
 from .views import account_needed, go, owner_of
 
 TEMPLATE = "battlefield/armylists.html"
-
-#: Surge triggers the engine judges (RULES.md 1.6; the schema's list), in words.
-SURGE_TRIGGERS = [
-    ("models-destroyed-by-shooting", "models destroyed by shooting"),
-    ("models-hit-by-shooting", "models hit by shooting"),
-    ("wounds-lost-to-shooting", "wounds lost to shooting"),
-    ("enemy-ended-move-within-8", "an enemy ended a move within 8 in"),
-]
-SURGE_LIMITS = [
-    ("", "no limit"),
-    ("once-per-phase", "once per phase"),
-    ("once-per-turn", "once per turn"),
-    ("once-per-battle", "once per battle"),
-]
-_DISTANCE = re.compile(r"^D6(\+[0-9]+)?$")
-
-FLYERS_PATH = Path(__file__).resolve().parent / "demo" / "warmaster_flyers.json"
-
-
-@cache
-def warmaster_flyers() -> list[dict]:
-    """The Warmaster Revolution flyer catalogue (our own data file of facts from the army
-    lists: name, army, troop type, stands and the stand's facing edge)."""
-    return json.loads(FLYERS_PATH.read_text())["flyers"]
-
-
-def editor_extras(scenario: Scenario) -> dict:
-    """What the editor's panels of this module need (battlefield/editor.py adds it)."""
-    if scenario.system == "wh40k-11e":
-        return {
-            "surge_triggers": SURGE_TRIGGERS,
-            "surge_limits": SURGE_LIMITS,
-            "factions": dataset.catalogue().factions,
-        }
-    return {"flyers": warmaster_flyers()}
-
 
 # -- a scenario from a layout -----------------------------------------------------------------
 
@@ -161,7 +123,7 @@ def _surge_from(data) -> dict | None:
     if trigger not in dict(SURGE_TRIGGERS):
         raise InvalidInput("surge_trigger", "choose one of the surge triggers")
     distance_text = str(data.get("surge_distance", "")).strip().upper()
-    if _DISTANCE.match(distance_text):
+    if DISTANCE.match(distance_text):
         distance: str | float = distance_text
     else:
         distance = tidy(
@@ -347,7 +309,6 @@ def unit_surge(request, pk: int):
 def unit_correct(request, pk: int):
     """Correct what the data got wrong for one unit: its M, keywords and the base of its models
     (the unit's own fields win over the dataset; the data itself is never changed)."""
-    from .editor import base_from
 
     def change(doc, data):
         unit = _unit(doc, str(data.get("unit", "")))

@@ -32,6 +32,10 @@ from shapely.ops import unary_union
 
 from rules.situation import LIMITS
 
+#: Our size limits (rules.situation.LIMITS) that the conversions keep to.
+VERTICES = int(LIMITS["vertices"])
+MODELS_PER_UNIT = int(LIMITS["models_per_unit"])
+
 #: What the data's licence (CC BY 4.0) asks us to show: the work, its author, the licence, and
 #: that we changed it. Shown on the About page, in the footer and in the README.
 DATASET_NAME = "40kdc-data"
@@ -61,6 +65,16 @@ _lock = threading.Lock()
 _loaded: dict = {}
 
 
+def package():
+    """The wh40kdc package, imported on first use: importing it costs about 0.9 s, which every
+    `manage.py` command and worker start would otherwise pay."""
+    import wh40kdc  # noqa: PLC0415 (see above)
+    import wh40kdc.imports  # noqa: PLC0415
+    import wh40kdc.terrain.resolve  # noqa: PLC0415
+
+    return wh40kdc
+
+
 def dataset():
     """The wh40kdc Dataset, loaded once per process (thread-safe, lazy)."""
     ds = _loaded.get("dataset")
@@ -68,17 +82,13 @@ def dataset():
         with _lock:
             ds = _loaded.get("dataset")
             if ds is None:
-                from wh40kdc import Dataset
-
-                ds = Dataset.embedded()
+                ds = package().Dataset.embedded()
                 _loaded["dataset"] = ds
     return ds
 
 
 def version() -> str:
-    from wh40kdc import __version__
-
-    return __version__
+    return str(package().__version__)
 
 
 def source_record(**extra) -> dict:
@@ -145,7 +155,7 @@ class CatalogueUnit:
     def count(self, wanted: int | None) -> int:
         """The model count chosen within the dataset's range (and our 60 a unit)."""
         n = self.min_models if wanted is None else int(wanted)
-        return max(self.min_models, min(n, self.max_models, LIMITS["models_per_unit"]))
+        return max(self.min_models, min(n, self.max_models, MODELS_PER_UNIT))
 
     def bases(self, count: int) -> list[dict]:
         """A base for each of `count` models: every group's minimum first (its leader), then the
@@ -167,7 +177,7 @@ class CatalogueUnit:
 
     def document(self, unit_id: str, army: str, count: int | None = None) -> dict:
         """A unit document (FORMAT.md) with its models at the origin; `place` puts them down."""
-        unit = {
+        unit: dict = {
             "id": unit_id,
             "army": army,
             "name": self.name[:100],
@@ -233,7 +243,7 @@ class Catalogue:
     def closest(self, name: str, faction: str = "", n: int = 5) -> list[CatalogueUnit]:
         """The units whose names are nearest to `name` (the faction's first)."""
         pool = [u for u in self.units if not faction or u.faction_id == faction] or list(self.units)
-        names = {}
+        names: dict[str, CatalogueUnit] = {}
         for u in pool:
             names.setdefault(_norm(u.name), u)
         matches = difflib.get_close_matches(_norm(name), list(names), n=n, cutoff=0.4)
@@ -298,12 +308,13 @@ def _read_unit(raw: dict, factions: dict, hulls: dict, compositions: dict) -> Ca
 def _base(b: dict | None, raw: dict, keywords: tuple[str, ...], hulls: dict, notes: list) -> dict:
     """A dataset base (base_size_mm) in our format (FORMAT.md models[].base)."""
     shape = (b or {}).get("shape")
+    b = b or {}
     hull = hulls.get(raw["id"])
     if hull and hull.get("points") and (not b or b.get("draft")):
         # A measured hull beats a base the dataset itself marks as a draft. Dataset hulls are
         # in inches, y down, nose towards -y; ours face +x: turn by 90 degrees.
         points = [[round(-p["y"], 3), round(p["x"], 3)] for p in hull["points"]]
-        return {"hull": _thin(points, LIMITS["vertices"])}
+        return {"hull": _thin(points, VERTICES)}
     if shape == "round" and b.get("diameter"):
         return {"round": float(b["diameter"])}
     if shape in ("oval", "flying-base") and b.get("width") and b.get("length"):
@@ -518,7 +529,7 @@ class Layouts:
                 thickness = float(wall.get("thickness", 0.25))
                 walls.append(
                     {
-                        "path": path[: LIMITS["vertices"]],
+                        "path": path[:VERTICES],
                         "height": wall_height,
                         "thickness": thickness,
                     }
@@ -538,7 +549,7 @@ class Layouts:
             "name": (piece.get("name") or "")[:100],
             "category": category,
             "height": float(max(top, float(height or 0))),
-            "footprint": _outline(unary_union(covered), LIMITS["vertices"]),
+            "footprint": _outline(unary_union(covered), VERTICES),
         }
         if (
             template.get("default_blocking")
@@ -567,8 +578,7 @@ class Layouts:
         upper = part_template.get("upper_floor")
         if not upper or not upper.get("footprint"):
             return None
-        from wh40kdc.terrain.resolve import footprint_vertices
-
+        resolve = package().terrain.resolve
         area_template = self.templates.get(source.get("template", ""), {})
         feat = next(
             (
@@ -578,11 +588,10 @@ class Layouts:
             ),
             None,
         )
-        ring = [{"points": [dict(p) for p in footprint_vertices(upper["footprint"])]}]
+        ring = [{"points": [dict(p) for p in resolve.footprint_vertices(upper["footprint"])]}]
         if feat is not None:
-            from wh40kdc.terrain.resolve import _resolve_walls_composed
-
-            placed = _resolve_walls_composed(
+            # The package's own transform for walls places any polyline of the template.
+            placed = resolve._resolve_walls_composed(
                 ring,
                 part_template["footprint"],
                 feat["position"],
@@ -593,9 +602,7 @@ class Layouts:
                 source.get("mirror") or "none",
             )
         else:
-            from wh40kdc.terrain.resolve import _resolve_walls
-
-            placed = _resolve_walls(
+            placed = resolve._resolve_walls(
                 ring,
                 part_template["footprint"],
                 source["position"],
@@ -606,14 +613,13 @@ class Layouts:
         if len(points) < 3 or Polygon(points).area < 1e-6:
             return None
         return {
-            "footprint": points[: LIMITS["vertices"]],
+            "footprint": points[:VERTICES],
             "height": STOREY * float(upper.get("floor") or 1),
         }
 
 
 def _shape_points(entry: dict) -> list[list[float]]:
-    from wh40kdc.terrain.resolve import footprint_vertices
-
+    footprint_vertices = package().terrain.resolve.footprint_vertices
     at = entry.get("position") or {"x": 0, "y": 0}
     return [
         [round(v["x"] + at["x"], 4), round(v["y"] + at["y"], 4)]

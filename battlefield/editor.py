@@ -40,6 +40,7 @@ from rules.geometry import EPSILON, Base, footprint_distance, point_footprint_di
 from rules.situation import LIMITS, SYSTEM_UNITS, Situation
 
 from . import permissions
+from .catalogues import editor_extras
 from .models import Scenario, ScenarioEdit, StaleScenario, UnitProfile
 from .permissions import editable_scenario
 from .pictures import table_svg
@@ -545,16 +546,9 @@ def editor_context(request, scenario: Scenario, **extra) -> dict:
         "ruler_url": reverse("editor_ruler", args=[scenario.pk]),
         "phases": PHASES[system],
         "turn": scenario.document.get("turn", {}),
-        **armylists_extras(scenario),
+        **editor_extras(scenario),  # the setup panels (battlefield/armylists.py)
         **extra,
     }
-
-
-def armylists_extras(scenario: Scenario) -> dict:
-    """The context of the dataset, roster, surge and flyer panels (battlefield/armylists.py)."""
-    from .armylists import editor_extras
-
-    return editor_extras(scenario)
 
 
 @require_GET

@@ -30,7 +30,8 @@ from rules import InvalidInput
 from rules.geometry import Base
 from rules.situation import LIMITS, SYSTEM_UNITS
 
-from .dataset import CatalogueUnit, catalogue, dataset
+from .dataset import CatalogueUnit, catalogue, dataset, package, source_record
+from .editor import block_positions, fresh_id, tidy
 
 #: Largest roster file read (a 3,000-point New Recruit JSON export is about 150 kB).
 ROSTER_BYTES = 500_000
@@ -122,10 +123,9 @@ def read_roster(text: str) -> RosterPreview:
     """Read a roster export and resolve it (nothing stored); InvalidInput when malformed."""
     if len(text.encode("utf-8", "surrogatepass")) > ROSTER_BYTES:
         raise InvalidInput("list", f"a list may be at most {ROSTER_BYTES:,} bytes")
-    from wh40kdc.imports import ADAPTERS, resolve
-
+    importers = package().imports
     decoded = _decode(text)
-    adapter = next((a for a in ADAPTERS if a.matches(decoded)), None)
+    adapter = next((a for a in importers.ADAPTERS if a.matches(decoded)), None)
     if adapter is None:
         if isinstance(decoded, (dict, list)):
             where = "roster.forces" if isinstance(decoded, dict) else "(top level)"
@@ -142,7 +142,7 @@ def read_roster(text: str) -> RosterPreview:
         )
     try:
         parsed = adapter.parse(decoded)
-        roster = resolve(parsed, dataset(), adapter.id)
+        roster = importers.resolve(parsed, dataset(), adapter.id)
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise InvalidInput(
             "list", f"{FORMATS.get(adapter.id, adapter.id)}: this export is malformed ({exc})"
@@ -221,8 +221,6 @@ def place_units(doc: dict, army: str, picks: list[tuple[CatalogueUnit, int | Non
     """Add the picked units (catalogue unit, model count) to `army` in its zone; returns the new
     unit ids. Raises NoRoom naming the first unit that does not fit (nothing is kept then: the
     caller works on a copy)."""
-    from .editor import block_positions, fresh_id, tidy
-
     if army not in {a["id"] for a in doc.get("armies", [])}:
         raise InvalidInput("army", "choose one of the table's armies")
     if len(doc.get("units", [])) + len(picks) > LIMITS["units"]:
@@ -347,8 +345,10 @@ def _spots(area: Polygon, facing: float):
     row (towards the enemy) first, each row from one end to the other (the blocks pack tightly,
     as in a bottom-left fill)."""
     minx, miny, maxx, maxy = area.bounds
-    xs, ys = np.meshgrid(np.arange(minx, maxx + 1e-9, STEP), np.arange(miny, maxy + 1e-9, STEP))
-    xs, ys = xs.ravel(), ys.ravel()
+    grid_x, grid_y = np.meshgrid(
+        np.arange(minx, maxx + 1e-9, STEP), np.arange(miny, maxy + 1e-9, STEP)
+    )
+    xs, ys = grid_x.ravel(), grid_y.ravel()
     ux, uy = math.cos(math.radians(facing)), math.sin(math.radians(facing))
     mx, my = (minx + maxx) / 2, (miny + maxy) / 2
     ahead = np.round(((xs - mx) * ux + (ys - my) * uy) / STEP)
@@ -385,8 +385,6 @@ def _stem(name: str) -> str:
 
 def _note_dataslates(doc: dict, units: list[CatalogueUnit]) -> None:
     """Record in the scenario's `source` the dataset and the dataslates its units came from."""
-    from .dataset import source_record
-
     slates = {u.dataslate for u in units if u.dataslate}
     if not units:
         return
