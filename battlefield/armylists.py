@@ -35,6 +35,7 @@ TEMPLATE = "battlefield/armylists.html"
 
 
 @require_http_methods(["GET", "POST"])
+@rate_limit("import")
 def layout_new(request):
     """Pick a mission matchup's layout and name the two armies: the 60 x 44 table with its
     terrain, deployment zones and objective markers, opened in the editor. Each army's list may
