@@ -28,7 +28,8 @@ from shapely.ops import unary_union
 
 from rules import InvalidInput
 from rules.geometry import Base
-from rules.situation import LIMITS, SYSTEM_UNITS
+from rules.situation import LIMITS
+from rules.systems import SYSTEMS
 
 from .dataset import CatalogueUnit, catalogue, dataset, package, source_record
 from .editor import block_positions, fresh_id, tidy
@@ -225,7 +226,7 @@ def place_units(doc: dict, army: str, picks: list[tuple[CatalogueUnit, int | Non
         raise InvalidInput("army", "choose one of the table's armies")
     if len(doc.get("units", [])) + len(picks) > LIMITS["units"]:
         raise InvalidInput("units", f"a scenario holds at most {LIMITS['units']} units")
-    mm = SYSTEM_UNITS[doc["system"]][1]
+    mm = SYSTEMS[doc["system"]].mm_per_unit
     area = army_area(doc, army)
     facing = _facing(area, doc)
     shapely.prepare(area)
