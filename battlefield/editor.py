@@ -41,6 +41,7 @@ from rules.situation import LIMITS, Situation
 from rules.systems import SYSTEMS
 
 from . import permissions
+from .catalogues import editor_extras
 from .games import game
 from .models import Scenario, ScenarioEdit, StaleScenario, UnitProfile
 from .permissions import editable_scenario
@@ -177,10 +178,12 @@ def delete_terrain(doc: dict, terrain_id: str) -> None:
     doc["terrain"].remove(piece)
 
 
-def block_positions(base: dict, count: int, x: float, y: float, facing: float, system: str):
-    """`count` centres in a tidy block centred on (x, y): rows of up to five, the bases a little
-    apart (40K: 0.5 in, well inside coherency's 2 in, 03.03) or touching (Warmaster stands form
-    a block side by side)."""
+def block_positions(
+    base: dict, count: int, x: float, y: float, facing: float, system: str, per_row: int = 5
+):
+    """`count` centres in a tidy block centred on (x, y): rows of up to `per_row` (five), the
+    bases a little apart (40K: 0.5 in, well inside coherency's 2 in, 03.03) or touching
+    (Warmaster stands form a block side by side)."""
     mm = SYSTEMS[system].mm_per_unit
     shape = Base.from_document(base, mm)
     if shape.kind == "round":  # exact: the footprint polygon is a little bigger (circumscribed)
@@ -190,7 +193,7 @@ def block_positions(base: dict, count: int, x: float, y: float, facing: float, s
         minx, miny, maxx, maxy = shape.footprint(0, 0, facing).bounds
     gap = game(system).BLOCK_GAP
     step_x, step_y = (maxx - minx) + gap, (maxy - miny) + gap
-    per_row = min(count, 5)
+    per_row = max(1, min(count, per_row))
     rows = math.ceil(count / per_row)
     positions = []
     for i in range(count):
@@ -474,6 +477,7 @@ def editor_context(request, scenario: Scenario, **extra) -> dict:
         "ruler_url": reverse("editor_ruler", args=[scenario.pk]),
         "phases": SYSTEMS[system].phases,
         "turn": scenario.document.get("turn", {}),
+        **editor_extras(scenario),  # the setup panels (battlefield/armylists.py)
         **extra,
     }
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import SimpleNamespace
 from typing import Any
@@ -348,8 +348,19 @@ class OverlayMark:
 
 
 @dataclass(frozen=True)
+class ObjectiveMark:
+    """An objective marker: a 40 mm disc (the size of the marker on the table) and its name."""
+
+    id: str
+    disc: Disc
+    label: Label
+    title: str
+
+
+@dataclass(frozen=True)
 class LegendEntry:
-    """One legend line: a swatch ("disc" for an army, "square" for terrain) and its text.
+    """One legend line: a swatch ("disc" for an army, "square" for terrain, "zone" for a
+    deployment zone, "objective" for the objective markers) and its text.
     The page template may render these itself (`legend_entries`); the pictures draw them in the
     strip under the table."""
 
@@ -379,6 +390,10 @@ class Scene:
     axis: tuple[Label, ...]
     legend: tuple[LegendEntry, ...]
     legend_title: Label | None = None
+    zones: tuple[Area, ...] = ()
+    objectives: tuple[ObjectiveMark, ...] = ()
+    #: The layout's name and where it came from (scenario `source`), under the legend.
+    caption: Label | None = None
     font_family: str = "DejaVu Sans, Verdana, Arial, sans-serif"
     extra: dict = field(default_factory=dict, compare=False)
     #: 40K terrain in three dimensions (RULES.md 1.5): floors and walls over the terrain areas.
@@ -654,6 +669,36 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequ
             )
         )
 
+    zones = tuple(
+        Area(
+            f"zone-{i}",
+            "deployment-zone",
+            ((zone.points,),),
+            _zone_paint(colours.get(zone.army, ARMY_COLOURS[-1]), px),
+            f"Deployment zone of {army_names.get(zone.army, zone.army)}"
+            + (f" ({zone.name})" if zone.name else ""),
+            (("army", zone.army),),
+        )
+        for i, zone in enumerate(situation.deployment_zones)
+    )
+    objective_r = OBJECTIVE_MM / 2 / situation.mm_per_unit
+    objectives = tuple(
+        ObjectiveMark(
+            o.id,
+            Disc(o.x, o.y, objective_r, OBJECTIVE_PAINT(px)),
+            Label(
+                o.name or o.id,
+                o.x,
+                o.y + LABEL_PX * px * 0.35,
+                LABEL_PX * px * 0.85,
+                halo=2.5 * px,
+                weight="bold",
+            ),
+            f"Objective {o.name or o.id} at ({o.x:g}, {o.y:g})",
+        )
+        for o in situation.objectives
+    )
+
     label_size = LABEL_PX * px
     units = []
     for u in situation.units:
@@ -698,6 +743,12 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequ
         y += major
 
     legend, legend_bottom = _legend(situation, colours, used_styles, width, height + margin, px)
+    caption = None
+    if text := source_caption(situation.source):
+        legend_bottom += 22 * px
+        caption = Label(
+            text, 0.0, legend_bottom, LEGEND_PX * px * 0.9, fill="#4A4438", anchor="start"
+        )
     view = (-margin, -margin, width + 2 * margin, legend_bottom + margin * 0.5 + margin)
 
     return Scene(
@@ -717,8 +768,47 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequ
         overlays=overlay_marks,
         axis=tuple(axis),
         legend=legend,
+        zones=zones,
+        objectives=objectives,
+        caption=caption,
         levels=terrain_levels(situation, px),
     )
+
+
+#: Objective markers are 40 mm across (the core rules' marker); drawn at that size.
+OBJECTIVE_MM = 40.0
+
+
+def OBJECTIVE_PAINT(px: float) -> Paint:  # noqa: N802 (a paint that scales with the picture)
+    return Paint("#FFFFFF", INK, 2.0 * px)
+
+
+def _zone_paint(colour: str, px: float) -> Paint:
+    """A deployment zone: its army's colour, see-through, with a dashed edge of that colour."""
+    return Paint(colour, colour, 2.0 * px, (8 * px, 4 * px), opacity=0.14)
+
+
+def source_caption(source) -> str:
+    """One line naming the layout and where the data came from (scenario `source`), or ""."""
+    if not source:
+        return ""
+    parts = []
+    layout = source.get("layout") or {}
+    if layout.get("name"):
+        where = ", ".join(v for v in (layout.get("deployment"), layout.get("mission")) if v)
+        parts.append(f"Layout: {layout['name']}" + (f" ({where})" if where else ""))
+    data = " ".join(v for v in (source.get("dataset"), source.get("version")) if v)
+    slates = sorted(
+        {
+            *(source.get("unit_dataslates") or ()),
+            *([layout["dataslate"]] if layout.get("dataslate") else []),
+        }
+    )
+    if data:
+        parts.append(f"data: {data}" + (f", dataslate {', '.join(slates)}" if slates else ""))
+    if source.get("licence"):
+        parts.append(source["licence"])
+    return " · ".join(parts)
 
 
 #: Floors: a dark veil, darker for higher floors; walls: near-black lines.
@@ -815,13 +905,25 @@ def _legend(
         ("square", s.label, Paint(s.fill, s.stroke, 1.5 * px, (3 * px, 2 * px) if s.dashed else ()))
         for s in styles.values()
     ]
+    names = {a.id: a.name for a in situation.armies}
+    for army in dict.fromkeys(z.army for z in situation.deployment_zones):
+        paint = _zone_paint(colours.get(army, ARMY_COLOURS[-1]), px)
+        entries.append(
+            (
+                "zone",
+                f"Deployment zone: {names.get(army, army)}",
+                replace(paint, dash=(3 * px, 2 * px), opacity=0.3),
+            )
+        )
+    if situation.objectives:
+        entries.append(("objective", "Objective marker", OBJECTIVE_PAINT(px)))
     laid = []
     x, y = 0.0, top + row * 0.8
     for kind, text, paint in entries:
         span = swatch + 6 * px + _text_width(text, size) + 16 * px
         if x > 0 and x + span > width:
             x, y = 0.0, y + row
-        if kind == "disc":
+        if kind in ("disc", "objective"):
             sw: Disc | Area = Disc(x + swatch / 2, y - swatch / 2 + size * 0.15, swatch / 2, paint)
         else:
             y0 = y - swatch + size * 0.15

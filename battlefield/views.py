@@ -269,8 +269,14 @@ def legend(situation) -> dict:
                 "models": sum(u["models"] for u in units),
             }
         )
-    terrain = [row for row in legend_entries(situation) if row.kind == "terrain"]
-    return {"armies": armies, "terrain": terrain, "terrain_count": len(situation.terrain)}
+    rows = legend_entries(situation)
+    return {
+        "armies": armies,
+        "terrain": [row for row in rows if row.kind == "terrain"],
+        "terrain_count": len(situation.terrain),
+        "markers": [row for row in rows if row.kind in ("zone", "objective")],
+        "source": dict(situation.source),
+    }
 
 
 @require_POST
