@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import dataset
+from .games import game
 
 if TYPE_CHECKING:
     from .models import Scenario
@@ -44,10 +45,12 @@ def warmaster_flyers() -> list[dict]:
 
 def editor_extras(scenario: Scenario) -> dict:
     """The setup panels' context, for the editor's (battlefield/editor.py adds it)."""
-    if scenario.system == "wh40k-11e":
+    panels = game(scenario.system).SETUP_PANELS
+    if panels == "dataset":
         return {
+            "setup_panels": panels,
             "surge_triggers": SURGE_TRIGGERS,
             "surge_limits": SURGE_LIMITS,
             "factions": dataset.catalogue().factions,
         }
-    return {"flyers": warmaster_flyers()}
+    return {"setup_panels": panels, "flyers": warmaster_flyers()}

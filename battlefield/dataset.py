@@ -32,6 +32,8 @@ from shapely.ops import unary_union
 
 from rules.situation import LIMITS
 
+from .games import wh40k as wh40k_game
+
 #: Our size limits (rules.situation.LIMITS) that the conversions keep to.
 VERTICES = int(LIMITS["vertices"])
 MODELS_PER_UNIT = int(LIMITS["models_per_unit"])
@@ -458,7 +460,7 @@ class Layouts:
         ]
         doc = {
             "format": "arbiter.scenario/1",
-            "system": "wh40k-11e",
+            "system": wh40k_game.SYSTEM,
             "name": (name or f"{layout.name}, {layout.deployment}")[:200],
             "table": {"width": width, "height": height},
             "terrain": self.terrain(raw),

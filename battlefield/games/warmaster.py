@@ -18,6 +18,8 @@ GRID_STEPS = (10.0, 50.0)
 
 #: Warmaster stands form a block side by side, touching (2.1).
 BLOCK_GAP = 0.0
+#: The editor's setup panels for this game: the flyer catalogue (battlefield/demo data file).
+SETUP_PANELS = "flyers"
 #: New units face up the table (270 degrees: towards y = 0).
 DEFAULT_FACING = 270
 

@@ -18,6 +18,9 @@ GRID_STEPS = (1.0, 6.0)
 
 #: A new unit's bases are placed 0.5 in apart, well inside coherency's 2 in (03.03).
 BLOCK_GAP = 0.5
+#: The editor's setup panels for this game (templates/battlefield/armylists.html): the
+#: 11th-edition dataset's catalogue, roster import and surge abilities.
+SETUP_PANELS = "dataset"
 DEFAULT_FACING = 0
 
 #: 03.04 engagement range and 03.03 coherency are both 2 in horizontally (RULES.md 1.2): the
