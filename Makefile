@@ -71,6 +71,8 @@ bench: export DEBUG ?= true
 bench: $(VENV)/.installed-bench
 	$(PY) bench/run.py
 
+# mypy's Django plugin imports the settings: a development run (DEBUG on, no SECRET_KEY).
+lint: export DEBUG ?= true
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
