@@ -51,6 +51,8 @@ migrate: venv
 demo: migrate
 	$(PY) manage.py load_demo
 
+# Development: DEBUG on (settings default it off), for `run` and the migrate/demo it needs.
+run: export DEBUG ?= true
 run: demo
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
@@ -65,6 +67,7 @@ COVERAGE_ARGS ?= --cov --cov-report=term --cov-fail-under=93
 test: $(VENV)/.installed-test
 	$(PY) -m pytest -n 2 $(COVERAGE_ARGS) $(PYTEST_ARGS)
 
+bench: export DEBUG ?= true
 bench: $(VENV)/.installed-bench
 	$(PY) bench/run.py
 

@@ -32,7 +32,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from shapely import affinity
-from shapely.geometry import Point, Polygon
+from shapely.geometry import MultiPoint, Point, Polygon
 from shapely.ops import nearest_points
 
 from rules import InvalidInput
@@ -41,6 +41,8 @@ from rules.situation import LIMITS, Situation
 from rules.systems import SYSTEMS
 
 from . import permissions
+from .catalogues import editor_extras
+from .games import game
 from .models import Scenario, ScenarioEdit, StaleScenario, UnitProfile
 from .permissions import editable_scenario
 from .pictures import table_svg
@@ -51,96 +53,8 @@ TEMPLATE = "battlefield/editor.html"
 # -- presets ---------------------------------------------------------------------------------
 
 
-def _rect(width: float, depth: float) -> list[list[float]]:
-    w, d = width / 2, depth / 2
-    return [[-w, -d], [w, -d], [w, d], [-w, d]]
-
-
-def _blob(rx: float, ry: float, sides: int = 10, wobble: float = 0.0) -> list[list[float]]:
-    """An irregular-looking closed outline (woods, hills, craters) around the centre."""
-    points = []
-    for i in range(sides):
-        angle = 2 * math.pi * i / sides
-        scale = 1 - wobble * (i % 2)
-        points.append(
-            [round(rx * scale * math.cos(angle), 2), round(ry * scale * math.sin(angle), 2)]
-        )
-    return points
-
-
-def _ruin_l(width: float, depth: float) -> list[list[float]]:
-    """A ruin's L-shaped footprint: two walls meeting at a corner, with the floor between."""
-    w, d = width / 2, depth / 2
-    return [
-        [-w, -d],
-        [w, -d],
-        [w, -d + depth * 0.45],
-        [-w + width * 0.45, -d + depth * 0.45],
-        [-w + width * 0.45, d],
-        [-w, d],
-    ]
-
-
-#: Terrain presets per system: footprint relative to the centre, in the system's unit, and the
-#: fields FORMAT.md gives terrain (40K: category, height, solid; Warmaster: type).
-PRESETS: dict[str, dict[str, dict]] = {
-    "wh40k-11e": {
-        "ruin-small": {
-            "label": "Ruin, small (dense, 3″ high)",
-            "type": "ruin",
-            "category": "dense",
-            "height": 3,
-            "footprint": _ruin_l(6, 4),
-        },
-        "ruin-medium": {
-            "label": "Ruin, medium (dense, 5″ high)",
-            "type": "ruin",
-            "category": "dense",
-            "height": 5,
-            "footprint": _ruin_l(8, 6),
-        },
-        "ruin-large": {
-            "label": "Ruin, large (dense, 8″ high)",
-            "type": "ruin",
-            "category": "dense",
-            "height": 8,
-            "footprint": _ruin_l(12, 6),
-        },
-        "woods": {
-            "label": "Woods (light)",
-            "type": "woods",
-            "category": "light",
-            "height": 4,
-            "footprint": _blob(4.5, 3.5, 12, 0.12),
-        },
-        "crater": {
-            "label": "Crater (exposed)",
-            "type": "crater",
-            "category": "exposed",
-            "height": 0,
-            "footprint": _blob(2.5, 2.5, 10, 0.08),
-        },
-        "building": {
-            "label": "Building (solid, 6″ high)",
-            "type": "building",
-            "category": "dense",
-            "height": 6,
-            "solid": True,
-            "footprint": _rect(5, 5),
-        },
-    },
-    "warmaster-revolution": {
-        "woods": {"label": "Woods", "type": "woods", "footprint": _blob(12, 9, 12, 0.12)},
-        "hill": {"label": "Hill", "type": "hill", "footprint": _blob(18, 11, 14, 0.05)},
-        "river": {"label": "River (60 cm stretch)", "type": "river", "footprint": _rect(60, 6)},
-        "village": {"label": "Village", "type": "village", "footprint": _rect(12, 10)},
-        "impassable": {
-            "label": "Impassable (rocks, cliffs)",
-            "type": "impassable",
-            "footprint": _blob(8, 6, 8, 0.1),
-        },
-    },
-}
+#: The parts of a 40K terrain feature that move with it (FORMAT.md `walls`, `floors`, `enclosed`).
+PART_FIELDS = {"walls": "path", "floors": "footprint", "enclosed": "footprint"}
 
 
 def offered_flags(system: str) -> list[tuple[str, str]]:
@@ -214,19 +128,36 @@ def _find(items: list[dict], ident: str, what: str) -> dict:
 
 def add_terrain(doc: dict, preset: str, x: float, y: float, rotation: float = 0.0) -> str:
     """Put a terrain piece from a preset with its centre at (x, y), turned `rotation` degrees."""
-    presets = PRESETS[doc["system"]]
+    presets = game(doc["system"]).PRESETS
     if preset not in presets:
         raise InvalidInput("preset", f"choose a terrain preset ({', '.join(presets)})")
     spec = presets[preset]
-    outline = affinity.rotate(Polygon(spec["footprint"]), rotation, origin=(0, 0))
-    outline = affinity.translate(outline, x, y)
     piece = {"id": fresh_id(doc, spec["type"]), "type": spec["type"]}
     for key in ("category", "height", "solid"):
         if key in spec:
             piece[key] = spec[key]
-    piece["footprint"] = [[tidy(px), tidy(py)] for px, py in outline.exterior.coords[:-1]]
+    piece["footprint"] = spec["footprint"]
+    for name in PART_FIELDS:
+        if name in spec:
+            piece[name] = [dict(part) for part in spec[name]]
+    _turn_and_shift(piece, (0.0, 0.0), rotation, x, y)
     doc.setdefault("terrain", []).append(piece)
     return piece["id"]
+
+
+def _turn_and_shift(piece: dict, origin, angle: float, dx: float, dy: float) -> None:
+    """Turn a piece `angle` degrees about `origin`, then shift it by (dx, dy): its footprint and
+    its walls, floors and enclosed parts together (RULES.md 1.5), so they stay inside it."""
+
+    def moved(points):
+        coords = [(float(px), float(py)) for px, py in points]
+        turned = affinity.rotate(MultiPoint(coords), angle, origin=origin)
+        return [[tidy(p.x + dx), tidy(p.y + dy)] for p in turned.geoms]
+
+    piece["footprint"] = moved(piece["footprint"])
+    for name, key in PART_FIELDS.items():
+        for part in piece.get(name, []):
+            part[key] = moved(part[key])
 
 
 def terrain_centre(piece: dict) -> tuple[float, float]:
@@ -238,11 +169,8 @@ def terrain_centre(piece: dict) -> tuple[float, float]:
 def move_terrain(doc: dict, terrain_id: str, x: float, y: float, rotate_by: float = 0.0) -> None:
     """Move a terrain piece so its centre is at (x, y), turning it `rotate_by` degrees."""
     piece = _find(doc.get("terrain", []), terrain_id, "terrain piece")
-    outline = Polygon(piece["footprint"])
     cx, cy = terrain_centre(piece)
-    outline = affinity.rotate(outline, rotate_by, origin=(cx, cy))
-    outline = affinity.translate(outline, x - cx, y - cy)
-    piece["footprint"] = [[tidy(px), tidy(py)] for px, py in outline.exterior.coords[:-1]]
+    _turn_and_shift(piece, (cx, cy), rotate_by, x - cx, y - cy)
 
 
 def delete_terrain(doc: dict, terrain_id: str) -> None:
@@ -250,10 +178,12 @@ def delete_terrain(doc: dict, terrain_id: str) -> None:
     doc["terrain"].remove(piece)
 
 
-def block_positions(base: dict, count: int, x: float, y: float, facing: float, system: str):
-    """`count` centres in a tidy block centred on (x, y): rows of up to five, the bases a little
-    apart (40K: 0.5 in, well inside coherency's 2 in, 03.03) or touching (Warmaster stands form
-    a block side by side)."""
+def block_positions(
+    base: dict, count: int, x: float, y: float, facing: float, system: str, per_row: int = 5
+):
+    """`count` centres in a tidy block centred on (x, y): rows of up to `per_row` (five), the
+    bases a little apart (40K: 0.5 in, well inside coherency's 2 in, 03.03) or touching
+    (Warmaster stands form a block side by side)."""
     mm = SYSTEMS[system].mm_per_unit
     shape = Base.from_document(base, mm)
     if shape.kind == "round":  # exact: the footprint polygon is a little bigger (circumscribed)
@@ -261,9 +191,9 @@ def block_positions(base: dict, count: int, x: float, y: float, facing: float, s
         maxx = maxy = shape.radius
     else:
         minx, miny, maxx, maxy = shape.footprint(0, 0, facing).bounds
-    gap = 0.5 if system == "wh40k-11e" else 0.0
+    gap = game(system).BLOCK_GAP
     step_x, step_y = (maxx - minx) + gap, (maxy - miny) + gap
-    per_row = min(count, 5)
+    per_row = max(1, min(count, per_row))
     rows = math.ceil(count / per_row)
     positions = []
     for i in range(count):
@@ -381,6 +311,9 @@ def place_models(doc: dict, poses: dict[str, dict]) -> list[str]:
                 facing = tidy(pose["facing"] % 360)
                 if facing or "facing" in model:
                     new["facing"] = facing
+            z = elevation_at(doc, model, new["x"], new["y"], new.get("facing"))
+            if z is not None and (z or "z" in model):
+                new["z"] = z
             old = {k: model.get(k) for k in new}
             if any(abs((old[k] or 0) - new[k]) > 5e-5 for k in new):
                 model.update(new)
@@ -391,6 +324,30 @@ def place_models(doc: dict, poses: dict[str, dict]) -> list[str]:
     return changed
 
 
+def elevation_at(doc: dict, model: dict, x: float, y: float, facing=None) -> float | None:
+    """RULES.md 1.5: a model put down where an upper floor holds its whole base stands on that
+    floor (the highest such floor): its elevation. On open ground (no terrain under it) it
+    stands on the table (0). Elsewhere (a ruin's ground floor, an old-shape block) None: keep
+    the elevation it has. (Only 40K terrain has floors.)"""
+    system = SYSTEMS[doc["system"]]
+    base = Base.from_document(dict(model["base"]), system.mm_per_unit)
+    turn = model.get("facing", 0) if facing is None else facing
+    footprint = base.footprint(x, y, turn)
+    slack = system.placement_tolerance
+    best = None
+    on_terrain = False
+    for piece in doc.get("terrain", []):
+        if not Polygon(piece["footprint"]).intersects(footprint):
+            continue
+        on_terrain = True
+        for floor in piece.get("floors", []):
+            if Polygon(floor["footprint"]).buffer(slack).covers(footprint):
+                best = max(best or 0.0, float(floor["height"]))
+    if best is not None:
+        return tidy(best)
+    return None if on_terrain else 0.0
+
+
 POSE = re.compile(r"^pose-(?P<id>[A-Za-z0-9][A-Za-z0-9_.:-]*)-(?P<part>x|y|facing)$")
 
 
@@ -399,7 +356,7 @@ def poses_from(data) -> dict[str, dict]:
     them; they are also the visible way to type coordinates)."""
     poses: dict[str, dict] = {}
     for key in data:
-        match = POSE.match(key)
+        match = POSE.fullmatch(key)
         if match:
             poses.setdefault(match["id"], {})
     for model_id, pose in poses.items():
@@ -440,23 +397,22 @@ def describe_field(doc: dict, field: str) -> str:
 
 # -- rings -----------------------------------------------------------------------------------
 
-#: 03.04 engagement range and 03.03 coherency are both 2 in horizontally (RULES.md 1.2).
-RING = 2.0
-
 
 def ring_overlays(situation: Situation) -> list[tuple]:
-    """A 2 in ring around every 40K model (its base grown by 2 in): enemies whose bases reach
-    into it are in engagement range (03.04), and each model needs another of its unit inside it
-    for coherency (03.03). Hidden until the page's script shows the selected unit's rings; the
-    css classes `rings ring-<model id>` let it find them. Warmaster has no such ranges: none."""
-    if situation.system != "wh40k-11e":
+    """A ring around every model at the game's ring distance (40K: its base grown by 2 in,
+    battlefield/games/wh40k.py): enemies whose bases reach into it are in engagement range
+    (03.04), and each model needs another of its unit inside it for coherency (03.03). Hidden
+    until the page's script shows the selected unit's rings; the css classes
+    `rings ring-<model id>` let it find them. A game without such ranges (Warmaster): none."""
+    ring = game(situation.system).RINGS
+    if ring is None:
         return []
     rings = []
     for model in situation.models():
         if model.base.kind == "round":
-            grown = Point(model.x, model.y).buffer(model.base.radius + RING, quad_segs=8)
+            grown = Point(model.x, model.y).buffer(model.base.radius + ring, quad_segs=8)
         else:
-            grown = model.footprint.buffer(RING, quad_segs=8)
+            grown = model.footprint.buffer(ring, quad_segs=8)
         # Only the outline: a filled band would be drawn over the bases it surrounds.
         rings.append((grown.exterior, f"engagement coherency rings ring-{model.id}"))
     return rings
@@ -507,7 +463,7 @@ def editor_context(request, scenario: Scenario, **extra) -> dict:
         "situation": situation,
         "svg": table_svg(situation, overlays=ring_overlays(situation), interactive=True),
         "unit_name": situation.unit_name,
-        "presets": [(key, spec["label"]) for key, spec in PRESETS[system].items()],
+        "presets": [(key, spec["label"]) for key, spec in game(system).PRESETS.items()],
         "profiles": UnitProfile.objects.filter(system=system),
         "armies": situation.armies,
         "units": units,
@@ -515,11 +471,13 @@ def editor_context(request, scenario: Scenario, **extra) -> dict:
         "undo": undo,
         "redo": redo,
         "centre": {"x": tidy(table.width / 2), "y": tidy(table.height / 2)},
-        "default_facing": 270 if system == "warmaster-revolution" else 0,
+        "default_facing": game(system).DEFAULT_FACING,
+        "rings": game(system).RINGS,
         "base_kinds": BASE_KINDS,
         "ruler_url": reverse("editor_ruler", args=[scenario.pk]),
         "phases": SYSTEMS[system].phases,
         "turn": scenario.document.get("turn", {}),
+        **editor_extras(scenario),  # the setup panels (battlefield/armylists.py)
         **extra,
     }
 
@@ -808,10 +766,14 @@ _END = re.compile(
 )
 
 
+#: Largest coordinate the ruler measures to (any table is at most 1,000 units a side).
+RULER_LIMIT = 100_000
+
+
 def _end(situation: Situation, text: str, field: str):
     """One end of the ruler: ("model", Model) or ("point", (x, y)). A model may carry the pose
     the page shows (`model:B1@x,y,facing`) so a model being placed is measured where it is."""
-    match = _END.match(text or "")
+    match = _END.fullmatch(text or "")  # fullmatch: `$` would let a trailing newline in
     if not match:
         raise InvalidInput(field, "give a model (model:ID) or a point (point:X,Y)")
     text = match["point"] or match["pose"] or ""
@@ -819,8 +781,11 @@ def _end(situation: Situation, text: str, field: str):
         values = [float(v) for v in text.split(",")] if text else []
     except ValueError:
         values = [math.nan]
-    if not all(math.isfinite(v) for v in values):
-        raise InvalidInput(field, "coordinates must be finite numbers")
+    # Bounded (issue 15): 1e308 is finite, but the geometry of such a point overflows.
+    if not all(math.isfinite(v) and abs(v) <= RULER_LIMIT for v in values):
+        raise InvalidInput(
+            field, f"coordinates must be numbers between -{RULER_LIMIT:,} and {RULER_LIMIT:,}"
+        )
     if match["point"]:
         return "point", (values[0], values[1])
     model = situation.model(match["model"])
@@ -861,11 +826,13 @@ def measure(situation: Situation, a, b) -> dict:
         "what": what,
         "engagement": None,
     }
-    if kind_a == "model" and kind_b == "model" and situation.system == "wh40k-11e":
+    engagement = game(situation.system).ENGAGEMENT
+    if kind_a == "model" and kind_b == "model" and engagement is not None:
         unit_a, unit_b = situation.unit(a_val.unit), situation.unit(b_val.unit)
         if unit_a.army != unit_b.army:
             # 03.04: within 2 in horizontally and 5 in vertically (RULES.md 1.2).
-            result["engagement"] = distance <= RING + EPSILON and vertical <= 5 + EPSILON
+            across, up = engagement
+            result["engagement"] = distance <= across + EPSILON and vertical <= up + EPSILON
     return result
 
 

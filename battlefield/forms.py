@@ -4,31 +4,32 @@ from django import forms
 
 from rules.situation import LIMITS
 
+from .games import game
 from .models import SYSTEM_CHOICES
+from .text import normalise, text_validator
 
-#: Table sizes offered for a new scenario, per system, in its unit (RULES.md 1.1, 2.1).
-TABLE_SIZES = {
-    "wh40k-11e": [
-        ("60x44", "60 × 44 in (Strike Force)"),
-        ("44x30", "44 × 30 in (Combat Patrol)"),
-        ("72x48", "72 × 48 in (6 × 4 ft)"),
-    ],
-    "warmaster-revolution": [
-        ("180x120", "180 × 120 cm"),
-        ("120x120", "120 × 120 cm"),
-        ("240x120", "240 × 120 cm"),
-    ],
-}
+
+class NameField(forms.CharField):
+    """A name people will see on pages and pictures: NFC-normalised, without control, bidi or
+    invisible characters (battlefield/text.py; the same rules as names in documents)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("validators", []).append(text_validator(name=True))
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        return normalise(value) if isinstance(value, str) else value
 
 
 class NewScenarioForm(forms.Form):
     """Name, and game system with table size in one grouped choice (width × height)."""
 
-    name = forms.CharField(max_length=200, initial="New scenario")
+    name = NameField(max_length=200, initial="New scenario")
     table = forms.ChoiceField(
         label="Game and table",
         choices=[
-            (label, [(f"{system}:{size}", text) for size, text in TABLE_SIZES[system]])
+            (label, [(f"{system}:{size}", text) for size, text in game(system).TABLE_SIZES])
             for system, label in SYSTEM_CHOICES
         ],
     )
@@ -51,4 +52,4 @@ class ImportForm(forms.Form):
 
 
 class RenameForm(forms.Form):
-    name = forms.CharField(max_length=200)
+    name = NameField(max_length=200)

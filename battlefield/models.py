@@ -16,15 +16,15 @@ from django.db import IntegrityError, models, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from rules import InvalidInput, Situation
+from rules import SYSTEMS, InvalidInput, Situation
 
+from .games import GAMES
 from .pictures import table_png
+from .text import readable
 from .validation import profile_as_scenario, validate_scenario
 
-SYSTEM_CHOICES = [
-    ("wh40k-11e", "Warhammer 40,000 (11th edition)"),
-    ("warmaster-revolution", "Warmaster (Revolution)"),
-]
+#: The games, in the order the site lists them (battlefield/games), named by the registry.
+SYSTEM_CHOICES = [(system, SYSTEMS[system].title) for system in GAMES]
 
 #: Order of keys in an exported document: FORMAT.md's order, then anything else alphabetically.
 KEY_ORDER = [
@@ -161,6 +161,17 @@ class Scenario(models.Model):
     def __str__(self) -> str:
         return self.name or f"Scenario {self.pk}"
 
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        """A stored scenario, its text made safe to show (issue 15): one stored before names
+        were checked may hold a lone surrogate (no page could be written) or bidi and invisible
+        characters; it opens with them replaced, so its owner can fix or delete it."""
+        instance = super().from_db(db, field_names, values)
+        for attname in ("document", "name"):
+            if attname in instance.__dict__:
+                setattr(instance, attname, readable(getattr(instance, attname)))
+        return instance
+
     # -- the document ------------------------------------------------------------------------
     def clean(self) -> None:
         """Validate the document with the one validator (admin forms call this)."""
@@ -170,6 +181,11 @@ class Scenario(models.Model):
             raise ValidationError(
                 {"document": f"{exc.field or 'document'}: {exc.message}"}
             ) from None
+
+    @property
+    def unit_name(self) -> str:
+        """The game's unit of measure (the registry's): "in" or "cm"."""
+        return SYSTEMS[self.system].unit
 
     @property
     def situation(self) -> Situation:

@@ -23,7 +23,7 @@ like the stepper's, catch it themselves). Scenario.save refuses a save that race
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import BadRequest, PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -170,8 +170,15 @@ def submitted_version(request):
 
 def check_version(request, scenario: Scenario) -> None:
     """Raise StaleScenario (409) when the request was made on an older version than the stored
-    one; a request that names no version is not checked."""
-    scenario.check_version(submitted_version(request))
+    one, and BadRequest (400) when it names none (issue 15: every edit says which version it
+    was made on, so nobody changes what they have not seen)."""
+    version = submitted_version(request)
+    if version in (None, ""):
+        raise BadRequest(
+            f"Say which version of the scenario this change was made on (the {VERSION_FIELD!r} "
+            f"field or the {VERSION_HEADER} header)."
+        )
+    scenario.check_version(version)
 
 
 def editable_scenario(request, pk: int) -> Scenario:

@@ -59,7 +59,7 @@ class Overlay:
 
 @dataclass(frozen=True)
 class LegendRow:
-    kind: str  # "army" or "terrain"
+    kind: str  # "army", "terrain", "zone" (a deployment zone) or "objective"
     text: str
     fill: str
     stroke: str
@@ -88,7 +88,7 @@ def legend_entries(situation: Situation) -> list[LegendRow]:
     """The legend of a situation's picture: armies (by colour) then the terrain styles used."""
     rows = []
     for entry in scene(situation).legend:
-        kind = "army" if entry.kind == "disc" else "terrain"
+        kind = {"disc": "army", "square": "terrain"}.get(entry.kind, entry.kind)
         rows.append(LegendRow(kind, entry.text, entry.paint.fill or "", entry.paint.stroke or ""))
     return rows
 
@@ -178,8 +178,14 @@ class _Painter:
                 self.draw.line(
                     self.xy([a, b]), fill=_rgba(lines.paint.stroke), width=self.w(lines.paint.width)
                 )
+        for area in d.zones:
+            self.area(area)
         for area in d.terrain:
             self.area(area)
+        self.levels(d.levels, labels=False)
+        for objective in d.objectives:
+            self.disc(objective.disc.x, objective.disc.y, objective.disc.r, objective.disc.paint)
+            self.text(objective.label)
         self.draw.rectangle(
             [*self.xy([(0, 0)])[0], *self.xy([(d.width, d.height)])[0]],
             outline=_rgba(d.border.stroke),
@@ -200,6 +206,7 @@ class _Painter:
         for unit in d.units:
             if unit.label:
                 self.text(unit.label)
+        self.levels(d.levels, labels=True)
         for label in d.axis:
             self.text(label)
         for entry in d.legend:
@@ -209,6 +216,8 @@ class _Painter:
                 self.disc(entry.swatch.x, entry.swatch.y, entry.swatch.r, entry.paint)
             if entry.label:
                 self.text(entry.label)
+        if d.caption:
+            self.text(d.caption)
         small = self.image.reduce(SUPERSAMPLE)
         # An adaptive palette keeps the antialiased edges; FASTOCTREE is the quick quantizer
         # (median cut costs ~50 ms here, GEOMETRY-NOTES "Pictures").
@@ -216,6 +225,19 @@ class _Painter:
         out = io.BytesIO()
         paletted.save(out, "PNG")
         return out.getvalue()
+
+    def levels(self, levels, labels: bool) -> None:
+        """40K floors and walls (RULES.md 1.5): the shapes over the terrain, or their height
+        labels over everything but the axis and legend."""
+        for level in levels:
+            if labels:
+                for label in level.labels:
+                    self.text(label)
+                continue
+            for area in level.floors:
+                self.area(area)
+            for wall in level.walls:
+                self.polyline(wall.points, wall.paint)
 
     # primitives
     def fill_polygon(self, points, colour: str, opacity: float = 1.0) -> None:

@@ -25,7 +25,12 @@ from django.utils.cache import patch_vary_headers
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import (
+    require_GET,
+    require_http_methods,
+    require_POST,
+    require_safe,
+)
 from django_htmx.http import HttpResponseClientRedirect
 
 from rules import InvalidInput, adjudicate
@@ -264,8 +269,14 @@ def legend(situation) -> dict:
                 "models": sum(u["models"] for u in units),
             }
         )
-    terrain = [row for row in legend_entries(situation) if row.kind == "terrain"]
-    return {"armies": armies, "terrain": terrain, "terrain_count": len(situation.terrain)}
+    rows = legend_entries(situation)
+    return {
+        "armies": armies,
+        "terrain": [row for row in rows if row.kind == "terrain"],
+        "terrain_count": len(situation.terrain),
+        "markers": [row for row in rows if row.kind in ("zone", "objective")],
+        "source": dict(situation.source),
+    }
 
 
 @require_POST
@@ -293,9 +304,12 @@ def json_download(scenario: Scenario) -> HttpResponse:
 
 def picture_cache_control(scenario: Scenario, *, max_age: int) -> str:
     """Cache-Control for a picture of `scenario`: shared caches may keep only what anyone with
-    the link may see (unlisted or public, issue 7); anything else is the viewer's alone."""
+    the link may see (unlisted or public, issue 7), and must ask again before each use
+    (`no-cache`, answered 304 by ETag while nothing changed), so a picture stops being served
+    as soon as the scenario is made private or its link rotated (issue 15); anything else is
+    the viewer's alone."""
     shared = scenario.visibility in (Scenario.Visibility.UNLISTED, Scenario.Visibility.PUBLIC)
-    return f"{'public' if shared else 'private'}, max-age={max_age}"
+    return "public, no-cache" if shared else f"private, max-age={max_age}"
 
 
 def png_response(request, scenario: Scenario) -> HttpResponse:
@@ -321,7 +335,7 @@ def share_json(request, token: str):
     return json_download(shared_scenario(request, token))
 
 
-@require_GET
+@require_safe
 def share_png(request, token: str):
     return png_response(request, shared_scenario(request, token))
 
@@ -362,7 +376,16 @@ def api_error(exc: InvalidInput, status: int | None = None) -> JsonResponse:
 def api_adjudicate(request):
     """POST /api/v1/adjudicate {"scenario", "move"}: 200 with the verdict (legal or not),
     400 {"error", "field"} for invalid input, 413 when too large, 429 when a client sends too
-    many. Nothing is stored."""
+    many, 415 for a body that is not `application/json` (a form or text/plain is what a
+    cross-site page can send without asking). Nothing is stored."""
+    if request.content_type != "application/json":
+        return JsonResponse(
+            {
+                "error": "send the request as JSON, with the header Content-Type: application/json",
+                "field": "",
+            },
+            status=415,
+        )
     length = request.headers.get("Content-Length", "")
     if length.isdigit() and int(length) > API_BODY_BYTES:
         return api_error(
