@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from rules import InvalidInput
 from rules.situation import LIMITS
+from rules.wh40k.surge import SURGE_ABILITY
 
 from . import dataset
 from .catalogues import DISTANCE, SURGE_LIMITS, SURGE_TRIGGERS, warmaster_flyers
@@ -140,9 +141,9 @@ def _surge_from(data) -> dict | None:
     if limit not in dict(SURGE_LIMITS):
         raise InvalidInput("surge_limit", "choose a limit")
     ability = {
-        "id": "surge",
+        "id": SURGE_ABILITY,
         "name": "Surge",
-        "kind": "surge",
+        "kind": SURGE_ABILITY,
         "trigger": trigger,
         "distance": distance,
     }
@@ -283,14 +284,14 @@ def unit_surge(request, pk: int):
 
     def change(doc, data):
         unit = _unit(doc, str(data.get("unit", "")))
-        abilities = [a for a in unit.get("abilities", []) if a.get("kind") != "surge"]
+        abilities = [a for a in unit.get("abilities", []) if a.get("kind") != SURGE_ABILITY]
         ability = _surge_from(data)
         if ability:
             taken = {a.get("id") for a in abilities}
             ability["id"] = next(
-                f"surge-{n}" if n else "surge"
+                f"{SURGE_ABILITY}-{n}" if n else SURGE_ABILITY
                 for n in range(99)
-                if (f"surge-{n}" if n else "surge") not in taken
+                if (f"{SURGE_ABILITY}-{n}" if n else SURGE_ABILITY) not in taken
             )
             abilities.append(ability)
         if abilities:

@@ -48,6 +48,7 @@ STYLES = styles(
     ("village", "Village", "#C99A78", "#784828"),
     ("road", "Road, bridge", "#CBC3B0", "#7D7566"),
     ("obstacle", "Low obstacle", "#B09A70", "#5C4C2E"),
+    ("broken", "Broken or marshy ground", "#C8BE9A", "#7A6E48"),
     ("deep-water", "Deep water (impassable)", "#3F6F9F", "#1F3F5F"),
     ("impassable", "Impassable", "#5E5A53", "#2B2824"),
 )
@@ -63,8 +64,17 @@ TERRAIN_LOOKS: dict[str, dict[str | None, TerrainStyle]] = {
     },
     "woods": {None: STYLES["woods"]},
     "village": {None: STYLES["village"]},
-    "water": {None: STYLES["river"], "low-obstacle": STYLES["obstacle"]},
-    "impassable": {None: STYLES["impassable"], "deep-water": STYLES["deep-water"]},
+    "broken": {None: STYLES["broken"]},
+    "water": {
+        None: STYLES["river"],
+        "low-obstacle": STYLES["obstacle"],
+        "high-linear-obstacle": STYLES["obstacle"],
+    },
+    "impassable": {
+        None: STYLES["impassable"],
+        "deep-water": STYLES["deep-water"],
+        "lake": STYLES["deep-water"],
+    },
 }
 
 

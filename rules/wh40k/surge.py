@@ -119,12 +119,16 @@ class SurgeAbility:
         return float(sum(rolls)) + self.bonus
 
 
+#: RULES.md 1.6: the `kind` of a unit ability that grants surge moves.
+SURGE_ABILITY = "surge"
+
+
 def surge_abilities(unit: Unit) -> list[SurgeAbility]:
     """The unit's surge-granting abilities (`kind: "surge"`), parsed."""
     return [
         SurgeAbility.from_document(a, f"units[{unit.id}].abilities[{i}]")
         for i, a in enumerate(unit.abilities)
-        if a.get("kind") == "surge"
+        if a.get("kind") == SURGE_ABILITY
     ]
 
 

@@ -59,14 +59,15 @@ def test_every_terrain_name_belongs_to_exactly_one_kind():
 # -- one Warmaster terrain vocabulary (RULES.md 2.2) --------------------------------------------
 
 #: Names players give terrain, and the kind RULES.md 2.2 gives what they name: hills are open
-#: ground, a forest is woods, a town a village, streams and marshes are crossed like shallow
-#: rivers, walls, hedges and fences are low obstacles, lakes and "water" are deep water.
+#: ground, a forest is woods, a town a village, streams are crossed like shallow rivers, a marsh
+#: is marshy ground (all may enter, dense for orders), walls, hedges and fences are low
+#: obstacles, lakes and "water" are deep water.
 COMMON_NAMES = {
     "hills": "open",
     "forest": "woods",
     "town": "village",
     "stream": "water",
-    "marsh": "water",
+    "marsh": "broken",
     "obstacle": "water",
     "wall": "water",
     "hedge": "water",
