@@ -168,14 +168,28 @@ class Stage:
         if poses:
             for mid, pose in self.poses.items():
                 for key, v in pose.items():
-                    q[f"pose-{mid}-{key}"] = number(v)
+                    q[f"pose-{mid}-{key}"] = exact(v)
         return q
 
 
 def number(value: float) -> str:
-    """A coordinate for a form field: at most three decimals, no trailing zeros."""
+    """A coordinate as shown in a form field: at most three decimals, no trailing zeros."""
     text = f"{float(value):.3f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
+
+
+def exact(value: float) -> str:
+    """A coordinate with its full precision (the shortest text that reads back as the same
+    float): what links and hidden fields carry, so the engine's own placement comes back to it
+    unchanged (issue 13: rounding 4.000 in to three decimals can land a hair over 4 in)."""
+    text = repr(float(value))
+    if text.endswith(".0"):
+        text = text[:-2]
+    return "0" if text == "-0" else text
+
+
+#: The hidden field beside each shown pose field that carries its full precision.
+EXACT = "exact-"
 
 
 def read_stage(params: QueryDict, situation) -> Stage:
@@ -273,12 +287,24 @@ def read_poses(params: QueryDict, unit) -> dict[str, dict]:
                 raise InvalidInput(name, "must be a number") from None
             if value != value or value in (float("inf"), float("-inf")):
                 raise InvalidInput(name, "must be a finite number")
-            pose[key] = value
+            pose[key] = unrounded(value, params.get(EXACT + name, ""))
         if pose:
             if "x" not in pose or "y" not in pose:
                 raise InvalidInput(f"pose-{model.id}-x", f"{model.id} needs both x and y")
             poses[model.id] = pose
     return poses
+
+
+def unrounded(shown: float, exact_text: str) -> float:
+    """The full-precision value behind a shown field, while the field still shows it rounded;
+    the shown value itself once the player changed it."""
+    try:
+        value = float(exact_text)
+    except ValueError:
+        return shown
+    if value != value or value in (float("inf"), float("-inf")):
+        return shown
+    return value if float(number(value)) == shown else shown
 
 
 def start_poses(unit) -> dict[str, dict]:
@@ -475,6 +501,11 @@ def place_context(
             "x": number(poses[m.id]["x"]),
             "y": number(poses[m.id]["y"]),
             "facing": number(poses[m.id].get("facing") or 0),
+            "exact": {
+                "x": exact(poses[m.id]["x"]),
+                "y": exact(poses[m.id]["y"]),
+                "facing": exact(poses[m.id].get("facing") or 0),
+            },
             "start_x": number(m.x),
             "start_y": number(m.y),
             "failing": m.id in highlight,
