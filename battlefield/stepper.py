@@ -508,6 +508,7 @@ def place_context(
             },
             "start_x": number(m.x),
             "start_y": number(m.y),
+            "start": {"x": exact(m.x), "y": exact(m.y), "facing": exact(m.facing or 0)},
             "failing": m.id in highlight,
         }
         for m in unit.models

@@ -18,7 +18,6 @@
   const MIN_TARGET_PX = 28; // WCAG 2.5.8 asks 24 CSS px; a little more for fingers
   const PAN_PX = 8; // a press that moves less than this is a tap, not a pan
   const views = new Map(); // key -> {x, y, w, h}: kept over swaps
-  const ready = new WeakSet();
 
   const parseBox = (text) => {
     const [x, y, w, h] = String(text).trim().split(/[\s,]+/).map(Number);
@@ -167,17 +166,19 @@
     svg.parentNode.insertBefore(bar, svg);
   }
 
+  // A table is set up when it has its full view noted and the class `viewable`. htmx's settle
+  // step puts a swapped-in element's own attributes back after the swap (dropping those copied
+  // from the element it replaced), so a redrawn table is set up again after htmx:after:settle.
   function init(svg) {
-    if (ready.has(svg) || !svg.id || !svg.getAttribute("viewBox")) return;
-    ready.add(svg);
-    if (!svg.dataset.fullView) svg.dataset.fullView = svg.getAttribute("viewBox");
+    if ((svg.dataset.fullView && svg.classList.contains("viewable")) || !svg.id || !svg.getAttribute("viewBox")) return;
+    svg.dataset.fullView = svg.getAttribute("viewBox");
     svg.classList.add("viewable");
     const old = document.getElementById(`${svg.id}-view-tools`);
     if (old && old.dataset.viewOf === svg.id) old.remove();
     addTools(svg);
     const kept = views.get(keyOf(svg));
     const start = kept || focusView(svg);
-    setView(svg, start || fullView(svg), { remember: !!kept });
+    setView(svg, start || fullView(svg));
   }
 
   function initAll() {
@@ -312,6 +313,8 @@
     event.preventDefault();
   }, { passive: false });
 
+  document.addEventListener("htmx:after:swap", initAll);
+  document.addEventListener("htmx:after:settle", initAll);
   // Tables swapped in by htmx (or any script) get their view as they arrive.
   let queued = false;
   new MutationObserver(() => {

@@ -128,9 +128,7 @@ def test_the_engines_suggestion_committed_through_the_page_is_judged_as_the_engi
     step = scenario.steps.first()
     if engine.legal:
         assert step is not None, "the page refused to commit the engine's legal placement"
-        assert outcome(step.verdict["findings"]) == outcome(
-            f.as_dict() for f in engine.findings
-        )
+        assert outcome(step.verdict["findings"]) == outcome(f.as_dict() for f in engine.findings)
     else:
         assert step is None
 

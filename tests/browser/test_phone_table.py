@@ -6,6 +6,7 @@ summary stays in view with the table."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -67,6 +68,17 @@ def table_point(page, px: float, py: float) -> tuple[float, float]:
     )
 
 
+def screen_point(page, x: float, y: float) -> tuple[float, float]:
+    return page.evaluate(
+        """([x, y]) => {
+            const svg = document.querySelector("#board svg.table");
+            const p = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM());
+            return [p.x, p.y];
+        }""",
+        [x, y],
+    )
+
+
 def test_the_move_page_opens_zoomed_to_the_moving_unit_with_bases_a_finger_can_hit(
     surge, phone, screenshot
 ):
@@ -109,7 +121,8 @@ def test_zoom_and_pan_with_buttons_and_keys(surge, phone):
     phone.get_by_role("button", name="Zoom in").click()
     assert view_width(phone) == pytest.approx(whole / 1.5, rel=1e-3)
     before = phone.locator("#board svg.table").get_attribute("viewBox")
-    phone.get_by_role("button", name="Pan right").click()
+    phone.get_by_role("button", name="Zoom in").focus()
+    phone.keyboard.press("Alt+ArrowRight")  # the pan buttons are for mice: fingers drag
     after = phone.locator("#board svg.table").get_attribute("viewBox")
     assert float(after.split()[0]) > float(before.split()[0])
     phone.get_by_role("button", name="Zoom to the moving unit").focus()
@@ -127,10 +140,14 @@ def test_two_fingers_pinch_to_zoom(surge, phone):
     cdp = phone.context.new_cdp_session(phone)
 
     def touch(kind, spread):
-        points = [] if kind == "touchEnd" else [
-            {"x": cx - spread, "y": cy, "id": 1},
-            {"x": cx + spread, "y": cy, "id": 2},
-        ]
+        points = (
+            []
+            if kind == "touchEnd"
+            else [
+                {"x": cx - spread, "y": cy, "id": 1},
+                {"x": cx + spread, "y": cy, "id": 2},
+            ]
+        )
         cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
 
     touch("touchStart", 20)
@@ -138,3 +155,41 @@ def test_two_fingers_pinch_to_zoom(surge, phone):
         touch("touchMove", spread)
     touch("touchEnd", 0)
     assert view_width(phone) == pytest.approx(whole / 3, rel=0.05)
+
+
+def test_dragging_shows_the_ghost_the_path_and_the_distance_and_the_verdict_stays_in_view(
+    surge, phone, screenshot
+):
+    phone.goto(f"/scenarios/{surge.pk}/move?{SURGE}")
+    phone.locator("#board svg.table.viewable").wait_for()
+    view = phone.locator("#board svg.table").get_attribute("viewBox")
+    box = model_box(phone, "B1")
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    start = table_point(phone, x, y)
+    # 2 in to the right: within the 4 in of the roll; then 5 in: past it
+    two_in, _ = screen_point(phone, start[0] + 2, start[1])
+    five_in, _ = screen_point(phone, start[0] + 5, start[1])
+    phone.mouse.move(x, y)
+    phone.mouse.down()
+    phone.mouse.move(x + 10, y, steps=3)
+    phone.mouse.move(two_in, y, steps=5)
+    label = phone.locator('#board .move-distance[data-model="B1"]')
+    expect(label).to_have_text("moved 2.0 of 4 in")
+    assert "over" not in label.get_attribute("class")
+    ghost = phone.locator("#board .measure-trails .ghost")
+    expect(ghost).to_have_count(1)
+    transform = ghost.get_attribute("transform")
+    ghost_x, ghost_y = re.match(r"translate\(([-\d.]+) ([-\d.]+)\)", transform).groups()
+    assert (float(ghost_x), float(ghost_y)) == (24.4, 19.4)  # B1's start (the worked example)
+    phone.mouse.move(five_in, y, steps=5)
+    expect(label).to_have_class("move-distance over")
+    expect(label).to_have_text("moved 5.0 of 4 in")
+    phone.mouse.up()
+    screenshot(phone, "dragged", full_page=False)
+    phone.get_by_role("button", name="Check").click()
+    bar = phone.locator("#verdict-bar")
+    expect(bar).to_contain_text("Not legal.")
+    expect(bar).to_be_in_viewport()
+    # the redrawn table keeps the view and the trail
+    expect(phone.locator("#board svg.table.viewable")).to_have_attribute("viewBox", view)
+    expect(phone.locator('#board .trail[data-model="B1"]')).to_have_count(1)
