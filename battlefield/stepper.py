@@ -42,6 +42,7 @@ from .pictures import Overlay, table_png, table_svg
 from .ratelimit import rate_limit
 from .validation import validate_move, validate_scenario
 from .views import go, page, picture_cache_control
+from .words import declaration_words, event_rows, finding_rows, names_of, names_of_document
 
 # -- what each move type declares -------------------------------------------------------------
 
@@ -514,12 +515,15 @@ def place_context(
         }
         for m in unit.models
     ]
+    names = names_of(situation)
     hidden = []
     for name, value in stage.query(poses=False).items():
         for v in value if isinstance(value, list) else [value]:
             hidden.append((name, v))
     return {
-        "declared": [(name, declared_text(value)) for name, value in stage.declarations.items()],
+        "declared": [
+            declaration_words(name, value, names) for name, value in stage.declarations.items()
+        ],
         "hidden": hidden,
         "share_placement": link(urls_here, stage.query()) if urls_here else "",
         "models": models,
@@ -529,23 +533,14 @@ def place_context(
         or [{"value": d, "source": "user"} for d in stage.dice or ()],
         "max_distance": move_facts.get("max_distance"),
         "target": move_facts.get("target"),
+        "target_name": names.get(move_facts.get("target") or "", move_facts.get("target")),
         "svg": table_svg(
             shown, highlight=highlight, overlays=overlays, dom_id="table", interactive=True
         ),
-        "findings": verdict.findings if verdict is not None else [],
+        "findings": finding_rows(verdict.findings, names) if verdict is not None else [],
+        "events": event_rows(verdict.events, names) if verdict is not None else [],
         "explanation": explanation(verdict) if verdict is not None else "",
     }
-
-
-def declared_text(value) -> str:
-    """A declaration as a player reads it: yes / no, a list, or a trigger's parts."""
-    if value is True or value is False:
-        return "yes" if value else "no"
-    if isinstance(value, dict):
-        return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in value.items())
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
-    return str(value)
 
 
 def placed(situation, unit, poses: dict[str, dict]):
@@ -915,7 +910,8 @@ def step_summary(step: Step) -> str:
         return f"Undo of step {step.undoes}"
     move = step.move or {}
     name = MOVE_NAMES.get(move.get("type", ""), move.get("type", "move"))
-    return f"{name} by {move.get('unit', '?')}"
+    unit = move.get("unit", "?")
+    return f"{name} by {names_of_document(step.before).get(unit, unit)}"
 
 
 def step_url(step: Step) -> str:
@@ -959,6 +955,8 @@ def step_detail(request, token: str, index: int):
         "step": step,
         "summary": step_summary(step),
         "verdict": step.verdict,
+        "findings": finding_rows(step.verdict.get("findings", []), names_of_document(step.before)),
+        "events": event_rows(step.verdict.get("events", []), names_of_document(step.before)),
         "dice": step.dice.get("dice", []),
         "seed": step.dice.get("seed"),
         "before_svg": table_svg(before, dom_id="before") if before else None,
