@@ -330,6 +330,7 @@ class Urls:
     check: str
     suggest: str
     commit: str | None = None
+    ruler: str = ""  # the ruler's address (editor.share_ruler), when the table may be measured
 
 
 def reach_overlays(situation, move: Move, verdict) -> list:
@@ -464,7 +465,14 @@ def stepper_context(
         context["fields"] = declaration_fields(situation, stage)
     if stage.name == "place":
         context.update(
-            place_context(situation, stage, verdict=verdict, preview=preview, urls_here=urls.here)
+            place_context(
+                situation,
+                stage,
+                verdict=verdict,
+                preview=preview,
+                urls_here=urls.here,
+                ruler_url=urls.ruler,
+            )
         )
     else:
         context["svg"] = table_svg(
@@ -474,7 +482,13 @@ def stepper_context(
 
 
 def place_context(
-    situation, stage: Stage, *, verdict=None, preview: bool = True, urls_here: str = ""
+    situation,
+    stage: Stage,
+    *,
+    verdict=None,
+    preview: bool = True,
+    urls_here: str = "",
+    ruler_url: str = "",
 ) -> dict:
     """The placement step: the models' pose fields, the facts of the roll (maximum distance,
     target) and the table showing the proposed placement, failing models outlined."""
@@ -526,6 +540,7 @@ def place_context(
         ],
         "hidden": hidden,
         "share_placement": link(urls_here, stage.query()) if urls_here else "",
+        "ruler_url": ruler_url,
         "models": models,
         "facts": move_facts,
         # the engine's record of the dice; before it has one, the dice as entered
@@ -626,6 +641,7 @@ def scenario_urls(scenario: Scenario, *, token: str | None = None, commit: bool 
         check=reverse(check, args=args),
         suggest=reverse(suggest_, args=args),
         commit=reverse("move_commit", args=[scenario.pk]) if commit else None,
+        ruler=reverse("share_ruler", args=[scenario.share_token]),
     )
 
 

@@ -312,7 +312,22 @@
       const figure = out && out.querySelector(".ruler-figure");
       if (figure) {
         const d = figure.dataset;
-        line(svgOf(form), +d.x1, +d.y1, +d.x2, +d.y2);
+        const svg = svgOf(form);
+        line(svg, +d.x1, +d.y1, +d.x2, +d.y2);
+        // the reading on the table too, beside the line's middle, 13 px whatever the zoom
+        const strong = figure.querySelector("strong");
+        if (strong) {
+          const size = 13 / ((svg.getScreenCTM() || { a: 1 }).a || 1);
+          const text = document.createElementNS(SVGNS, "text");
+          text.setAttribute("class", "ruler-reading");
+          text.setAttribute("x", fmt((+d.x1 + +d.x2) / 2));
+          text.setAttribute("y", fmt((+d.y1 + +d.y2) / 2 - size * 0.6));
+          text.setAttribute("font-size", fmt(size));
+          text.setAttribute("stroke-width", fmt(size / 4));
+          text.setAttribute("text-anchor", "middle");
+          text.textContent = strong.textContent;
+          rulerLayer(svg).appendChild(text);
+        }
       }
     } catch (error) {
       if (out) out.textContent = "The ruler could not reach the server.";

@@ -193,3 +193,17 @@ def test_dragging_shows_the_ghost_the_path_and_the_distance_and_the_verdict_stay
     # the redrawn table keeps the view and the trail
     expect(phone.locator("#board svg.table.viewable")).to_have_attribute("viewBox", view)
     expect(phone.locator('#board .trail[data-model="B1"]')).to_have_count(1)
+
+
+def test_the_ruler_on_the_move_page_measures_model_to_model(surge, phone):
+    phone.goto(f"/scenarios/{surge.pk}/move?{SURGE}")
+    phone.locator("#board svg.table.viewable").wait_for()
+    phone.get_by_role("button", name="Ruler").click()
+    for model in ("B1", "C1"):
+        box = model_box(phone, model)
+        phone.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    output = phone.locator("[data-ruler-output]")
+    # B1 (32 mm base) at 24.4, 19.4 and C1 (50 mm) at 30, 19.5: centres 5.601 in apart, less
+    # the two radii (0.630 and 0.984 in): 3.99 in between the bases
+    expect(output.locator("strong")).to_have_text("3.99″")
+    expect(phone.locator("#board .ruler-reading")).to_have_text("3.99″")
