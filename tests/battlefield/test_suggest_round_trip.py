@@ -34,7 +34,7 @@ def suggested_demo_moves() -> list[tuple[str, dict]]:
         if not scenario_path.exists():
             continue
         system = json.loads(scenario_path.read_text())["system"]
-        rule = SYSTEMS[system].move_rules.get(move["type"])
+        rule = SYSTEMS[system].move_types.get(move["type"])
         if rule is not None and rule.suggest is not None:
             cases.append((path.stem, move))
     return cases

@@ -18,7 +18,7 @@ from rules import SYSTEMS
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(
-        "surge" not in SYSTEMS["wh40k-11e"].move_rules, reason="the engine has no surge moves"
+        "surge" not in SYSTEMS["wh40k-11e"].move_types, reason="the engine has no surge moves"
     ),
 ]
 DEMO = Path(__file__).resolve().parents[2] / "battlefield" / "demo" / "scenarios"
