@@ -45,6 +45,7 @@ from .ratelimit import rate_limit
 from .text import bounded_number
 from .validation import validate_move, validate_scenario
 from .views import go, page, picture_cache_control
+from .words import declaration_words, event_rows, finding_rows, names_of, names_of_document
 
 # -- what each move type declares: the registry's (rules.systems) -----------------------------
 
@@ -144,14 +145,28 @@ class Stage:
         if poses:
             for mid, pose in self.poses.items():
                 for key, v in pose.items():
-                    q[f"pose-{mid}-{key}"] = number(v)
+                    q[f"pose-{mid}-{key}"] = exact(v)
         return q
 
 
 def number(value: float) -> str:
-    """A coordinate for a form field: at most three decimals, no trailing zeros."""
+    """A coordinate as shown in a form field: at most three decimals, no trailing zeros."""
     text = f"{float(value):.3f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
+
+
+def exact(value: float) -> str:
+    """A coordinate with its full precision (the shortest text that reads back as the same
+    float): what links and hidden fields carry, so the engine's own placement comes back to it
+    unchanged (issue 13: rounding 4.000 in to three decimals can land a hair over 4 in)."""
+    text = repr(float(value))
+    if text.endswith(".0"):
+        text = text[:-2]
+    return "0" if text == "-0" else text
+
+
+#: The hidden field beside each shown pose field that carries its full precision.
+EXACT = "exact-"
 
 
 def read_stage(params: QueryDict, situation) -> Stage:
@@ -268,12 +283,22 @@ def read_poses(params: QueryDict, unit) -> dict[str, dict]:
             text = params.get(name, "").strip()
             if not text:
                 continue
-            pose[key] = bounded_number(text, name)
+            pose[key] = unrounded(bounded_number(text, name), params.get(EXACT + name, ""))
         if pose:
             if "x" not in pose or "y" not in pose:
                 raise InvalidInput(f"pose-{model.id}-x", f"{model.id} needs both x and y")
             poses[model.id] = pose
     return poses
+
+
+def unrounded(shown: float, exact_text: str) -> float:
+    """The full-precision value behind a shown field, while the field still shows it rounded;
+    the shown value itself once the player changed it (or when the hidden value is no number)."""
+    try:
+        value = bounded_number(exact_text, "exact")
+    except InvalidInput:
+        return shown
+    return value if float(number(value)) == shown else shown
 
 
 def start_poses(unit) -> dict[str, dict]:
@@ -297,6 +322,7 @@ class Urls:
     check: str
     suggest: str
     commit: str | None = None
+    ruler: str = ""  # the ruler's address (editor.share_ruler), when the table may be measured
 
 
 def reach_overlays(situation, move: Move, verdict) -> list:
@@ -457,7 +483,14 @@ def stepper_context(
         context["fields"] = declaration_fields(situation, stage)
     if stage.name == "place":
         context.update(
-            place_context(situation, stage, verdict=verdict, preview=preview, urls_here=urls.here)
+            place_context(
+                situation,
+                stage,
+                verdict=verdict,
+                preview=preview,
+                urls_here=urls.here,
+                ruler_url=urls.ruler,
+            )
         )
     else:
         context["svg"] = table_svg(
@@ -467,7 +500,13 @@ def stepper_context(
 
 
 def place_context(
-    situation, stage: Stage, *, verdict=None, preview: bool = True, urls_here: str = ""
+    situation,
+    stage: Stage,
+    *,
+    verdict=None,
+    preview: bool = True,
+    urls_here: str = "",
+    ruler_url: str = "",
 ) -> dict:
     """The placement step: the models' pose fields, the facts of the roll (maximum distance,
     target) and the table showing the proposed placement, failing models outlined."""
@@ -496,20 +535,30 @@ def place_context(
             "x": number(poses[m.id]["x"]),
             "y": number(poses[m.id]["y"]),
             "facing": number(poses[m.id].get("facing") or 0),
+            "exact": {
+                "x": exact(poses[m.id]["x"]),
+                "y": exact(poses[m.id]["y"]),
+                "facing": exact(poses[m.id].get("facing") or 0),
+            },
             "start_x": number(m.x),
             "start_y": number(m.y),
+            "start": {"x": exact(m.x), "y": exact(m.y), "facing": exact(m.facing or 0)},
             "failing": m.id in highlight,
         }
         for m in unit.models
     ]
+    names = names_of(situation)
     hidden = []
     for name, value in stage.query(poses=False).items():
         for v in value if isinstance(value, list) else [value]:
             hidden.append((name, v))
     return {
-        "declared": [(name, declared_text(value)) for name, value in stage.declarations.items()],
+        "declared": [
+            declaration_words(name, value, names) for name, value in stage.declarations.items()
+        ],
         "hidden": hidden,
         "share_placement": link(urls_here, stage.query()) if urls_here else "",
+        "ruler_url": ruler_url,
         "models": models,
         "facts": move_facts,
         # the engine's record of the dice; before it has one, the dice as entered
@@ -517,23 +566,14 @@ def place_context(
         or [{"value": d, "source": "user"} for d in stage.dice or ()],
         "max_distance": move_facts.get("max_distance"),
         "target": move_facts.get("target"),
+        "target_name": names.get(move_facts.get("target") or "", move_facts.get("target")),
         "svg": table_svg(
             shown, highlight=highlight, overlays=overlays, dom_id="table", interactive=True
         ),
-        "findings": verdict.findings if verdict is not None else [],
+        "findings": finding_rows(verdict.findings, names) if verdict is not None else [],
+        "events": event_rows(verdict.events, names) if verdict is not None else [],
         "explanation": explanation(verdict) if verdict is not None else "",
     }
-
-
-def declared_text(value) -> str:
-    """A declaration as a player reads it: yes / no, a list, or a trigger's parts."""
-    if value is True or value is False:
-        return "yes" if value else "no"
-    if isinstance(value, dict):
-        return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in value.items())
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
-    return str(value)
 
 
 def placed(situation, unit, poses: dict[str, dict]):
@@ -619,6 +659,7 @@ def scenario_urls(scenario: Scenario, *, token: str | None = None, commit: bool 
         check=reverse(check, args=args),
         suggest=reverse(suggest_, args=args),
         commit=reverse("move_commit", args=[scenario.pk]) if commit else None,
+        ruler=reverse("share_ruler", args=[scenario.share_token]),
     )
 
 
@@ -909,7 +950,8 @@ def step_summary(step: Step) -> str:
     move = step.move or {}
     move_type = SYSTEMS[step.scenario.system].move_types.get(move.get("type", ""))
     name = move_type.title if move_type else move.get("type", "move")
-    return f"{name} by {move.get('unit', '?')}"
+    unit = move.get("unit", "?")
+    return f"{name} by {names_of_document(step.before).get(unit, unit)}"
 
 
 def step_url(step: Step) -> str:
@@ -953,6 +995,8 @@ def step_detail(request, token: str, index: int):
         "step": step,
         "summary": step_summary(step),
         "verdict": step.verdict,
+        "findings": finding_rows(step.verdict.get("findings", []), names_of_document(step.before)),
+        "events": event_rows(step.verdict.get("events", []), names_of_document(step.before)),
         "dice": step.dice.get("dice", []),
         "seed": step.dice.get("seed"),
         "before_svg": table_svg(before, dom_id="before") if before else None,

@@ -312,7 +312,22 @@
       const figure = out && out.querySelector(".ruler-figure");
       if (figure) {
         const d = figure.dataset;
-        line(svgOf(form), +d.x1, +d.y1, +d.x2, +d.y2);
+        const svg = svgOf(form);
+        line(svg, +d.x1, +d.y1, +d.x2, +d.y2);
+        // the reading on the table too, beside the line's middle, 13 px whatever the zoom
+        const strong = figure.querySelector("strong");
+        if (strong) {
+          const size = 13 / ((svg.getScreenCTM() || { a: 1 }).a || 1);
+          const text = document.createElementNS(SVGNS, "text");
+          text.setAttribute("class", "ruler-reading");
+          text.setAttribute("x", fmt((+d.x1 + +d.x2) / 2));
+          text.setAttribute("y", fmt((+d.y1 + +d.y2) / 2 - size * 0.6));
+          text.setAttribute("font-size", fmt(size));
+          text.setAttribute("stroke-width", fmt(size / 4));
+          text.setAttribute("text-anchor", "middle");
+          text.textContent = strong.textContent;
+          rulerLayer(svg).appendChild(text);
+        }
       }
     } catch (error) {
       if (out) out.textContent = "The ruler could not reach the server.";
@@ -342,6 +357,7 @@
     const g = event.target.closest("g.model");
     s.drag = null;
     s.pressSelected = s.selected; // before a press focuses (and so selects) the model
+    s.press = { id: event.pointerId, type: event.pointerType, x: event.clientX, y: event.clientY };
     if (s.tool !== "move") return;
     const p = tablePoint(svg, event);
     if (!p) return;
@@ -384,6 +400,7 @@
       const s = live.get(f);
       if (!s || !s.drag || s.drag.id !== event.pointerId) continue;
       const d = s.drag;
+      if (svgOf(f).dataset.gesture === "pinch") return; // two fingers zoom (table-view.js)
       if (!d.moving && Math.hypot(event.clientX - d.sx, event.clientY - d.sy) < DRAG_PX) return;
       if (!d.moving) {
         d.moving = true;
@@ -423,6 +440,25 @@
   document.addEventListener("pointerup", endDrag);
   document.addEventListener("pointercancel", endDrag);
 
+  // A finger's tap is handled where the finger was lifted. The click that follows may be moved by
+  // the browser's touch adjustment onto a nearby model (tap a spot beside a unit and the click
+  // lands on the neighbour), so that click is ignored.
+  document.addEventListener("pointerup", (event) => {
+    if (event.pointerType !== "touch") return;
+    const form = formOf(event.target);
+    const svg = form && svgOf(form);
+    if (!svg || svg.dataset.gesture) return;
+    const s = stateOf(form);
+    const press = s.press;
+    s.press = null;
+    if (!press || press.id !== event.pointerId || s.suppressClick) return;
+    if (Math.hypot(event.clientX - press.x, event.clientY - press.y) >= DRAG_PX) return;
+    const hit = document.elementFromPoint(event.clientX, event.clientY);
+    if (!hit || !svg.contains(hit)) return;
+    s.touchTapAt = performance.now();
+    tap(form, svg, hit, tablePoint(svg, event), 1);
+  });
+
   document.addEventListener("click", (event) => {
     const tool = event.target.closest("[data-tool]");
     const turnButton = event.target.closest("[data-turn]");
@@ -452,14 +488,23 @@
       s.suppressClick = false;
       return;
     }
-    const g = event.target.closest("g.model");
-    const p = tablePoint(svg, event);
+    if (s.touchTapAt && performance.now() - s.touchTapAt < 1000) {
+      s.touchTapAt = 0; // the finger's tap was handled when it was lifted
+      return;
+    }
+    tap(form, svg, event.target, tablePoint(svg, event), event.detail);
+  });
+
+  // A click or a tap on the table at `p` (table units) on `target`.
+  function tap(form, svg, target, p, detail) {
+    const s = stateOf(form);
+    const g = target.closest("g.model");
     if (s.tool === "ruler") {
       if (g || onTable(svg, p)) rulerEnd(form, g, p);
       return;
     }
     if (g) {
-      if (s.pressSelected === g.dataset.model && event.detail > 0) {
+      if (s.pressSelected === g.dataset.model && detail > 0) {
         select(form, null); // a second click on the selected model lets it go
         g.blur();
       } else {
@@ -481,7 +526,7 @@
     const fields = document.querySelectorAll("[data-from-table]");
     for (const field of fields) field.value = fmt(Math.round(p[field.dataset.fromTable] * 10) / 10);
     if (fields.length) status(form, `Point ${fmt(Math.round(p.x * 10) / 10)}, ${fmt(Math.round(p.y * 10) / 10)} chosen for new terrain and units`);
-  });
+  }
 
   // -- keyboard ------------------------------------------------------------------------------------
   document.addEventListener("focusin", (event) => {

@@ -196,8 +196,10 @@ def test_check_answers_the_verdict_partial_and_the_table_out_of_band(
     html = response.content.decode()
     assert "<html" not in html
     assert "Not a legal move." in html and 'class="finding fail"' in html and "09.05" in html
-    assert '<figure id="board" class="board stepper-board" hx-swap-oob="true">' in html
+    assert re.search(r'<figure id="board" class="board stepper-board"[^>]* hx-swap-oob="true">', html)
     assert html.count("<svg") == 1
+    # the summary beside the placement buttons follows, out of band too
+    assert '<p id="verdict-bar" class="verdict-bar illegal" hx-swap-oob="true">' in html
     # B failed: its models are outlined on the table, C's are not
     assert 'id="table-model-B1" class="model highlighted"' in html
     assert 'id="table-model-C1" class="model"' in html

@@ -51,7 +51,7 @@ def test_a_step_link_is_read_only_for_an_anonymous_visitor(committed):
     response = anonymous.get(f"/s/{committed.share_token}/steps/0/")
     assert response.status_code == 200
     html = response.content.decode()
-    assert "Step 0: Normal move by B" in html
+    assert "Step 0: Normal move by Khorne Berzerkers" in html  # by name (issue 13)
     assert 'id="before"' in html and 'id="after"' in html  # both tables
     assert '<span class="die">3</span>' in html and "entered by hand" in html
     assert "Verdict: legal" in html and "09.05" in html

@@ -222,7 +222,9 @@ def test_click_to_place_and_the_ruler_figure(page, site, owned, screenshot):
     # Centres 1.5 in apart, 32 mm bases (0.63 in radius each): 0.24 in edge to edge.
     expect(output).to_contain_text("0.24″")
     expect(output).to_contain_text("base edge to base edge")
+    expect(output).to_be_in_viewport()  # above the table: on an 800 px screen, not below it
     expect(page.locator("svg.table .ruler-layer line.ruler-line")).to_have_count(1)
+    expect(page.locator("svg.table .ruler-layer .ruler-reading")).to_have_text("0.24″")
     screenshot(page, "ruler", locator=page.locator("#placement"))
 
     # Without dragging: select a model, then click where it should go.
