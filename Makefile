@@ -6,7 +6,7 @@ PIP := $(PY) -m pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test bench lint venv test-deps migrate demo clean backup load purge
+.PHONY: goldens run test bench lint venv test-deps migrate demo clean backup load purge
 
 $(PY):
 	"$$(scripts/find-python)" -m venv $(VENV)
@@ -40,6 +40,11 @@ test: $(VENV)/.installed-test
 
 bench: $(VENV)/.installed-bench
 	$(PY) bench/run.py
+
+# Re-record the verdict regression corpus (tests/regression) from the engine as it is now; review
+# the result with `git diff tests/regression/goldens` before committing it.
+goldens: $(VENV)/.installed-test
+	$(PY) -m tests.regression.corpus --write
 
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
