@@ -25,6 +25,7 @@ from __future__ import annotations
 import copy
 import math
 import re
+from typing import Any
 
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
@@ -38,8 +39,10 @@ from rules import InvalidInput
 from rules.geometry import EPSILON, Base, footprint_distance, point_footprint_distance
 from rules.situation import LIMITS, SYSTEM_UNITS, Situation
 
+from . import permissions
 from .models import Scenario, ScenarioEdit, StaleScenario, UnitProfile
 from .permissions import editable_scenario
+from .pictures import table_svg
 from .views import page
 
 TEMPLATE = "battlefield/editor.html"
@@ -318,7 +321,7 @@ def add_unit(
     name = name.strip() or "Unit"
     stem = "".join(w[0] for w in re.findall(r"[A-Za-z0-9]+", name))[:6].upper() or "U"
     unit_id = fresh_id(doc, stem)
-    unit = {
+    unit: dict[str, Any] = {
         "id": unit_id,
         "army": army,
         "name": name[:100],
@@ -486,8 +489,6 @@ def ring_overlays(situation: Situation) -> list[tuple]:
 
 
 def editor_context(request, scenario: Scenario, **extra) -> dict:
-    from .pictures import table_svg
-
     situation = scenario.situation
     system = scenario.system
     units = []
@@ -922,8 +923,6 @@ def ruler(request, pk: int):
 @require_GET
 def share_ruler(request, token: str):
     """The ruler on a shared (read-only) table, for whoever may see it through its link."""
-    from . import permissions
-
     # permissions decides who may see a shared table once accounts exist (shared_scenario);
     # until then anyone with the link may, as on the share page.
     shared = getattr(permissions, "shared_scenario", None)

@@ -18,7 +18,8 @@ from django.utils import timezone
 
 from rules import InvalidInput, Situation
 
-from .validation import validate_scenario
+from .pictures import table_png
+from .validation import profile_as_scenario, validate_scenario
 
 SYSTEM_CHOICES = [
     ("wh40k-11e", "Warhammer 40,000 (11th edition)"),
@@ -284,8 +285,6 @@ class Scenario(models.Model):
         cached = Picture.objects.filter(scenario=self, version=self.version).first()
         if cached is not None:
             return bytes(cached.png)
-        from .pictures import table_png
-
         png = table_png(self.situation)
         try:
             with transaction.atomic():
@@ -490,8 +489,6 @@ class UnitProfile(models.Model):
 
     def clean(self) -> None:
         """Check the profile as the unit it would become, with the scenario validator."""
-        from .validation import profile_as_scenario
-
         try:
             validate_scenario(profile_as_scenario(self))
         except InvalidInput as exc:

@@ -56,9 +56,10 @@ def club_role(request_or_user, scenario: Scenario) -> str | None:
     user = _user(request_or_user)
     if user is None or scenario.club_id is None:
         return None
-    cache = getattr(scenario, "_club_roles", None)
+    cache: dict[int, str | None] | None = getattr(scenario, "_club_roles", None)
     if cache is None:
-        cache = scenario._club_roles = {}
+        cache = {}
+        scenario._club_roles = cache  # type: ignore[attr-defined]  # per-request memo
     if user.pk not in cache:
         cache[user.pk] = (
             Membership.objects.filter(club_id=scenario.club_id, user=user)

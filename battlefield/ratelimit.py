@@ -105,6 +105,11 @@ def _count(key: str, window: int) -> int:
         return counters.values_list("count", flat=True).get()
 
 
+def clock() -> float:
+    """The time rate-limit windows are counted by (seconds since the epoch); tests replace it."""
+    return time.time()
+
+
 def check(request, scope: str, *, also: tuple[str, ...] = (), now: float | None = None) -> None:
     """Count this request in `scope` for its address and user (and any `also` keys, e.g. the
     user name a log-in tries); raise RateLimited over the limit."""
@@ -112,7 +117,7 @@ def check(request, scope: str, *, also: tuple[str, ...] = (), now: float | None 
     if limit is None:
         return
     count, seconds = limit
-    now = time.time() if now is None else now
+    now = clock() if now is None else now
     window = int(now // seconds * seconds)
     keys = [f"{scope}:addr:{client_address(request)}"]
     user = getattr(request, "user", None)
@@ -143,6 +148,6 @@ def rate_limit(scope: str):
 
 def purge(older_than_seconds: int = 86_400, *, now: float | None = None) -> int:
     """Delete counters of windows that started long ago (`manage.py purge`)."""
-    now = time.time() if now is None else now
+    now = clock() if now is None else now
     deleted, _ = RateCounter.objects.filter(window__lt=now - older_than_seconds).delete()
     return deleted

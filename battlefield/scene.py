@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import SimpleNamespace
+from typing import Any
 
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
@@ -616,7 +617,9 @@ def _overlay_mark(overlay, index: int, px: float, label_size: float) -> OverlayM
     paint = Paint(fill, stroke, width * px, tuple(d * px for d in dash), opacity)
     line_paint = Paint(None, stroke, width * px, tuple(d * px for d in dash))
     geometry = overlay.geometry
-    areas, paths, discs = [], [], []
+    areas: list[Any] = []
+    paths: list[Any] = []
+    discs: list[Any] = []
     parts = (
         list(getattr(geometry, "geoms", [geometry]))
         if not isinstance(geometry, Polygon)
@@ -699,7 +702,7 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequ
             clipped = feature.footprint.intersection(situation.table.area)
             polygons = tuple(_rings(p) for p in _polygons(clipped))
         title = _terrain_title(situation.system, feature, style)
-        data = (("terrain", feature.id), ("type", feature.type))
+        data: tuple[tuple[str, str], ...] = (("terrain", feature.id), ("type", feature.type))
         if feature.category:
             data += (("category", feature.category),)
         terrain.append(

@@ -24,20 +24,21 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
+from django.contrib import messages
 from django.db import transaction
-from django.http import QueryDict
+from django.http import HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 import rules
-from rules import InvalidInput, Move, adjudicate, move_options, suggest
+from rules import InvalidInput, Move, Situation, adjudicate, move_options, suggest
 from rules.move import MOVE_FORMAT, MOVE_TYPES
 
 from .models import Scenario, StaleScenario, Step
 from .permissions import can_edit, editable_scenario, shared_scenario, viewable_scenario
-from .pictures import Overlay, table_svg
+from .pictures import Overlay, table_png, table_svg
 from .ratelimit import rate_limit
 from .validation import validate_move, validate_scenario
 from .views import go, page, picture_cache_control
@@ -201,7 +202,7 @@ def read_stage(params: QueryDict, situation) -> Stage:
         stage.dice = parse_dice(stage.dice_text)
     elif roll == "server" and params.get("seed"):
         try:
-            stage.seed = int(params["seed"])
+            stage.seed = int(str(params["seed"]))
         except ValueError:
             raise InvalidInput("seed", "must be a whole number") from None
     if roll:
@@ -609,6 +610,7 @@ def tried_scenario(request, pk: int | None = None, token: str | None = None):
     if token is not None:
         scenario = shared_scenario(request, token)
     else:
+        assert pk is not None, "a stepper URL names the scenario by id or by token"
         scenario = viewable_scenario(request, pk)
     return scenario, scenario_urls(scenario, token=token, commit=can_edit(request, scenario))
 
@@ -799,8 +801,6 @@ def move_commit(request, pk: int):
         return error_response(request, context, stale, status=409)
     except InvalidInput as exc:
         return error_response(request, context, exc)
-    from django.contrib import messages
-
     messages.success(
         request,
         f"Step {step.index} committed. Its read-only link: "
@@ -815,8 +815,6 @@ def move_undo(request, pk: int):
     (the log keeps every step)."""
     scenario = editable_scenario(request, pk)
     target = undoable(scenario)
-    from django.contrib import messages
-
     if target is None:
         messages.info(request, "There is no step to undo.")
         return go(request, reverse("move", args=[scenario.pk]))
@@ -903,8 +901,6 @@ def shared_step(request, token: str, index: int) -> tuple[Scenario, Step]:
 
 def step_situations(step: Step):
     """The table before and after a step, and the models to outline."""
-    from rules import Situation
-
     after_doc = step.verdict.get("scenario") if step.undoes is None else None
     if step.undoes is not None:
         # An undo restored the document of the step it undid.
@@ -949,10 +945,6 @@ def step_png(request, token: str, index: int):
     """The step's picture (after, failing models outlined): its link preview. Steps never
     change, so the picture may be cached for long; by shared caches only when anyone with the
     link may see it (views.picture_cache_control)."""
-    from django.http import HttpResponse
-
-    from .pictures import table_png
-
     scenario, step = shared_step(request, token, index)
     etag = f'"{token[:8]}-step-{index}"'
     if request.headers.get("If-None-Match") == etag:

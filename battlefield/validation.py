@@ -132,7 +132,7 @@ def _refuse_constant(name: str):
     raise InvalidInput("", f"{name} is not a number JSON allows")
 
 
-def parse_json(data: bytes | str, *, limit: int = LIMITS["document_bytes"], what: str = "file"):
+def parse_json(data: bytes | str, *, limit: float = LIMITS["document_bytes"], what: str = "file"):
     """Parse JSON text, refusing more than `limit` bytes, NaN/Infinity and non-UTF-8 input."""
     size = len(data.encode() if isinstance(data, str) else data)
     if size > limit:

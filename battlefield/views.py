@@ -31,6 +31,7 @@ from rules import InvalidInput, adjudicate
 from rules.situation import LIMITS
 
 from . import permissions
+from .accounts import SharingForm
 from .forms import ImportForm, NewScenarioForm, RenameForm
 from .models import RESTORE_DAYS, Lesson, Scenario, blank_document
 from .permissions import (
@@ -41,7 +42,9 @@ from .permissions import (
     shared_scenario,
     viewable_scenario,
 )
+from .pictures import legend_entries, table_svg
 from .ratelimit import rate_limit
+from .scene import army_colours
 from .validation import (
     API_BODY_BYTES,
     TooLarge,
@@ -200,8 +203,6 @@ def share(request, token: str):
 
 
 def scenario_context(request, scenario: Scenario, *, editable: bool, **extra) -> dict:
-    from .pictures import table_svg
-
     situation = scenario.situation
     png_url = f"{request.build_absolute_uri(scenario_png_url(scenario))}?v={scenario.version}"
     return {
@@ -222,8 +223,6 @@ def scenario_context(request, scenario: Scenario, *, editable: bool, **extra) ->
 
 def sharing_form(request, scenario: Scenario):
     """The owner's visibility and club form, filled in (None for anyone else)."""
-    from .accounts import SharingForm
-
     if not permissions.can_manage(request, scenario):
         return None
     return SharingForm(
@@ -232,17 +231,12 @@ def sharing_form(request, scenario: Scenario):
 
 
 def scenario_png_url(scenario: Scenario) -> str:
-    from django.urls import reverse
-
     return reverse("share_png", args=[scenario.share_token])
 
 
 def legend(situation) -> dict:
     """What the page lists beside the table: armies in their picture colours with their units,
     and the terrain styles used (from the pictures' own legend, so the swatches match)."""
-    from .pictures import legend_entries
-    from .scene import army_colours
-
     palette = army_colours(situation)
     armies = []
     for army in situation.armies:
@@ -370,8 +364,6 @@ def api_adjudicate(request):
 @require_POST
 def scenario_sharing(request, pk: int):
     """The owner sets visibility and club (only a club they belong to)."""
-    from .accounts import SharingForm
-
     scenario = managed_scenario(request, pk)
     form = SharingForm(request.POST, user=request.user)
     if form.is_valid():
@@ -422,7 +414,9 @@ def scenarios_deleted(request):
 @require_POST
 def scenario_restore(request, pk: int):
     scenario = managed_scenario(request, pk, deleted=True)
-    if scenario.deleted_at < timezone.now() - timedelta(days=RESTORE_DAYS):
+    if scenario.deleted_at is None or scenario.deleted_at < timezone.now() - timedelta(
+        days=RESTORE_DAYS
+    ):
         raise Http404("No such scenario")
     scenario.restore()
     messages.success(request, f"Restored “{scenario.name or 'scenario'}”.")

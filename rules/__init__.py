@@ -1,8 +1,22 @@
 """Arbiter's rules engine: a pure library (stdlib + shapely, never Django).
 
     >>> from rules import Situation, Move, adjudicate
+    >>> scenario = {"format": "arbiter.scenario/1", "system": "wh40k-11e", "name": "One squad",
+    ...     "table": {"width": 60, "height": 44}, "terrain": [],
+    ...     "armies": [{"id": "red", "name": "Red"}],
+    ...     "units": [{"id": "A", "army": "red", "name": "Intercessors", "keywords": ["INFANTRY"],
+    ...                "move": 6,
+    ...                "models": [{"id": "A1", "base": {"round": 32}, "x": 10, "y": 10}]}],
+    ...     "turn": {"round": 1, "active_army": "red", "phase": "movement"}}
+    >>> move = {"format": "arbiter.move/1", "unit": "A", "type": "normal",
+    ...         "end": {"A1": {"x": 14, "y": 10}}}
+    >>> verdict = adjudicate(Situation.from_document(scenario), Move.from_document(move))
+    >>> verdict.legal, verdict.models["A1"]["distance_moved"]
+    (True, 4.0)
+    >>> move["end"]["A1"]["x"] = 17  # 7" is more than its Move of 6"
     >>> verdict = adjudicate(Situation.from_document(scenario), Move.from_document(move))
     >>> verdict.legal, [f.rule for f in verdict.failures]
+    (False, ['09.05'])
 
 Importing the package registers every move type the engine covers.
 """

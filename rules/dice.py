@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from typing import Any
 
 from .errors import InvalidInput
 from .verdict import Die
@@ -52,12 +53,12 @@ class Dice:
                 "dice", f"{len(self.entered)} more die value(s) entered than this move rolls"
             )
 
-    def as_list(self) -> list[dict]:
+    def as_list(self) -> list[dict[str, Any]]:
         return [d.as_dict() for d in self.rolled]
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         """The `move.dice` (and `move.seed` when the server rolled) part of a verdict."""
-        d: dict = {"dice": self.as_list()}
+        d: dict[str, Any] = {"dice": self.as_list()}
         if self.rolled and not self.from_user:
             d["seed"] = self.seed
         return d

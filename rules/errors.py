@@ -4,6 +4,8 @@ An illegal move is never an exception: it is a verdict with failed findings. Exc
 input that cannot be judged at all.
 """
 
+from typing import Any
+
 
 class InvalidInput(ValueError):
     """Malformed input, naming the field it is about (FORMAT.md "Errors").
@@ -20,5 +22,5 @@ class InvalidInput(ValueError):
     def __repr__(self) -> str:
         return f"InvalidInput({self.field!r}, {self.message!r})"
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"error": self.message, "field": self.field}

@@ -25,11 +25,11 @@ class Finding:
     measured: float | None = None
     limit: float | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.stage not in STAGES:
             raise ValueError(f"unknown stage {self.stage!r}")
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
             "rule": self.rule,
             "stage": self.stage,
@@ -49,7 +49,7 @@ class Die:
     value: int
     source: str  # "user" or "server"
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"value": self.value, "source": self.source}
 
 
@@ -57,12 +57,13 @@ class Die:
 class Verdict:
     """The judgement of one move. `after` is the situation after the move when it is legal."""
 
-    move: dict
+    move: dict[str, Any]
     findings: list[Finding] = field(default_factory=list)
-    models: dict[str, dict] = field(default_factory=dict)
-    events: list[dict] = field(default_factory=list)
+    models: dict[str, dict[str, Any]] = field(default_factory=dict)
+    events: list[dict[str, Any]] = field(default_factory=list)
     after: Situation | None = None
-    proposed: dict | None = None  # the end poses judged (useful when the engine suggested them)
+    # The end poses judged (useful when the engine suggested them).
+    proposed: dict[str, Any] | None = None
 
     @property
     def legal(self) -> bool:
@@ -90,7 +91,7 @@ class Verdict:
         self.add(Finding(rule, stage, bool(passed), subject, text, measured, limit))
         return bool(passed)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         d = {
             "format": VERDICT_FORMAT,
             "legal": self.legal,

@@ -14,7 +14,7 @@ from dataclasses import replace
 from types import MappingProxyType
 
 import shapely
-from shapely.geometry import Point
+from shapely.geometry import LineString, Point
 
 from ..dice import Dice
 from ..errors import InvalidInput
@@ -768,8 +768,6 @@ def _towards(situation, unit, m, target_models, max_distance, mode, acceptable):
     pts, horizontal, vertical, found = plan_path(situation, unit, m, goal, mode)
     if not found:
         return None
-    from shapely.geometry import LineString
-
     line = LineString(pts) if len(pts) > 1 else None
     if line is None:
         return None

@@ -44,6 +44,7 @@ from shapely.ops import nearest_points, unary_union
 
 from ..geometry import EPSILON
 from ..situation import Model, Situation, Unit, overlap
+from ..systems import SYSTEMS
 from .measuring import (
     COHERENCY_RANGE,
     COHERENCY_SPAN,
@@ -488,9 +489,7 @@ def suggest_placement(space: SurgeSpace) -> dict[str, Model]:
         return dict(space.starts)
     # Finally the judge's own test: whatever it would still fault is moved to the position it
     # names (exactly legal), so the judge passes the suggestion by construction.
-    from .surge import PLACEMENT_TOLERANCE
-
-    return improve(space, best, JUDGE_MARGIN, PLACEMENT_TOLERANCE)
+    return improve(space, best, JUDGE_MARGIN, SYSTEMS["wh40k-11e"].placement_tolerance)
 
 
 def _score(space: SurgeSpace, placed: Mapping[str, Model]) -> tuple[int, float]:

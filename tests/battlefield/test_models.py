@@ -121,16 +121,16 @@ def test_unit_profiles_are_unique_per_system_and_name():
 
 
 def test_the_png_is_drawn_once_per_version_and_kept_in_the_database(monkeypatch):
-    import battlefield.pictures
+    import battlefield.models
 
     calls = []
-    real = battlefield.pictures.table_png
+    real = battlefield.models.table_png
 
     def counting(situation, *args, **kwargs):
         calls.append(situation.name)
         return real(situation, *args, **kwargs)
 
-    monkeypatch.setattr(battlefield.pictures, "table_png", counting)
+    monkeypatch.setattr(battlefield.models, "table_png", counting)
     s = make()
     first = s.png()
     assert first.startswith(b"\x89PNG")

@@ -110,6 +110,22 @@ def test_the_adjudication_api_answers_429_in_json(limits):
     assert 1 <= int(refused["Retry-After"]) <= 60
 
 
+def test_a_refused_client_is_served_again_when_the_window_has_passed(limits, rate_limit_clock):
+    client = Client()
+    body = json.dumps({"scenario": scenario(), "move": move()})
+
+    def post():
+        return client.post("/api/v1/adjudicate", body, content_type="application/json")
+
+    assert [post().status_code for _ in range(4)] == [200, 200, 200, 429]
+    # The window is a minute from its start: the test's clock starts on a minute boundary.
+    assert post()["Retry-After"] == "60"
+    rate_limit_clock.advance(59)
+    assert post()["Retry-After"] == "1"
+    rate_limit_clock.advance(1)
+    assert post().status_code == 200
+
+
 def test_log_in_attempts_are_limited(limits, django_user_model):
     django_user_model.objects.create_user("alice", password="right password 1")
     client = Client()

@@ -13,6 +13,7 @@ from django.db import transaction
 
 from rules import InvalidInput
 
+from ...lessons import load_lessons
 from ...models import Scenario, UnitProfile, load_row
 from ...validation import parse_json, profile_as_scenario, validate_scenario
 
@@ -40,8 +41,6 @@ class Command(BaseCommand):
 
     def load_lessons(self, folder: Path) -> tuple[int, int]:
         """The built-in lessons (battlefield/lessons.py), after the scenarios they use."""
-        from ...lessons import load_lessons
-
         if not folder.is_dir():
             return 0, 0
         try:
