@@ -55,7 +55,7 @@ def verdict_schema() -> dict:
 
 
 if TYPE_CHECKING:
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator  # noqa: PLC0415 (see above)
     from jsonschema.exceptions import ValidationError
 
 
@@ -65,7 +65,7 @@ if TYPE_CHECKING:
 # document (it is a third of the command line's start-up).
 @cache
 def _validator() -> Draft202012Validator:
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator  # noqa: PLC0415 (see above)
 
     schema = scenario_schema()
     Draft202012Validator.check_schema(schema)
@@ -74,7 +74,7 @@ def _validator() -> Draft202012Validator:
 
 @cache
 def _move_validator() -> Draft202012Validator:
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator  # noqa: PLC0415 (see above)
 
     schema = move_schema()
     Draft202012Validator.check_schema(schema)
@@ -85,7 +85,7 @@ def _move_validator() -> Draft202012Validator:
 def _fast_validators() -> dict:
     """jsonschema-rs validators by schema name; empty if the package is not installed."""
     try:
-        import jsonschema_rs
+        import jsonschema_rs  # noqa: PLC0415 (optional: the slow path still works)
     except ImportError:  # pragma: no cover - it is a dependency; the slow path still works
         return {}
     return {
@@ -253,7 +253,7 @@ def check_schema(doc) -> None:
     """Raise InvalidInput for the first schema error (naming its field), if any."""
     if _passes_fast("scenario", doc):
         return
-    from jsonschema.exceptions import best_match
+    from jsonschema.exceptions import best_match  # noqa: PLC0415 (start-up, see above)
 
     error = best_match(_validator().iter_errors(doc))
     if error is not None:
@@ -275,7 +275,7 @@ def validate_scenario(doc) -> Situation:
 
 @cache
 def _relevance():
-    from jsonschema.exceptions import by_relevance
+    from jsonschema.exceptions import by_relevance  # noqa: PLC0415 (start-up, see above)
 
     return by_relevance()
 
@@ -293,7 +293,7 @@ def validate_move(doc, system: str | None = None) -> Move:
         raise InvalidInput("", "a move must be a JSON object")
     if _passes_fast("move", doc):
         return Move.from_document(doc, system)
-    from jsonschema.exceptions import best_match
+    from jsonschema.exceptions import best_match  # noqa: PLC0415 (start-up, see above)
 
     error = best_match(_move_validator().iter_errors(doc), key=_deepest_first)
     if error is not None:
