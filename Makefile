@@ -1,28 +1,47 @@
 # Two commands do everything: `make run` and `make test`. Each creates .venv with the first
-# Python >= 3.12 found and installs into it; a stamp file makes the install idempotent.
+# Python >= 3.12 found and installs into it from the lock files in requirements/ (exact
+# versions, checked against their hashes; `make lock` rewrites them from pyproject.toml); a
+# stamp file makes the install idempotent.
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: goldens run test bench lint venv test-deps migrate demo clean backup load purge
+.PHONY: goldens run test bench lint venv test-deps migrate demo clean backup load purge serve lock
+LOCKS := requirements
 
 $(PY):
 	"$$(scripts/find-python)" -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(PY)
-	$(PIP) install --quiet -e .
+$(VENV)/.installed: $(LOCKS)/base.txt pyproject.toml | $(PY)
+	$(PIP) install --quiet --require-hashes -r $(LOCKS)/base.txt
+	$(PIP) install --quiet --no-deps -e .
 	touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(PY)
-	$(PIP) install --quiet -e '.[test,dev]'
+$(VENV)/.installed-test: $(LOCKS)/test.txt pyproject.toml | $(PY)
+	$(PIP) install --quiet --require-hashes -r $(LOCKS)/test.txt
+	$(PIP) install --quiet --no-deps -e .
 	touch $@
 
-$(VENV)/.installed-bench: pyproject.toml | $(PY)
-	$(PIP) install --quiet -e '.[test,dev,bench]'
+$(VENV)/.installed-bench: $(LOCKS)/bench.txt pyproject.toml | $(PY)
+	$(PIP) install --quiet --require-hashes -r $(LOCKS)/bench.txt
+	$(PIP) install --quiet --no-deps -e .
 	touch $@
+
+# The lock files, all three from pyproject.toml in one go (uv, hashes for every platform's
+# files, Python 3.12 and newer): base (make run, make serve), test (+ test and dev extras),
+# bench (every extra). Run after changing dependencies in pyproject.toml; to upgrade what is
+# pinned, `make lock UPGRADE=--upgrade` (or UPGRADE="--upgrade-package django"). A test fails
+# when pyproject.toml names a package that a lock file lacks.
+UV_COMPILE = $(VENV)/bin/uv pip compile pyproject.toml --quiet --generate-hashes --universal \
+	--python-version 3.12 $(UPGRADE)
+lock: | $(PY)
+	$(PIP) install --quiet 'uv>=0.13,<0.14'
+	UV_CUSTOM_COMPILE_COMMAND="make lock" $(UV_COMPILE) -o $(LOCKS)/base.txt
+	UV_CUSTOM_COMPILE_COMMAND="make lock" $(UV_COMPILE) --extra test --extra dev -o $(LOCKS)/test.txt
+	UV_CUSTOM_COMPILE_COMMAND="make lock" $(UV_COMPILE) --all-extras -o $(LOCKS)/bench.txt
 
 venv: $(VENV)/.installed
 
@@ -32,14 +51,23 @@ migrate: venv
 demo: migrate
 	$(PY) manage.py load_demo
 
+# Development: DEBUG on (settings default it off), for `run` and the migrate/demo it needs.
+run: export DEBUG ?= true
 run: demo
 	$(PY) manage.py runserver $(HOST):$(PORT)
+
+# The production stack from this checkout and .env (ENV_FILE=... names another file): migrate,
+# collectstatic, load_demo, gunicorn (gthread) on $(HOST):$(PORT), daily backup and purge in a
+# scheduler thread. README "Run your club's site"; scripts/serve.py.
+serve: venv
+	$(PY) scripts/serve.py --bind $(HOST):$(PORT)
 
 # The whole suite with coverage of rules/, battlefield/ and arbiter/ (printed; under 93 % fails).
 COVERAGE_ARGS ?= --cov --cov-report=term --cov-fail-under=93
 test: $(VENV)/.installed-test
 	$(PY) -m pytest -n 2 $(COVERAGE_ARGS) $(PYTEST_ARGS)
 
+bench: export DEBUG ?= true
 bench: $(VENV)/.installed-bench
 	$(PY) bench/run.py
 

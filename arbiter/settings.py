@@ -1,6 +1,7 @@
 """Arbiter's settings: one file, read from the environment (README "Configuration")."""
 
 import os
+import sys
 from pathlib import Path
 
 import dj_database_url
@@ -30,11 +31,17 @@ def env_rate(name: str, default: tuple[int, int]) -> tuple[int, int]:
     return int(count), int(seconds or 60)
 
 
-DEBUG = env_bool("DEBUG", True)
+# Off unless the environment turns it on (`make run` does, for development): a server started
+# without configuration shows no tracebacks and refuses to run without its own secret key. The
+# test suite (pytest) is a development run too.
+DEBUG = env_bool("DEBUG", "pytest" in sys.modules)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
+        raise RuntimeError(
+            "SECRET_KEY must be set when DEBUG is off (DEBUG=true only for development)"
+        )
+    # Only ever with DEBUG on, which only the environment turns on.
     SECRET_KEY = "insecure-development-key-only-for-debug"
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 # Needed behind an HTTPS proxy for POSTs from the site's own pages, e.g. "https://arbiter.club.org".
@@ -54,6 +61,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The live table's "nothing changed" (304) before the rest (battlefield/live.py).
+    "battlefield.live.LiveTableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -117,7 +126,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# `make serve` collects into STATIC_ROOT (ignored by git; set it to a folder outside the checkout
+# on a server, e.g. /var/lib/arbiter/static).
+STATIC_ROOT = os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles"
 # whitenoise serves static files (collectstatic into STATIC_ROOT in production); compressed but
 # not renamed, so the vendored htmx keeps the sha384 noted beside it.
 STORAGES = {
@@ -194,7 +205,12 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "arbiter@localhost")
 # counted in the database so several app servers share them.
 RATE_LIMITS = {
     "signup": env_rate("RATE_LIMIT_SIGNUP", (5, 3600)),
+    # Log-ins (battlefield/accounts.py, log_in_limits): per address and account name together;
+    # per address over all names (generous: a club's wifi is one address); failed log-ins per
+    # account over an hour, which a browser that logged in to that account before passes.
     "login": env_rate("RATE_LIMIT_LOGIN", (10, 300)),
+    "login_address": env_rate("RATE_LIMIT_LOGIN_ADDRESS", (100, 300)),
+    "login_account": env_rate("RATE_LIMIT_LOGIN_ACCOUNT", (30, 3600)),
     "password_reset": env_rate("RATE_LIMIT_PASSWORD_RESET", (5, 3600)),
     "import": env_rate("RATE_LIMIT_IMPORT", (30, 3600)),
     "api": env_rate("RATE_LIMIT_API", (120, 60)),

@@ -3,11 +3,10 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from battlefield import accounts
-from battlefield.ratelimit import rate_limit
 
 urlpatterns = [
-    # The admin's log-in counts against the same limit as the site's.
-    path("admin/login/", rate_limit("login")(admin.site.login)),
+    # The admin's log-in is under the same limits as the site's (battlefield/accounts.py).
+    path("admin/login/", accounts.log_in_limits(admin.site.login)),
     path("admin/", admin.site.urls),
     path("healthz", accounts.healthz, name="healthz"),
     # Accounts: our sign-up; Django's auth views (log-in and reset rate-limited) for the rest.

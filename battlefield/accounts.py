@@ -11,12 +11,16 @@ still has other members. Club pages are 404 to non-members.
 
 from __future__ import annotations
 
+import functools
+
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
+from django.core import signing
 from django.db import IntegrityError, connection, transaction
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
@@ -28,8 +32,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from . import ratelimit
+from .forms import NameField
 from .models import Club, Invite, Membership, Scenario
 from .ratelimit import rate_limit
+from .text import normalise, text_validator
 
 # -- forms -----------------------------------------------------------------------------------
 
@@ -43,9 +49,14 @@ class SignUpForm(UserCreationForm):
         model = get_user_model()
         fields = ("username", "email")
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # User names are shown to club members: the same rules as every other name.
+        self.fields["username"].validators.append(text_validator(name=True))
+
 
 class ClubForm(forms.Form):
-    name = forms.CharField(max_length=100)
+    name = NameField(max_length=100)
 
     def clean_name(self):
         name = self.cleaned_data["name"].strip()
@@ -107,15 +118,87 @@ def signup(request):
     )
 
 
-class LoginView(auth_views.LoginView):
-    """Django's log-in, counted against the log-in rate limit (POSTs only) per client address
-    and per user name tried, so that guessing one account's password from many addresses is
-    limited too."""
+#: The cookie that marks a browser where an account has logged in before (a "known device").
+DEVICE_COOKIE = "arbiter_device"
+DEVICE_SALT = "battlefield.accounts.device"
+DEVICE_DAYS = 365
 
-    def post(self, request, *args, **kwargs):
-        name = request.POST.get("username", "").strip().lower()[:150]
-        ratelimit.check(request, "login", also=(f"name:{name}",) if name else ())
-        return super().post(request, *args, **kwargs)
+
+def _account_key(name: str) -> str:
+    return f"name:{ratelimit.hashed(name)}"
+
+
+def known_device(request, name: str) -> bool:
+    """Has this browser logged in to the account `name` before (a signed cookie says so)?"""
+    try:
+        names = signing.loads(
+            request.COOKIES.get(DEVICE_COOKIE, ""),
+            salt=DEVICE_SALT,
+            max_age=DEVICE_DAYS * 86_400,
+        )
+    except signing.BadSignature:
+        return False
+    return isinstance(names, list) and ratelimit.hashed(name) in names
+
+
+def _remember_device(request, response, name: str) -> None:
+    try:
+        names = signing.loads(request.COOKIES.get(DEVICE_COOKIE, ""), salt=DEVICE_SALT)
+    except signing.BadSignature:
+        names = []
+    names = [n for n in names if isinstance(n, str)][-4:] + [ratelimit.hashed(name)]
+    response.set_cookie(
+        DEVICE_COOKIE,
+        signing.dumps(sorted(set(names)), salt=DEVICE_SALT),
+        max_age=DEVICE_DAYS * 86_400,
+        httponly=True,
+        secure=settings.SESSION_COOKIE_SECURE,
+        samesite="Lax",
+    )
+
+
+def log_in_limits(view):
+    """The log-in limits (issue 15), for the site's log-in and the admin's alike:
+
+    - per address and account name together ("login"): guessing one account's password from
+      one place is slowed down, while its owner elsewhere logs in as usual;
+    - per address over all names ("login_address", generous: a club's wifi is one address);
+    - per account, failed log-ins only, over a longer window ("login_account"): a slow guess
+      from many addresses is stopped too, but a correct password from a browser that has
+      logged in to this account before (a signed cookie) still passes, so the owner is never
+      locked out by someone else's guessing.
+    """
+
+    @functools.wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if request.method != "POST":
+            return view(request, *args, **kwargs)
+        name = normalise(request.POST.get("username", "")).strip().lower()[:150]
+        ratelimit.check(
+            request,
+            "login",
+            also=(f"pair:{ratelimit.client_address(request)}:{ratelimit.hashed(name)}",),
+            client=False,
+        )
+        ratelimit.check(request, "login_address")
+        if not known_device(request, name):
+            refusal = ratelimit.over_limit("login_account", _account_key(name))
+            if refusal is not None:
+                raise refusal
+        response = view(request, *args, **kwargs)
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated and response.status_code in (301, 302):
+            _remember_device(request, response, name)
+        else:
+            ratelimit.count_event("login_account", _account_key(name))
+        return response
+
+    return wrapped
+
+
+@method_decorator(log_in_limits, name="post")
+class LoginView(auth_views.LoginView):
+    """Django's log-in under the log-in limits (`log_in_limits`)."""
 
 
 @method_decorator(rate_limit("password_reset"), name="dispatch")

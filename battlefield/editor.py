@@ -32,12 +32,13 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from shapely import affinity
-from shapely.geometry import Point, Polygon
+from shapely.geometry import MultiPoint, Point, Polygon
 from shapely.ops import nearest_points
 
 from rules import InvalidInput
 from rules.geometry import EPSILON, Base, footprint_distance, point_footprint_distance
-from rules.situation import LIMITS, SYSTEM_UNITS, Situation
+from rules.situation import LIMITS, Situation
+from rules.systems import SYSTEMS
 
 from . import permissions
 from .models import Scenario, ScenarioEdit, StaleScenario, UnitProfile
@@ -80,8 +81,65 @@ def _ruin_l(width: float, depth: float) -> list[list[float]]:
     ]
 
 
+def _ruin_3d(width: float, depth: float, floors: tuple[float, ...]) -> dict:
+    """A ruin in three dimensions (RULES.md 1.5): a rectangle with an L of walls on two sides
+    (as tall as the top floor plus 1") and upper floors over the walled corner, each higher one
+    smaller, like the ruins clubs build."""
+    w, d, t = width / 2, depth / 2, 0.125
+    top = max(floors) + 1
+    parts: dict = {
+        "walls": [{"path": [[-w + t, d], [-w + t, -d + t], [w, -d + t]], "height": top}],
+        "floors": [],
+    }
+    for k, height in enumerate(floors):
+        share = 0.6 - 0.15 * k  # each floor covers a little less of the ruin
+        parts["floors"].append(
+            {
+                "footprint": [
+                    [-w, -d],
+                    [round(-w + width * share, 2), -d],
+                    [round(-w + width * share, 2), round(-d + depth * share, 2)],
+                    [-w, round(-d + depth * share, 2)],
+                ],
+                "height": height,
+            }
+        )
+    return {"height": top, "footprint": _rect(width, depth), **parts}
+
+
+def _tower(side: float, storeys: int, storey: float = 3.0) -> dict:
+    """A tower of `storeys` storeys: floors over the whole footprint every `storey` inches, walls
+    on all four sides with a doorway in the south wall."""
+    h, t = side / 2, 0.125
+    top = storey * (storeys - 1) + 1
+    return {
+        "height": top,
+        "footprint": _rect(side, side),
+        "walls": [
+            {
+                "path": [
+                    [-1, h - t],
+                    [-h + t, h - t],
+                    [-h + t, -h + t],
+                    [h - t, -h + t],
+                    [h - t, h - t],
+                    [1, h - t],
+                ],
+                "height": top,
+            },
+        ],
+        "floors": [
+            {"footprint": _rect(side, side), "height": storey * k} for k in range(1, storeys)
+        ],
+    }
+
+
+#: The parts of a 40K terrain feature that move with it (FORMAT.md `walls`, `floors`, `enclosed`).
+PART_FIELDS = {"walls": "path", "floors": "footprint", "enclosed": "footprint"}
+
 #: Terrain presets per system: footprint relative to the centre, in the system's unit, and the
-#: fields FORMAT.md gives terrain (40K: category, height, solid; Warmaster: type).
+#: fields FORMAT.md gives terrain (40K: category, height, solid, walls, floors, enclosed;
+#: Warmaster: type).
 PRESETS: dict[str, dict[str, dict]] = {
     "wh40k-11e": {
         "ruin-small": {
@@ -104,6 +162,51 @@ PRESETS: dict[str, dict[str, dict]] = {
             "category": "dense",
             "height": 8,
             "footprint": _ruin_l(12, 6),
+        },
+        "ruin-l-one-floor": {
+            "label": "Ruin, L-shaped walls, one upper floor (3″)",
+            "type": "ruin",
+            "category": "dense",
+            **_ruin_3d(8, 6, (3.0,)),
+        },
+        "ruin-l-two-floors": {
+            "label": "Ruin, L-shaped walls, two upper floors (3″, 6″)",
+            "type": "ruin",
+            "category": "dense",
+            **_ruin_3d(10, 8, (3.0, 6.0)),
+        },
+        "tower": {
+            "label": "Tower, three storeys (floors 3″, 6″)",
+            "type": "ruin",
+            "category": "dense",
+            **_tower(5, 3),
+        },
+        "container": {
+            "label": "Container (dense, enclosed, 2.5″ high)",
+            "type": "container",
+            "category": "dense",
+            "height": 2.5,
+            "footprint": _rect(6, 2.5),
+            "enclosed": [{"footprint": _rect(6, 2.5), "height": 2.5}],
+        },
+        "barricade-line": {
+            "label": "Barricade line (light, walls 1.5″ high)",
+            "type": "barricade",
+            "category": "light",
+            "height": 1.5,
+            "footprint": _rect(9, 1),
+            "walls": [
+                {"path": [[-4.5, 0], [-1.5, 0]], "height": 1.5},
+                {"path": [[-1, 0], [1, 0]], "height": 1.5},
+                {"path": [[1.5, 0], [4.5, 0]], "height": 1.5},
+            ],
+        },
+        "crater-field": {
+            "label": "Crater field (exposed)",
+            "type": "crater",
+            "category": "exposed",
+            "height": 0,
+            "footprint": _blob(5, 4, 12, 0.1),
         },
         "woods": {
             "label": "Woods (light)",
@@ -141,39 +244,14 @@ PRESETS: dict[str, dict[str, dict]] = {
     },
 }
 
-#: Unit state flags the editor offers, per system (FORMAT.md `units[].state`).
-STATE_FLAGS: dict[str, list[tuple[str, str]]] = {
-    "wh40k-11e": [
-        ("battle_shocked", "Battle-shocked"),
-        ("moved_this_phase", "Moved this phase"),
-        ("advanced_this_turn", "Advanced this turn"),
-        ("fell_back_this_turn", "Fell back this turn"),
-    ],
-    "warmaster-revolution": [
-        ("confused", "Confused"),
-        ("orders_this_phase", "Ordered this phase"),
-        ("spell_prevents_movement", "A spell prevents movement"),
-    ],
-}
+
+def offered_flags(system: str) -> list[tuple[str, str]]:
+    """The state flags the editor offers as tick boxes (FORMAT.md `units[].state`): (name,
+    label) from the game's registry."""
+    return [(f.name, f.label) for f in SYSTEMS[system].state_flags if f.offers]
+
 
 BASE_KINDS = ("round", "oval", "rect")
-
-#: Unit state that holds only for the phase (or turn) it was set in (FORMAT.md `units[].state`
-#: and docs/format.md). `surges_used` is not here: it records when each use happened.
-PHASE_FLAGS = (
-    "moved_this_phase",
-    "orders_this_phase",
-    "ordered_by",
-    "homed_back",
-    "initiative_moved",
-)
-TURN_FLAGS = ("advanced_this_turn", "fell_back_this_turn")
-
-#: Phases per system (FORMAT.md `turn.phase`).
-PHASES: dict[str, list[str]] = {
-    "wh40k-11e": ["command", "movement", "shooting", "charge", "fight"],
-    "warmaster-revolution": ["command", "shooting", "combat"],
-}
 
 # -- reading form input ----------------------------------------------------------------------
 
@@ -242,15 +320,32 @@ def add_terrain(doc: dict, preset: str, x: float, y: float, rotation: float = 0.
     if preset not in presets:
         raise InvalidInput("preset", f"choose a terrain preset ({', '.join(presets)})")
     spec = presets[preset]
-    outline = affinity.rotate(Polygon(spec["footprint"]), rotation, origin=(0, 0))
-    outline = affinity.translate(outline, x, y)
     piece = {"id": fresh_id(doc, spec["type"]), "type": spec["type"]}
     for key in ("category", "height", "solid"):
         if key in spec:
             piece[key] = spec[key]
-    piece["footprint"] = [[tidy(px), tidy(py)] for px, py in outline.exterior.coords[:-1]]
+    piece["footprint"] = spec["footprint"]
+    for name in PART_FIELDS:
+        if name in spec:
+            piece[name] = [dict(part) for part in spec[name]]
+    _turn_and_shift(piece, (0.0, 0.0), rotation, x, y)
     doc.setdefault("terrain", []).append(piece)
     return piece["id"]
+
+
+def _turn_and_shift(piece: dict, origin, angle: float, dx: float, dy: float) -> None:
+    """Turn a piece `angle` degrees about `origin`, then shift it by (dx, dy): its footprint and
+    its walls, floors and enclosed parts together (RULES.md 1.5), so they stay inside it."""
+
+    def moved(points):
+        coords = [(float(px), float(py)) for px, py in points]
+        turned = affinity.rotate(MultiPoint(coords), angle, origin=origin)
+        return [[tidy(p.x + dx), tidy(p.y + dy)] for p in turned.geoms]
+
+    piece["footprint"] = moved(piece["footprint"])
+    for name, key in PART_FIELDS.items():
+        for part in piece.get(name, []):
+            part[key] = moved(part[key])
 
 
 def terrain_centre(piece: dict) -> tuple[float, float]:
@@ -262,11 +357,8 @@ def terrain_centre(piece: dict) -> tuple[float, float]:
 def move_terrain(doc: dict, terrain_id: str, x: float, y: float, rotate_by: float = 0.0) -> None:
     """Move a terrain piece so its centre is at (x, y), turning it `rotate_by` degrees."""
     piece = _find(doc.get("terrain", []), terrain_id, "terrain piece")
-    outline = Polygon(piece["footprint"])
     cx, cy = terrain_centre(piece)
-    outline = affinity.rotate(outline, rotate_by, origin=(cx, cy))
-    outline = affinity.translate(outline, x - cx, y - cy)
-    piece["footprint"] = [[tidy(px), tidy(py)] for px, py in outline.exterior.coords[:-1]]
+    _turn_and_shift(piece, (cx, cy), rotate_by, x - cx, y - cy)
 
 
 def delete_terrain(doc: dict, terrain_id: str) -> None:
@@ -278,7 +370,7 @@ def block_positions(base: dict, count: int, x: float, y: float, facing: float, s
     """`count` centres in a tidy block centred on (x, y): rows of up to five, the bases a little
     apart (40K: 0.5 in, well inside coherency's 2 in, 03.03) or touching (Warmaster stands form
     a block side by side)."""
-    unit_name, mm = SYSTEM_UNITS[system]
+    mm = SYSTEMS[system].mm_per_unit
     shape = Base.from_document(base, mm)
     if shape.kind == "round":  # exact: the footprint polygon is a little bigger (circumscribed)
         minx = miny = -shape.radius
@@ -363,8 +455,9 @@ def set_turn(doc: dict, round_: int, active_army: str, phase: str) -> None:
     types are only open in their phase, so the stepper reads this."""
     if active_army not in {a["id"] for a in doc.get("armies", [])}:
         raise InvalidInput("active_army", "choose one of the table's armies")
-    if phase and phase not in PHASES[doc["system"]]:
-        raise InvalidInput("phase", f"choose a phase ({', '.join(PHASES[doc['system']])})")
+    phases = SYSTEMS[doc["system"]].phases
+    if phase and phase not in phases:
+        raise InvalidInput("phase", f"choose a phase ({', '.join(phases)})")
     turn = {"round": round_, "active_army": active_army}
     if phase:
         turn["phase"] = phase
@@ -373,7 +466,7 @@ def set_turn(doc: dict, round_: int, active_army: str, phase: str) -> None:
     if new_turn or before.get("phase") != turn.get("phase"):
         # What a unit did "this phase" (or "this turn") is over once the phase (turn) is: clear
         # those flags so the engine's once-per-phase checks judge the new phase afresh.
-        stale = PHASE_FLAGS + (TURN_FLAGS if new_turn else ())
+        stale = SYSTEMS[doc["system"]].flags_cleared(new_turn=new_turn)
         for unit in doc.get("units", []):
             for flag in stale:
                 unit.get("state", {}).pop(flag, None)
@@ -404,6 +497,9 @@ def place_models(doc: dict, poses: dict[str, dict]) -> list[str]:
                 facing = tidy(pose["facing"] % 360)
                 if facing or "facing" in model:
                     new["facing"] = facing
+            z = elevation_at(doc, model, new["x"], new["y"], new.get("facing"))
+            if z is not None and (z or "z" in model):
+                new["z"] = z
             old = {k: model.get(k) for k in new}
             if any(abs((old[k] or 0) - new[k]) > 5e-5 for k in new):
                 model.update(new)
@@ -414,6 +510,30 @@ def place_models(doc: dict, poses: dict[str, dict]) -> list[str]:
     return changed
 
 
+def elevation_at(doc: dict, model: dict, x: float, y: float, facing=None) -> float | None:
+    """RULES.md 1.5: a model put down where an upper floor holds its whole base stands on that
+    floor (the highest such floor): its elevation. On open ground (no terrain under it) it
+    stands on the table (0). Elsewhere (a ruin's ground floor, an old-shape block) None: keep
+    the elevation it has. (Only 40K terrain has floors.)"""
+    system = SYSTEMS[doc["system"]]
+    base = Base.from_document(dict(model["base"]), system.mm_per_unit)
+    turn = model.get("facing", 0) if facing is None else facing
+    footprint = base.footprint(x, y, turn)
+    slack = system.placement_tolerance
+    best = None
+    on_terrain = False
+    for piece in doc.get("terrain", []):
+        if not Polygon(piece["footprint"]).intersects(footprint):
+            continue
+        on_terrain = True
+        for floor in piece.get("floors", []):
+            if Polygon(floor["footprint"]).buffer(slack).covers(footprint):
+                best = max(best or 0.0, float(floor["height"]))
+    if best is not None:
+        return tidy(best)
+    return None if on_terrain else 0.0
+
+
 POSE = re.compile(r"^pose-(?P<id>[A-Za-z0-9][A-Za-z0-9_.:-]*)-(?P<part>x|y|facing)$")
 
 
@@ -422,7 +542,7 @@ def poses_from(data) -> dict[str, dict]:
     them; they are also the visible way to type coordinates)."""
     poses: dict[str, dict] = {}
     for key in data:
-        match = POSE.match(key)
+        match = POSE.fullmatch(key)
         if match:
             poses.setdefault(match["id"], {})
     for model_id, pose in poses.items():
@@ -506,7 +626,7 @@ def editor_context(request, scenario: Scenario, **extra) -> dict:
                 ],
                 "flags": [
                     {"name": flag, "label": label, "on": bool(unit_doc.get("state", {}).get(flag))}
-                    for flag, label in STATE_FLAGS[system]
+                    for flag, label in offered_flags(system)
                 ],
             }
         )
@@ -541,7 +661,7 @@ def editor_context(request, scenario: Scenario, **extra) -> dict:
         "default_facing": 270 if system == "warmaster-revolution" else 0,
         "base_kinds": BASE_KINDS,
         "ruler_url": reverse("editor_ruler", args=[scenario.pk]),
-        "phases": PHASES[system],
+        "phases": SYSTEMS[system].phases,
         "turn": scenario.document.get("turn", {}),
         **extra,
     }
@@ -642,7 +762,7 @@ def place(request, pk: int):
 @require_POST
 def terrain_add(request, pk: int):
     def change(doc, data):
-        unit = SYSTEM_UNITS[doc["system"]][0]
+        unit = SYSTEMS[doc["system"]].unit
         piece = add_terrain(
             doc,
             str(data.get("preset", "")),
@@ -756,7 +876,7 @@ def unit_change(request, pk: int, unit_id: str):
         if "delete" in data:
             delete_unit(doc, unit_id)
             return f"Deleted unit {unit_id}"
-        flags = {flag: flag in data for flag, _ in STATE_FLAGS[doc["system"]]}
+        flags = {flag: flag in data for flag, _ in offered_flags(doc["system"])}
         set_unit_state(doc, unit_id, flags)
         return f"Changed the state of {unit_id}"
 
@@ -831,10 +951,14 @@ _END = re.compile(
 )
 
 
+#: Largest coordinate the ruler measures to (any table is at most 1,000 units a side).
+RULER_LIMIT = 100_000
+
+
 def _end(situation: Situation, text: str, field: str):
     """One end of the ruler: ("model", Model) or ("point", (x, y)). A model may carry the pose
     the page shows (`model:B1@x,y,facing`) so a model being placed is measured where it is."""
-    match = _END.match(text or "")
+    match = _END.fullmatch(text or "")  # fullmatch: `$` would let a trailing newline in
     if not match:
         raise InvalidInput(field, "give a model (model:ID) or a point (point:X,Y)")
     text = match["point"] or match["pose"] or ""
@@ -842,8 +966,11 @@ def _end(situation: Situation, text: str, field: str):
         values = [float(v) for v in text.split(",")] if text else []
     except ValueError:
         values = [math.nan]
-    if not all(math.isfinite(v) for v in values):
-        raise InvalidInput(field, "coordinates must be finite numbers")
+    # Bounded (issue 15): 1e308 is finite, but the geometry of such a point overflows.
+    if not all(math.isfinite(v) and abs(v) <= RULER_LIMIT for v in values):
+        raise InvalidInput(
+            field, f"coordinates must be numbers between -{RULER_LIMIT:,} and {RULER_LIMIT:,}"
+        )
     if match["point"]:
         return "point", (values[0], values[1])
     model = situation.model(match["model"])

@@ -5,6 +5,21 @@ from django import forms
 from rules.situation import LIMITS
 
 from .models import SYSTEM_CHOICES
+from .text import normalise, text_validator
+
+
+class NameField(forms.CharField):
+    """A name people will see on pages and pictures: NFC-normalised, without control, bidi or
+    invisible characters (battlefield/text.py; the same rules as names in documents)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("validators", []).append(text_validator(name=True))
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        return normalise(value) if isinstance(value, str) else value
+
 
 #: Table sizes offered for a new scenario, per system, in its unit (RULES.md 1.1, 2.1).
 TABLE_SIZES = {
@@ -24,7 +39,7 @@ TABLE_SIZES = {
 class NewScenarioForm(forms.Form):
     """Name, and game system with table size in one grouped choice (width × height)."""
 
-    name = forms.CharField(max_length=200, initial="New scenario")
+    name = NameField(max_length=200, initial="New scenario")
     table = forms.ChoiceField(
         label="Game and table",
         choices=[
@@ -51,4 +66,4 @@ class ImportForm(forms.Form):
 
 
 class RenameForm(forms.Form):
-    name = forms.CharField(max_length=200)
+    name = NameField(max_length=200)

@@ -37,7 +37,7 @@ from .stepper import (
     suggest_response,
 )
 from .validation import parse_json
-from .views import page
+from .views import link_preview, page
 
 LESSON_FORMAT = "arbiter.lesson/1"
 LESSON_DIR = Path(__file__).resolve().parent / "demo" / "lessons"
@@ -198,6 +198,10 @@ def lesson(request, slug: str, number: int = 1):
         context = lesson_context(lesson_obj, number, QueryDict())
         context["error"] = exc
         status = 422
+    context["preview"] = link_preview(
+        request, lesson_obj.scenario, situation_of(lesson_obj.scenario)
+    )
+    context["page_url"] = request.build_absolute_uri(reverse("lesson", args=[lesson_obj.slug]))
     return page(request, "battlefield/lesson.html", context, partial="lesson", status=status)
 
 

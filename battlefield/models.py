@@ -19,6 +19,7 @@ from django.utils import timezone
 from rules import InvalidInput, Situation
 
 from .pictures import table_png
+from .text import readable
 from .validation import profile_as_scenario, validate_scenario
 
 SYSTEM_CHOICES = [
@@ -160,6 +161,17 @@ class Scenario(models.Model):
 
     def __str__(self) -> str:
         return self.name or f"Scenario {self.pk}"
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        """A stored scenario, its text made safe to show (issue 15): one stored before names
+        were checked may hold a lone surrogate (no page could be written) or bidi and invisible
+        characters; it opens with them replaced, so its owner can fix or delete it."""
+        instance = super().from_db(db, field_names, values)
+        for attname in ("document", "name"):
+            if attname in instance.__dict__:
+                setattr(instance, attname, readable(getattr(instance, attname)))
+        return instance
 
     # -- the document ------------------------------------------------------------------------
     def clean(self) -> None:

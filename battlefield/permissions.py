@@ -23,7 +23,7 @@ like the stepper's, catch it themselves). Scenario.save refuses a save that race
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import BadRequest, PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -115,7 +115,32 @@ def can_manage(request_or_user, scenario: Scenario) -> bool:
     return is_owner(request_or_user, scenario)
 
 
-def _get(**lookup) -> Scenario:
+#: The columns the checks above read: enough for `shared_scenario(..., light=True)`, which
+#: leaves the document (large JSON) unread, for answers that need no more (the live table's 304).
+CHECKED_FIELDS = ("share_token", "version", "visibility", "owner_id", "club_id", "deleted_at")
+
+
+def light_scenario(share_token: str) -> Scenario | None:
+    """The scenario with only CHECKED_FIELDS read, by one plain SELECT (None if there is none):
+    the live table asks this for every viewer every 2 s, and building the ORM query cost more
+    than running it. Check it with `can_view` before answering anything about it."""
+    table = Scenario._meta.db_table
+    columns = ", ".join(
+        str(f.column) for f in Scenario._meta.concrete_fields if f.attname in CHECKED_FIELDS
+    )
+    rows = list(
+        Scenario.objects.raw(
+            f"SELECT id, {columns} FROM {table} WHERE share_token = %s", [share_token]
+        )
+    )
+    return rows[0] if rows else None
+
+
+def _get(*, light: bool = False, **lookup) -> Scenario:
+    if light:
+        if (scenario := light_scenario(lookup["share_token"])) is None:
+            raise Http404("No such scenario")
+        return scenario
     return get_object_or_404(Scenario.objects.select_related("club", "owner"), **lookup)
 
 
@@ -127,9 +152,10 @@ def viewable_scenario(request, pk: int) -> Scenario:
     return scenario
 
 
-def shared_scenario(request, token: str) -> Scenario:
-    """The scenario by share token if it may be seen through its link; otherwise 404."""
-    scenario = _get(share_token=token)
+def shared_scenario(request, token: str, *, light: bool = False) -> Scenario:
+    """The scenario by share token if it may be seen through its link; otherwise 404.
+    `light`: read only the columns the check needs (CHECKED_FIELDS)."""
+    scenario = _get(share_token=token, light=light)
     if not can_view(request, scenario, via_link=True):
         raise Http404("No such scenario")
     return scenario
@@ -144,8 +170,15 @@ def submitted_version(request):
 
 def check_version(request, scenario: Scenario) -> None:
     """Raise StaleScenario (409) when the request was made on an older version than the stored
-    one; a request that names no version is not checked."""
-    scenario.check_version(submitted_version(request))
+    one, and BadRequest (400) when it names none (issue 15: every edit says which version it
+    was made on, so nobody changes what they have not seen)."""
+    version = submitted_version(request)
+    if version in (None, ""):
+        raise BadRequest(
+            f"Say which version of the scenario this change was made on (the {VERSION_FIELD!r} "
+            f"field or the {VERSION_HEADER} header)."
+        )
+    scenario.check_version(version)
 
 
 def editable_scenario(request, pk: int) -> Scenario:

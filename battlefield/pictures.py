@@ -125,6 +125,15 @@ def table_png(
     return _Painter(drawing, width_px).png()
 
 
+def picture_size(view: tuple[float, float, float, float], width_px: int = 1200) -> tuple[int, int]:
+    """The PNG's (width, height) in pixels for a scene's view box, as `table_png` draws it (for
+    link previews, which want the picture's size in advance)."""
+    vw, vh = view[2], view[3]
+    # A very tall table gets a narrower picture rather than one taller than MAX_PX.
+    width = max(MIN_PX, min(int(width_px), int(MAX_PX * vw / vh)))
+    return width, max(1, round(width * vh / vw))
+
+
 @lru_cache(maxsize=64)
 def _rgba(colour: str, opacity: float = 1.0) -> tuple[int, ...]:
     """An ink: (r, g, b) when opaque, (r, g, b, a) for the blending draw."""
@@ -155,9 +164,7 @@ class _Painter:
             raise ValueError(f"width_px must be between {MIN_PX} and {MAX_PX}")
         self.scene = drawing
         vx, vy, vw, vh = drawing.view
-        # A very tall table gets a narrower picture rather than one taller than MAX_PX.
-        self.width = max(MIN_PX, min(int(width_px), int(MAX_PX * vw / vh)))
-        self.height = max(1, round(self.width * vh / vw))
+        self.width, self.height = picture_size(drawing.view, width_px)
         self.s = self.width * SUPERSAMPLE / vw
         self.ox, self.oy = vx, vy
         self.image = Image.new(
@@ -185,6 +192,7 @@ class _Painter:
                 )
         for area in d.terrain:
             self.area(area)
+        self.levels(d.levels, labels=False)
         self.draw.rectangle(
             [*self.xy([(0, 0)])[0], *self.xy([(d.width, d.height)])[0]],
             outline=_rgba(d.border.stroke),
@@ -205,6 +213,7 @@ class _Painter:
         for unit in d.units:
             if unit.label:
                 self.text(unit.label)
+        self.levels(d.levels, labels=True)
         for label in d.axis:
             self.text(label)
         for entry in d.legend:
@@ -221,6 +230,19 @@ class _Painter:
         out = io.BytesIO()
         paletted.save(out, "PNG")
         return out.getvalue()
+
+    def levels(self, levels, labels: bool) -> None:
+        """40K floors and walls (RULES.md 1.5): the shapes over the terrain, or their height
+        labels over everything but the axis and legend."""
+        for level in levels:
+            if labels:
+                for label in level.labels:
+                    self.text(label)
+                continue
+            for area in level.floors:
+                self.area(area)
+            for wall in level.walls:
+                self.polyline(wall.points, wall.paint)
 
     # primitives
     def fill_polygon(self, points, colour: str, opacity: float = 1.0) -> None:

@@ -18,6 +18,7 @@ which is fine for turning away floods.
 from __future__ import annotations
 
 import functools
+import hashlib
 import time
 
 from django.conf import settings
@@ -46,6 +47,8 @@ class RateLimited(Exception):
 SCOPE_NAMES = {
     "signup": "sign-ups",
     "login": "log-in attempts",
+    "login_address": "log-in attempts from your network",
+    "login_account": "failed log-ins on this account",
     "password_reset": "password reset requests",
     "import": "imports",
     "api": "adjudication requests",
@@ -110,25 +113,77 @@ def clock() -> float:
     return time.time()
 
 
-def check(request, scope: str, *, also: tuple[str, ...] = (), now: float | None = None) -> None:
-    """Count this request in `scope` for its address and user (and any `also` keys, e.g. the
-    user name a log-in tries); raise RateLimited over the limit."""
+def _peek(key: str, window: int) -> int:
+    """The count of `key` in `window`, without counting."""
+    return (
+        RateCounter.objects.filter(key=key, window=window).values_list("count", flat=True).first()
+        or 0
+    )
+
+
+def hashed(text: str) -> str:
+    """A fixed-size key part for text a client chose (a user name tried): any characters, any
+    length, always a short, storable key."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def check(
+    request,
+    scope: str,
+    *,
+    also: tuple[str, ...] = (),
+    client: bool = True,
+    now: float | None = None,
+) -> None:
+    """Count this request in `scope` for its user when signed in, else for its address (a club's
+    wifi is one address for everyone, so a signed-in user is counted alone; `client=False`:
+    neither), and for any `also` keys; raise RateLimited over the limit.
+
+    A request already over a limit is refused without being counted, so a flood of refused
+    requests writes nothing (the rows stay bounded by the keys that were allowed)."""
     limit = limit_for(scope)
     if limit is None:
         return
     count, seconds = limit
     now = clock() if now is None else now
     window = int(now // seconds * seconds)
-    keys = [f"{scope}:addr:{client_address(request)}"]
     user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated:
-        keys.append(f"{scope}:user:{user.pk}")
-    keys += [f"{scope}:{key}" for key in also]
+    if not client:  # only the `also` keys
+        keys = []
+    elif user is not None and user.is_authenticated:
+        keys = [f"{scope}:user:{user.pk}"]
+    else:
+        keys = [f"{scope}:addr:{client_address(request)}"]
+    keys = [key[:200] for key in keys + [f"{scope}:{key}" for key in also]]
+    refusal = RateLimited(scope, count, seconds, max(1, int(window + seconds - now)))
+    if any(_peek(key, window) >= count for key in keys):
+        raise refusal
     over = False
     for key in keys:
-        over |= _count(key[:200], window) > count
+        over |= _count(key, window) > count
     if over:
-        raise RateLimited(scope, count, seconds, max(1, int(window + seconds - now)))
+        raise refusal
+
+
+def over_limit(scope: str, key: str, *, now: float | None = None) -> RateLimited | None:
+    """The refusal `key` has earned in `scope` (without counting), or None."""
+    limit = limit_for(scope)
+    if limit is None:
+        return None
+    count, seconds = limit
+    now = clock() if now is None else now
+    window = int(now // seconds * seconds)
+    if _peek(f"{scope}:{key}"[:200], window) >= count:
+        return RateLimited(scope, count, seconds, max(1, int(window + seconds - now)))
+    return None
+
+
+def count_event(scope: str, key: str, *, now: float | None = None) -> None:
+    """Count one event of `key` in `scope` (e.g. a failed log-in on an account)."""
+    limit = limit_for(scope)
+    if limit is not None:
+        now = clock() if now is None else now
+        _count(f"{scope}:{key}"[:200], int(now // limit[1] * limit[1]))
 
 
 def rate_limit(scope: str):

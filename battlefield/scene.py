@@ -102,6 +102,17 @@ class Paint:
 
 
 @dataclass(frozen=True)
+class LevelMark:
+    """The upper floors and walls of one 40K terrain feature (RULES.md 1.5): floors shaded and
+    labelled with their heights, walls drawn as thick lines labelled with theirs."""
+
+    feature: str
+    floors: tuple[Area, ...]
+    walls: tuple[Path, ...]
+    labels: tuple[Label, ...]
+
+
+@dataclass(frozen=True)
 class TerrainStyle:
     key: str
     label: str
@@ -440,6 +451,8 @@ class Scene:
     legend_title: Label | None = None
     font_family: str = "DejaVu Sans, Verdana, Arial, sans-serif"
     extra: dict = field(default_factory=dict, compare=False)
+    #: 40K terrain in three dimensions (RULES.md 1.5): floors and walls over the terrain areas.
+    levels: tuple[LevelMark, ...] = ()
 
     @property
     def view_box(self) -> str:
@@ -779,7 +792,61 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequ
         overlays=overlay_marks,
         axis=tuple(axis),
         legend=legend,
+        levels=terrain_levels(situation, px),
     )
+
+
+#: Floors: a dark veil, darker for higher floors; walls: near-black lines.
+FLOOR_SHADE, WALL_INK = "#2B2824", "#1F1B16"
+
+
+def terrain_levels(situation: Situation, px: float) -> tuple[LevelMark, ...]:
+    """The walls and upper floors of every layered 40K feature (RULES.md 1.5), as drawing marks.
+
+    Each floor is veiled darker the higher it stands and labelled with its height at its centre;
+    each wall is a line as thick as the wall (at least 2 px) labelled with its height at its
+    middle. Features without walls or floors add nothing."""
+    marks = []
+    size = LABEL_PX * 0.8 * px
+    for feature in situation.terrain:
+        if not (feature.walls or feature.floors):
+            continue
+        top = max((f.height for f in feature.floors), default=1.0) or 1.0
+        floors = tuple(
+            Area(
+                f"floor-{feature.id}-{i}",
+                "terrain-floor",
+                ((floor.points,),),
+                Paint(
+                    FLOOR_SHADE,
+                    FLOOR_SHADE,
+                    0.8 * px,
+                    (3 * px, 2 * px),
+                    0.12 + 0.18 * floor.height / top,
+                ),
+                f'{feature.id}: floor {floor.height:g}" up',
+            )
+            for i, floor in enumerate(feature.floors)
+        )
+        walls = tuple(
+            Path(wall.path, Paint(None, WALL_INK, max(wall.thickness, 2 * px)))
+            for wall in feature.walls
+        )
+        labels = []
+        for floor in feature.floors:
+            c = floor.footprint.representative_point()
+            labels.append(
+                Label(
+                    f'{floor.height:g}"', c.x, c.y + size * 0.35, size, halo=2 * px, weight="bold"
+                )
+            )
+        for wall in feature.walls:
+            mid = LineString(wall.path).interpolate(0.5, normalized=True)
+            labels.append(
+                Label(f'wall {wall.height:g}"', mid.x, mid.y - size * 0.4, size * 0.85, halo=2 * px)
+            )
+        marks.append(LevelMark(feature.id, floors, walls, tuple(labels)))
+    return tuple(marks)
 
 
 def _model_title(model: Model, unit_name: str, army_name: str, unit: str) -> str:

@@ -30,17 +30,20 @@ from django.http import HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_POST, require_safe
 
 import rules
 from rules import InvalidInput, Move, Situation, adjudicate, move_options, suggest
-from rules.move import MOVE_FORMAT, MOVE_TYPES
+from rules.move import MOVE_FORMAT
+from rules.systems import SYSTEMS
 
+from . import ratelimit
 from .models import Scenario, StaleScenario, Step
 from .pagecache import situation_of
 from .permissions import can_edit, editable_scenario, shared_scenario, viewable_scenario
 from .pictures import Overlay, table_png, table_svg
 from .ratelimit import rate_limit
+from .text import bounded_number
 from .validation import validate_move, validate_scenario
 from .views import go, page, picture_cache_control
 
@@ -190,7 +193,7 @@ def read_stage(params: QueryDict, situation) -> Stage:
     stage.type = params.get("type") or None
     if stage.type is None:
         return stage
-    if stage.type not in MOVE_TYPES[situation.system]:
+    if stage.type not in SYSTEMS[situation.system].move_types:
         raise InvalidInput("type", f"{stage.type!r} is not a move type of this game")
     uses = MOVE_DECLARATIONS.get(situation.system, {}).get(stage.type, ())
     stage.declarations = read_declarations(params, uses)
@@ -269,13 +272,7 @@ def read_poses(params: QueryDict, unit) -> dict[str, dict]:
             text = params.get(name, "").strip()
             if not text:
                 continue
-            try:
-                value = float(text)
-            except ValueError:
-                raise InvalidInput(name, "must be a number") from None
-            if value != value or value in (float("inf"), float("-inf")):
-                raise InvalidInput(name, "must be a finite number")
-            pose[key] = value
+            pose[key] = bounded_number(text, name)
         if pose:
             if "x" not in pose or "y" not in pose:
                 raise InvalidInput(f"pose-{model.id}-x", f"{model.id} needs both x and y")
@@ -334,6 +331,8 @@ def reach_overlays(situation, move: Move, verdict) -> list:
     for geometry, kind in regions or ():
         css = "reachable reachable-skies" if kind == "skies" else "reachable reachable-ground"
         label = "reachable taking to the skies" if kind == "skies" else "reachable on the ground"
+        if kind.startswith("floor"):  # 40K upper floors (RULES.md 1.5): 'floor 3"'
+            css, label = "reachable reachable-floor", f"reachable on the {kind} up"
         overlays.append(Overlay(geometry, css, label))
     memo[key] = overlays
     while len(memo) > REACH_MEMO:
@@ -653,6 +652,10 @@ def move(request, pk: int | None = None, token: str | None = None):
     """The stepper page of one step (its URL holds the state); the `stepper` partial for htmx.
     By id (`/scenarios/<pk>/move`) or through the share link (`/s/<token>/move`)."""
     scenario, urls = tried_scenario(request, pk, token)
+    if request.GET.get("type"):
+        # A chosen move is previewed by the engine (reach, paths, the proposed end): as costly
+        # as a Check, so it counts against the same limit (issue 15), though it is a GET.
+        ratelimit.check(request, "api")
     situation = situation_of(scenario)
     if request.GET.get("roll") == "server" and not request.GET.get("seed"):
         # Fix the server's roll in the URL, so a reload or a shared link shows the same dice.
@@ -693,7 +696,7 @@ def fallback(stage: Stage, situation) -> Stage:
             situation.unit(stage.unit)
         except InvalidInput:
             return Stage()
-    if stage.type and stage.type not in MOVE_TYPES[situation.system]:
+    if stage.type and stage.type not in SYSTEMS[situation.system].move_types:
         stage.type = None
     return stage
 
@@ -817,7 +820,9 @@ def move_undo(request, pk: int):
     if target is None:
         messages.info(request, "There is no step to undo.")
         return go(request, reverse("move", args=[scenario.pk]))
-    if request.POST.get("version") not in (None, str(scenario.version)):
+    # The version is required (issue 15): an undo made on an older page would take back a
+    # step someone else committed since.
+    if request.POST.get("version") != str(scenario.version):
         context = base_context(request, scenario)
         exc = InvalidInput(
             "version", "This scenario changed since you loaded it. Reload the page before undoing."
@@ -939,7 +944,7 @@ def step_detail(request, token: str, index: int):
     return page(request, "battlefield/step.html", context)
 
 
-@require_GET
+@require_safe
 def step_png(request, token: str, index: int):
     """The step's picture (after, failing models outlined): its link preview. Steps never
     change, so the picture may be cached for long; by shared caches only when anyone with the

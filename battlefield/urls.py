@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import lessons, stepper, views
+from . import api_docs, lessons, live, stepper, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,8 +11,14 @@ urlpatterns = [
     path("s/<slug:token>/", views.share, name="share"),
     path("s/<slug:token>/scenario.json", views.share_json, name="share_json"),
     path("s/<slug:token>/table.png", views.share_png, name="share_png"),
+    path("s/<slug:token>/table.svg", views.share_svg, name="share_svg"),
     path("s/<slug:token>/copy", views.fork, name="fork"),
+    path("s/<slug:token>/live", live.live, name="live"),
     path("api/v1/adjudicate", views.api_adjudicate, name="api_adjudicate"),
+    # the API's description (issue 17): OpenAPI 3.1, its JSON Schemas, a readable page
+    path("api/v1/", api_docs.api_page, name="api"),
+    path("api/v1/openapi.json", api_docs.openapi, name="api_openapi"),
+    path("api/v1/schemas/<str:name>", api_docs.schema, name="api_schema"),
     # Accounts (issue 7): the owner's controls, soft delete and restore.
     path("scenarios/<int:pk>/sharing", views.scenario_sharing, name="scenario_sharing"),
     path("scenarios/<int:pk>/rotate-link", views.scenario_rotate_link, name="scenario_rotate"),

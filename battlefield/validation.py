@@ -23,8 +23,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rules import InvalidInput, Move, Situation
-from rules.move import MOVE_TYPES
 from rules.situation import LIMITS
+from rules.systems import move_types_of
+
+from .text import clean_document, json_int
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
 SCHEMA_PATH = SCHEMA_DIR / "scenario.schema.json"
@@ -143,13 +145,17 @@ def parse_json(data: bytes | str, *, limit: float = LIMITS["document_bytes"], wh
         except UnicodeDecodeError:
             raise InvalidInput("", f"the {what} is not UTF-8 text") from None
     try:
-        return json.loads(data, parse_constant=_refuse_constant)
+        # Over-long integers become infinity here and are refused, naming their field, by
+        # clean_document (Python itself refuses integers over 4,300 digits with a ValueError).
+        return json.loads(data, parse_constant=_refuse_constant, parse_int=json_int)
     except json.JSONDecodeError as exc:
         raise InvalidInput(
             "", f"the {what} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
         ) from None
     except RecursionError:
         raise InvalidInput("", f"the {what} is nested too deeply") from None
+    except ValueError as exc:  # anything else the parser refuses
+        raise InvalidInput("", f"the {what} is not valid JSON: {exc}") from None
 
 
 # -- scenario -------------------------------------------------------------------------------
@@ -266,6 +272,8 @@ def validate_scenario(doc) -> Situation:
     Schema first (structure, unknown fields, per-list limits), then the total model count, then
     the engine's geometric checks.
     """
+    if isinstance(doc, (dict, list)):
+        clean_document(doc)
     check_schema(doc)
     total = sum(len(u["models"]) for u in doc["units"])
     if total > LIMITS["models"]:
@@ -291,6 +299,7 @@ def validate_move(doc, system: str | None = None) -> Move:
     `rules.Move.from_document` (which knows the move types of each system)."""
     if not isinstance(doc, dict):
         raise InvalidInput("", "a move must be a JSON object")
+    clean_document(doc)
     if _passes_fast("move", doc):
         return Move.from_document(doc, system)
     from jsonschema.exceptions import best_match  # noqa: PLC0415 (start-up, see above)
@@ -299,7 +308,7 @@ def validate_move(doc, system: str | None = None) -> Move:
     if error is not None:
         path = list(error.absolute_path)
         if path[:1] == ["type"]:
-            known = MOVE_TYPES.get(system or "", sum(MOVE_TYPES.values(), ()))
+            known = move_types_of(system)
             raise InvalidInput("type", f"must be one of {', '.join(known)}")
         if path[:1] == ["dice"] and error.validator != "maxItems":
             raise InvalidInput("dice", "must be a list of die values from 1 to 6")

@@ -21,10 +21,16 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import (
+    require_GET,
+    require_http_methods,
+    require_POST,
+    require_safe,
+)
 from django_htmx.http import HttpResponseClientRedirect
 
 from rules import InvalidInput, adjudicate
@@ -43,9 +49,9 @@ from .permissions import (
     shared_scenario,
     viewable_scenario,
 )
-from .pictures import legend_entries
+from .pictures import legend_entries, picture_size, table_svg
 from .ratelimit import rate_limit
-from .scene import army_colours
+from .scene import army_colours, scene
 from .validation import (
     API_BODY_BYTES,
     TooLarge,
@@ -58,10 +64,13 @@ from .validation import (
 
 
 def page(request, template: str, context: dict, *, partial: str = "content", status: int = 200):
-    """The whole page, or only its named partial for an htmx partial request."""
+    """The whole page, or only its named partial for an htmx partial request. One URL answers
+    both, so caches must key on the headers that choose (Vary, htmx's caching advice)."""
     if request.htmx and request.htmx.request_type == "partial":
         template = f"{template}#{partial}"
-    return TemplateResponse(request, template, context, status=status)
+    response = TemplateResponse(request, template, context, status=status)
+    patch_vary_headers(response, ("HX-Request", "HX-Request-Type"))
+    return response
 
 
 def go(request, target):
@@ -295,9 +304,12 @@ def json_download(scenario: Scenario) -> HttpResponse:
 
 def picture_cache_control(scenario: Scenario, *, max_age: int) -> str:
     """Cache-Control for a picture of `scenario`: shared caches may keep only what anyone with
-    the link may see (unlisted or public, issue 7); anything else is the viewer's alone."""
+    the link may see (unlisted or public, issue 7), and must ask again before each use
+    (`no-cache`, answered 304 by ETag while nothing changed), so a picture stops being served
+    as soon as the scenario is made private or its link rotated (issue 15); anything else is
+    the viewer's alone."""
     shared = scenario.visibility in (Scenario.Visibility.UNLISTED, Scenario.Visibility.PUBLIC)
-    return f"{'public' if shared else 'private'}, max-age={max_age}"
+    return "public, no-cache" if shared else f"private, max-age={max_age}"
 
 
 def png_response(request, scenario: Scenario) -> HttpResponse:
@@ -323,9 +335,30 @@ def share_json(request, token: str):
     return json_download(shared_scenario(request, token))
 
 
-@require_GET
+@require_safe
 def share_png(request, token: str):
     return png_response(request, shared_scenario(request, token))
+
+
+@require_GET
+def share_svg(request, token: str):
+    """The table as an SVG file to download (self-contained: no styles or scripts to fetch);
+    always an attachment, never shown inline under the site's origin."""
+    scenario = shared_scenario(request, token)
+    body = '<?xml version="1.0" encoding="UTF-8"?>\n' + table_svg(scenario.situation) + "\n"
+    response = HttpResponse(body, content_type="image/svg+xml; charset=utf-8")
+    filename = f"{slugify(scenario.name) or 'scenario'}.svg"
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    response["Cache-Control"] = picture_cache_control(scenario, max_age=300)
+    return response
+
+
+def link_preview(request, scenario: Scenario, situation) -> dict:
+    """Open Graph picture of a scenario for link previews: its PNG's absolute URL (by version)
+    and its size in pixels, known before it is drawn."""
+    width, height = picture_size(scene(situation).view)
+    url = f"{request.build_absolute_uri(scenario_png_url(scenario))}?v={scenario.version}"
+    return {"image": url, "width": width, "height": height}
 
 
 # -- JSON API ------------------------------------------------------------------------------
@@ -343,7 +376,16 @@ def api_error(exc: InvalidInput, status: int | None = None) -> JsonResponse:
 def api_adjudicate(request):
     """POST /api/v1/adjudicate {"scenario", "move"}: 200 with the verdict (legal or not),
     400 {"error", "field"} for invalid input, 413 when too large, 429 when a client sends too
-    many. Nothing is stored."""
+    many, 415 for a body that is not `application/json` (a form or text/plain is what a
+    cross-site page can send without asking). Nothing is stored."""
+    if request.content_type != "application/json":
+        return JsonResponse(
+            {
+                "error": "send the request as JSON, with the header Content-Type: application/json",
+                "field": "",
+            },
+            status=415,
+        )
     length = request.headers.get("Content-Length", "")
     if length.isdigit() and int(length) > API_BODY_BYTES:
         return api_error(

@@ -139,7 +139,7 @@ def main() -> None:
     base = mover.models[0].base
 
     def prepare():
-        pathfinding._CACHE.clear()
+        pathfinding.clear_cache()
         hard, climbs = ground_obstacles(situation, mover, base, "normal")
         return pathfinding.navigator(
             situation.table.width, situation.table.height, base.radius, hard, climbs

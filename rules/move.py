@@ -1,4 +1,5 @@
-"""A proposed move (FORMAT.md "Move"), parsed and checked at the boundary."""
+"""A proposed move (FORMAT.md "Move"), parsed and checked at the boundary: its move type and
+declarations must be ones the registry (`rules.systems`) describes."""
 
 from __future__ import annotations
 
@@ -8,48 +9,11 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from .errors import InvalidInput
+from .systems import declarations_of, move_types_of
 
 MOVE_FORMAT = "arbiter.move/1"
 
-MOVE_TYPES = {
-    "wh40k-11e": ("normal", "advance", "fall-back", "charge", "surge"),
-    "warmaster-revolution": (
-        "initiative-charge",
-        "order-move",
-        "order-charge",
-        "home-back",
-        "drive-back",
-        "retreat",
-        "pursuit",
-        "combat-advance",
-        "combat-fall-back",
-        "character-move",
-        "character-escape",
-    ),
-}
-
 MOVE_FIELDS = {"format", "unit", "type", "declarations", "dice", "end", "paths", "seed"}
-
-#: Declarations FORMAT.md names, with the type each must have.
-DECLARATIONS = {
-    "take_to_the_skies": bool,
-    "fall_back_mode": str,
-    "charge_targets": list,
-    "surge_target": str,
-    "ability": str,
-    "trigger": dict,
-    "home_back_to": str,
-    "ordered_by": str,
-    "shooter": str,
-    "hits": int,
-    "defended": bool,
-    "fortified": bool,
-    "friends_make_way": bool,
-    "irregular": bool,
-    # Added by Arbiter (documented in docs/format.md): when a declaration was made relative to
-    # the dice roll, for the "declare before the roll" rules (21.03 FAQ).
-    "declared_after_roll": bool,
-}
 
 POSE_FIELDS = {"x", "y", "z", "facing"}
 
@@ -129,20 +93,19 @@ class Move:
         if not isinstance(unit, str) or not unit:
             raise InvalidInput("unit", "must be a unit id")
         move_type = doc.get("type")
-        known = (
-            MOVE_TYPES.get(system, sum(MOVE_TYPES.values(), ()))
-            if system
-            else sum(MOVE_TYPES.values(), ())
-        )
+        known = move_types_of(system)
         if move_type not in known:
             raise InvalidInput("type", f"must be one of {', '.join(known)}")
         declarations = doc.get("declarations", {})
         if not isinstance(declarations, Mapping):
             raise InvalidInput("declarations", "must be an object")
+        # Any game's declaration is accepted in any move (a move type ignores what it does not
+        # read); the registry gives each its JSON type.
+        accepted = declarations_of()
         for key, value in declarations.items():
-            if key not in DECLARATIONS:
+            if key not in accepted:
                 raise InvalidInput(f"declarations.{key}", f"unknown declaration {key!r}")
-            expected = DECLARATIONS[key]
+            expected = accepted[key].json_type
             if expected is int:
                 ok = isinstance(value, int) and not isinstance(value, bool)
             else:

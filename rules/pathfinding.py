@@ -182,14 +182,30 @@ class Navigator:
                 pts.append(p)
                 prev.append(a)
                 nxt.append(b)
-        for shape in self._climb_shapes:
+        # Corners of climb obstacles (the walls and floors of 3-D ruins overlap a lot): a corner
+        # lying inside another climb obstacle, or repeating one already taken, adds nothing but
+        # graph size (the graph grows with the square of its corners), so it is left out.
+        seen: set[tuple[float, float]] = set()
+        cores = self._climb_cores
+        tree = STRtree(cores) if len(cores) > 1 else None
+        for k, shape in enumerate(self._climb_shapes):
             for poly in _polygons(shapely.orient_polygons(shape, exterior_cw=False)):
                 p, a, b = _ring_corners(np.asarray(poly.exterior.coords), want_reflex=False)
                 if len(p):
-                    inside = shapely.covers(self.free_space, shapely.points(p))
-                    pts.append(p[inside])
-                    prev.append(a[inside])
-                    nxt.append(b[inside])
+                    points = shapely.points(p)
+                    keep = shapely.covers(self.free_space, points)
+                    if tree is not None:
+                        hit_p, hit_c = tree.query(points, predicate="within")
+                        buried = hit_p[hit_c != k]
+                        keep[buried] = False
+                    for idx in np.nonzero(keep)[0]:
+                        key = (round(float(p[idx, 0]), 9), round(float(p[idx, 1]), 9))
+                        if key in seen:
+                            keep[idx] = False
+                        seen.add(key)
+                    pts.append(p[keep])
+                    prev.append(a[keep])
+                    nxt.append(b[keep])
         self.nodes = np.concatenate(pts) if pts else np.empty((0, 2))
         self._prev = np.concatenate(prev) if prev else np.empty((0, 2))
         self._next = np.concatenate(nxt) if nxt else np.empty((0, 2))
@@ -608,9 +624,23 @@ class Navigator:
         return region
 
 
-_CACHE: OrderedDict = OrderedDict()
+#: Navigators hold prepared GEOS geometries, which are not thread-safe (two threads asking the
+#: same prepared polygon a question at once can crash the process; libgeos/geos#825), so each
+#: thread keeps its own cache: a navigator is only ever used by the thread that built it.
+_LOCAL = threading.local()
 _CACHE_SIZE = 32
-_CACHE_LOCK = threading.Lock()  # the web app may judge moves on several threads
+
+
+def _cache() -> OrderedDict:
+    cache = getattr(_LOCAL, "navigators", None)
+    if cache is None:
+        cache = _LOCAL.navigators = OrderedDict()
+    return cache
+
+
+def clear_cache() -> None:
+    """Forget this thread's navigators (tests, benchmarks)."""
+    _cache().clear()
 
 
 def navigator(
@@ -621,7 +651,8 @@ def navigator(
     climbs: Iterable[Obstacle] = (),
     snap: float = DEFAULT_SNAP,
 ) -> Navigator:
-    """A cached `Navigator` for this table, radius and set of obstacles (keyed by their keys)."""
+    """A cached `Navigator` for this table, radius and set of obstacles (keyed by their keys),
+    private to the calling thread."""
     hard, climbs = tuple(hard), tuple(climbs)
     key = (
         width,
@@ -631,16 +662,14 @@ def navigator(
         tuple(o.key for o in hard),
         tuple((o.key, o.height) for o in climbs),
     )
-    with _CACHE_LOCK:
-        nav = _CACHE.get(key)
-        if nav is not None:
-            _CACHE.move_to_end(key)
-            return nav
-    nav = Navigator(width, height, radius, hard, climbs, snap)  # built outside the lock
-    with _CACHE_LOCK:
-        _CACHE[key] = nav
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
+    cache = _cache()
+    nav = cache.get(key)
+    if nav is not None:
+        cache.move_to_end(key)
+        return nav
+    nav = cache[key] = Navigator(width, height, radius, hard, climbs, snap)
+    while len(cache) > _CACHE_SIZE:
+        cache.popitem(last=False)
     return nav
 
 
@@ -649,6 +678,7 @@ __all__ = [
     "EPSILON",
     "Navigator",
     "Obstacle",
+    "clear_cache",
     "inflate",
     "inflated_disc",
     "navigator",

@@ -12,30 +12,23 @@ from __future__ import annotations
 
 import copy
 import math
+import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from types import MappingProxyType
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import numpy as np
 import shapely
 from shapely import STRtree
-from shapely.geometry import Point, Polygon, box
+from shapely.geometry import LineString, Point, Polygon, box
 
 from .errors import InvalidInput
-from .geometry import EPSILON, MM_PER_CM, MM_PER_INCH, Base, footprint_distance, is_simple_polygon
+from .geometry import EPSILON, Base, footprint_distance, is_simple_polygon
+from .systems import SYSTEMS
 
 SCENARIO_FORMAT = "arbiter.scenario/1"
-
-#: mm per table unit for each game system (RULES.md 0).
-SYSTEM_UNITS = {
-    "wh40k-11e": ("in", MM_PER_INCH),
-    "warmaster-revolution": ("cm", MM_PER_CM),
-}
-
-#: 40K terrain categories (RULES.md 1.5).
-TERRAIN_CATEGORIES = ("exposed", "light", "dense")
 
 #: Documented size limits of a scenario (README "Limits"); bigger input is refused.
 LIMITS = {
@@ -47,6 +40,7 @@ LIMITS = {
     "models_per_unit": 60,
     "terrain": 200,
     "vertices": 100,
+    "parts": 50,  # walls, floors, enclosed parts of one terrain feature (each)
 }
 
 
@@ -60,12 +54,46 @@ class Table:
         return box(0, 0, self.width, self.height)
 
 
+#: FORMAT.md: a wall's thickness when the document does not give one (inches).
+WALL_THICKNESS = 0.25
+
+
+@dataclass(frozen=True)
+class Wall:
+    """A wall of a 40K terrain feature (RULES.md 1.5, FORMAT.md `walls`): a polyline (closed when
+    its last point repeats the first) with a height and a thickness."""
+
+    path: tuple[tuple[float, float], ...]
+    height: float
+    thickness: float = WALL_THICKNESS
+
+    @cached_property
+    def shape(self) -> Polygon:
+        """The wall's footprint: its path widened by half the thickness on each side, flat at the
+        ends (a wall stops where its path stops)."""
+        return LineString(self.path).buffer(
+            self.thickness / 2, cap_style="flat", join_style="mitre"
+        )
+
+
+@dataclass(frozen=True)
+class Level:
+    """A floor (FORMAT.md `floors`) or an enclosed part (`enclosed`) of a 40K terrain feature: a
+    polygon at a height above the table (RULES.md 1.5)."""
+
+    points: tuple[tuple[float, float], ...]
+    height: float
+    footprint: Polygon = field(compare=False)
+
+
 @dataclass(frozen=True)
 class TerrainFeature:
     """A terrain feature: footprint polygon plus the attributes each system reads.
 
-    40K reads `category` (exposed / light / dense), `height` and `solid` (RULES.md 1.5);
-    Warmaster reads `type` (RULES.md 2.2).
+    40K reads `category` (exposed / light / dense), `height` and `solid`, and the optional parts
+    of RULES.md 1.5: `walls`, `floors` (upper floors; the ground inside the footprint is floor 0)
+    and `enclosed` parts. A feature without them is a block of `height` over its whole footprint,
+    as it always was. Warmaster reads `type` (RULES.md 2.2).
     """
 
     id: str
@@ -75,6 +103,39 @@ class TerrainFeature:
     category: str | None = None
     height: float = 0.0
     solid: bool = False
+    walls: tuple[Wall, ...] = ()
+    floors: tuple[Level, ...] = ()
+    enclosed: tuple[Level, ...] = ()
+
+    @property
+    def layered(self) -> bool:
+        """Does the document describe the feature in three dimensions (walls, floors or enclosed
+        parts), rather than as one block of `height` (RULES.md 1.5)?"""
+        return bool(self.walls or self.floors or self.enclosed)
+
+    @cached_property
+    def standing_levels(self) -> tuple[tuple[Polygon, float], ...]:
+        """(polygon, height) of every surface above the table a model may stand on: the block's
+        top for an old-shape feature; the floors, the enclosed parts' tops and the walls' tops
+        (wide enough or not: the stability check decides) of a layered one."""
+        if not self.layered:
+            return ((self.footprint, self.height),) if self.height > 0 else ()
+        levels = [(f.footprint, f.height) for f in (*self.floors, *self.enclosed) if f.height > 0]
+        levels += [(w.shape, w.height) for w in self.walls if w.height > 0]
+        return tuple(levels)
+
+    @cached_property
+    def sections(self) -> tuple[tuple[Polygon, float], ...]:
+        """(polygon, height) of the parts a model crossing at ground level meets (RULES.md 1.5:
+        "a wall, the edge of a floor, a block"): the whole footprint for an old-shape feature;
+        the walls, floors and enclosed parts of a layered one (the open ground between walls is
+        no section)."""
+        if not self.layered:
+            return ((self.footprint, self.height),)
+        return tuple(
+            [(w.shape, w.height) for w in self.walls]
+            + [(f.footprint, f.height) for f in (*self.floors, *self.enclosed)]
+        )
 
 
 @dataclass(frozen=True)
@@ -94,6 +155,9 @@ class Model:
     y: float
     z: float = 0.0
     facing: float = 0.0
+    #: Keywords this model has beyond its unit's (docs/format.md `models[].keywords`): a unit in
+    #: which only some models have FLY (RULES.md 1.7).
+    keywords: frozenset[str] = frozenset()
 
     @property
     def pos(self) -> tuple[float, float, float]:
@@ -167,11 +231,11 @@ class Situation:
     # -- lookups ---------------------------------------------------------------------------
     @property
     def unit_name(self) -> str:
-        return SYSTEM_UNITS[self.system][0]
+        return SYSTEMS[self.system].unit
 
     @property
     def mm_per_unit(self) -> float:
-        return SYSTEM_UNITS[self.system][1]
+        return SYSTEMS[self.system].mm_per_unit
 
     @cached_property
     def _units_by_id(self) -> dict[str, Unit]:
@@ -182,12 +246,32 @@ class Situation:
         return {m.id: m for u in self.units for m in u.models}
 
     @cached_property
+    def _memos(self) -> threading.local:
+        return threading.local()
+
+    @property
     def memo(self) -> dict:
         """A scratch dict living exactly as long as this situation, for engine modules to keep
         values that are costly to derive and asked for again and again while judging moves on it
         (a Situation never changes, so nothing kept here goes stale). Keys are namespaced by the
-        module that owns them. Two threads may both compute a value; either result is the same."""
-        return {}
+        module that owns them.
+
+        One dict per thread: what is kept here (prepared geometries, STRtrees, navigators'
+        obstacles) is then only ever used by the thread that made it, so a Situation may be
+        shared between threads (the web app caches them per scenario version) without sharing
+        a prepared GEOS geometry, which is not thread-safe."""
+        memos = self._memos
+        memo = getattr(memos, "memo", None)
+        if memo is None:
+            memo = memos.memo = {}
+        return memo
+
+    def __getstate__(self) -> dict:
+        """Copies and pickles start with an empty memo (a thread-local cannot be pickled, and a
+        copy must not share its original's)."""
+        state = dict(self.__dict__)
+        state.pop("_memos", None)
+        return state
 
     def unit(self, unit_id: str) -> Unit:
         try:
@@ -306,9 +390,9 @@ class _Builder:
         if doc.get("format") != SCENARIO_FORMAT:
             self.fail("format", f"must be {SCENARIO_FORMAT!r}")
         system = str(doc.get("system"))
-        if system not in SYSTEM_UNITS:
-            self.fail("system", f"must be one of {', '.join(SYSTEM_UNITS)}")
-        mm = SYSTEM_UNITS[system][1]
+        if system not in SYSTEMS:
+            self.fail("system", f"must be one of {', '.join(SYSTEMS)}")
+        mm = SYSTEMS[system].mm_per_unit
         self.where = "table"
         t = doc["table"]
         table = Table(
@@ -316,7 +400,7 @@ class _Builder:
         )
         if max(table.width, table.height) > LIMITS["table_side"]:
             self.fail(
-                "table", f"a side may be at most {LIMITS['table_side']:g} {SYSTEM_UNITS[system][0]}"
+                "table", f"a side may be at most {LIMITS['table_side']:g} {SYSTEMS[system].unit}"
             )
 
         terrain = []
@@ -348,9 +432,10 @@ class _Builder:
                     type=str(piece.get("type", "")),
                     footprint=polygon,
                     points=pts,
-                    category=self._category(piece, system, f"{path}.category"),
+                    category=self._category(piece, system, path),
                     height=self.number(piece.get("height", 0), f"{path}.height", 0),
                     solid=bool(piece.get("solid", False)),
+                    **self._parts(piece, polygon, path),
                 )
             )
 
@@ -404,6 +489,7 @@ class _Builder:
                     y=self.number(m["y"], f"{mpath}.y"),
                     z=self.number(m.get("z", 0), f"{mpath}.z", 0),
                     facing=self.number(m.get("facing", 0), f"{mpath}.facing"),
+                    keywords=frozenset(str(k).upper() for k in m.get("keywords", [])),
                 )
                 if not on_table(model, table):
                     self.fail(mpath, f"model {model.id} is off the table")
@@ -442,12 +528,82 @@ class _Builder:
             document=copy.deepcopy(dict(doc)),
         )
 
+    def _points(self, points, path: str, minimum: int) -> tuple[tuple[float, float], ...]:
+        if not isinstance(points, list) or len(points) > LIMITS["vertices"]:
+            self.fail(path, f"must be a list of at most {LIMITS['vertices']} [x, y] points")
+        if len(points) < minimum:
+            self.fail(path, f"needs at least {minimum} points")
+        return tuple((self.number(p[0], path), self.number(p[1], path)) for p in points)
+
+    def _parts(self, piece: Mapping, footprint: Polygon, path: str) -> dict:
+        """RULES.md 1.5 / FORMAT.md: a feature's walls, floors and enclosed parts, each checked
+        against the footprint (a part outside it, a negative height, enclosed parts that
+        overlap are refused naming the field)."""
+        parts: dict = {}
+        # Parts on the footprint's edge may stray outside it by rounding (an editor turning a
+        # feature stores 4 decimals): a thousandth of an inch is no part outside it.
+        inside = footprint.buffer(1e-3, join_style="mitre")
+        height = piece.get("height", 0)
+        for name in ("walls", "floors", "enclosed"):
+            items = piece.get(name)
+            if items is None:
+                continue
+            if not isinstance(items, list) or len(items) > LIMITS["parts"]:
+                self.fail(f"{path}.{name}", f"must be a list of at most {LIMITS['parts']} parts")
+            out: list[Any] = []  # Walls, or Levels (floors, enclosed parts)
+            for j, item in enumerate(items):
+                where = f"{path}.{name}[{j}]"
+                self.where = where
+                if not isinstance(item, Mapping):
+                    self.fail(where, "must be an object")
+                h = self.number(item.get("height"), f"{where}.height", 0)
+                if h > height + EPSILON:
+                    self.fail(
+                        f"{where}.height",
+                        f"is {h:g}, taller than the feature's height {height:g} (its tallest part)",
+                    )
+                if name == "walls":
+                    pts = self._points(item.get("path"), f"{where}.path", 2)
+                    thickness = item.get("thickness", WALL_THICKNESS)
+                    wall = Wall(pts, h, self.number(thickness, f"{where}.thickness", 0.01))
+                    if LineString(pts).length <= EPSILON:
+                        self.fail(f"{where}.path", "must have some length")
+                    if not inside.buffer(wall.thickness / 2 + 1e-6).covers(LineString(pts)):
+                        self.fail(f"{where}.path", "must lie inside the feature's footprint")
+                    out.append(wall)
+                    continue
+                pts = self._points(item.get("footprint"), f"{where}.footprint", 3)
+                if not is_simple_polygon(pts):
+                    self.fail(
+                        f"{where}.footprint",
+                        "must be a simple polygon (3 or more vertices, no self-intersection)",
+                    )
+                polygon = Polygon(pts)
+                if not inside.covers(polygon):
+                    self.fail(f"{where}.footprint", "must lie inside the feature's footprint")
+                if name == "floors" and h <= EPSILON:
+                    self.fail(
+                        f"{where}.height",
+                        "must be above 0: the ground inside the footprint is already floor 0",
+                    )
+                if name == "enclosed":
+                    for k, other in enumerate(out):
+                        if polygon.intersection(other.footprint).area > EPSILON:
+                            self.fail(
+                                f"{where}.footprint", f"overlaps enclosed part {k} of this feature"
+                            )
+                out.append(Level(pts, h, polygon))
+            parts[name] = tuple(out)
+        return parts
+
     def _category(self, piece: Mapping, system: str, path: str) -> str | None:
-        """40K terrain must say how it is crossed (RULES.md 1.5); Warmaster reads `type`."""
-        category = piece.get("category")
-        if system == "wh40k-11e" and category not in TERRAIN_CATEGORIES:
-            self.fail(path, f"must be one of {', '.join(TERRAIN_CATEGORIES)} for 40K terrain")
-        return category
+        """The piece's terrain name must be one the game's registry knows (RULES.md 1.5: a 40K
+        category; 2.2: a Warmaster type), refused here, when the scenario is read."""
+        described = SYSTEMS[system]
+        name = described.terrain_field
+        if described.terrain_kind(piece.get(name)) is None:
+            raise described.unknown_terrain(piece.get(name), f"{path}.{name}")
+        return piece.get("category")
 
     def _base(self, base_doc: Mapping, mm: float, path: str) -> Base:
         kind, value = next(iter(base_doc.items()))

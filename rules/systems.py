@@ -1,63 +1,262 @@
-"""Game systems and the engine's two entry points, `adjudicate` and `suggest`.
+"""The registry: one description per game system, and the engine's entry points.
 
-Each system (like a python-chess variant) has its unit, constants and the move types it covers.
-Move-type modules register a `MoveRule` here; a move type with no rule registered is refused with
-a clear finding, never passed.
+Each game package builds its `System` explicitly (`rules/wh40k/__init__.py`,
+`rules/warmaster/__init__.py`) and registers it with `register_system`, the way python-chess
+registers variants. The web app, the JSON Schema tests and the engine all read the game from here
+and nowhere else:
+
+    >>> from rules import SYSTEMS
+    >>> charge = SYSTEMS["wh40k-11e"].move_types["charge"]
+    >>> charge.title, charge.dice, [d.name for d in charge.declarations if d.asked]
+    ('Charge', 'two D6', ['take_to_the_skies', 'charge_targets'])
+    >>> SYSTEMS["warmaster-revolution"].terrain_kind("Tall scrub").name
+    'woods'
+
+The pieces (frozen dataclasses):
+
+- `System`: the game's `name` (FORMAT.md `system`), `title`, `unit` of measure and `mm_per_unit`,
+  `placement_tolerance` (RULES.md 0), its `phases` in order (FORMAT.md `turn.phase`), its
+  `state_flags`, its `terrain_kinds` (read from the field `terrain_field` of each piece, with
+  `terrain_aliases` for common synonyms) and its `move_types` by name.
+- `MoveType`: one move type: `name` (FORMAT.md `type`), `title` for people, the `rule` section it
+  is judged by, its `declarations`, its `dice` in words, the `phases` it is made in, and its
+  judge: `adjudicate`, `suggest` (None: the player places the models, so the move does not
+  suggest), `eligibility` and `reach`. A move type whose `adjudicate` is None is described but
+  not judged yet: the engine refuses it with a finding saying so, never passes it.
+- `Declaration`: one thing declared for a move (FORMAT.md "Move": declarations): its `name`, its
+  `kind` (one of `DECLARATION_KINDS`: how the web app asks for it and the JSON type it has),
+  `label`, whether it is `required`, its `choices` ((value, label) pairs, for kind "choice" and the
+  trigger's events), whether it is asked `after_roll`, and whether the stepper `asked` it at all
+  (False: documents may carry it, e.g. a lesson's, but a player is not asked it).
+- `StateFlag`: one key of `units[].state`: `name`, `label`, how long it `lasts` ("phase": cleared
+  when a new phase begins; "turn": when a new turn begins; "battle": until the player changes it)
+  and whether the editor `offers` it as a tick box.
+- `TerrainKind`: a kind of terrain the engine judges: `name`, `label` and the canonical terrain
+  `names` of that kind (RULES.md 1.5 for 40K categories, 2.2 for Warmaster types).
+
+Adding a move type: write its judge in the game's package (one engine module), add one
+`MoveType(...)` entry to the game's `System` in its `__init__.py`, and document and test it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from .errors import InvalidInput
-from .move import MOVE_TYPES, Move
-from .situation import Situation
 from .verdict import Finding, Verdict
 
+if TYPE_CHECKING:
+    from .move import Move
+    from .situation import Situation, TerrainFeature
 
-@dataclass
-class MoveRule:
-    """How one move type is judged.
+#: Declaration kinds and the JSON type each value has. The web app asks each kind one way:
+#: "flag" a tick box (true when ticked), "yes-no" a yes / no / not-asked choice, "choice" one of
+#: the declaration's `choices`, "count" a whole number, "enemy-units" tick boxes of enemy units,
+#: "enemy-unit" one enemy unit, "friendly-unit" one friendly unit (e.g. a character),
+#: "enemy-model" one enemy model, "ability" one of the unit's surge abilities, "trigger" what set
+#: a surge off (21.01: an event from `choices`, by whom, and the counts).
+DECLARATION_KINDS: Mapping[str, type] = MappingProxyType(
+    {
+        "flag": bool,
+        "yes-no": bool,
+        "choice": str,
+        "count": int,
+        "enemy-units": list,
+        "enemy-unit": str,
+        "friendly-unit": str,
+        "enemy-model": str,
+        "ability": str,
+        "trigger": dict,
+    }
+)
 
-    - `adjudicate(situation, move) -> Verdict` judges a proposed placement (`move.end` set).
-    - `suggest(situation, move) -> Move` returns the move with `end` (and `paths`) filled in by
-      the engine, or raises InvalidInput when the move type needs the player's destinations.
-    - `eligibility(situation, unit_id, declarations) -> list[Finding]` lists the eligible-if
-      checks, for the UI's "which moves may this unit make now".
-    - `reach(situation, move) -> [(geometry, "ground" | "skies")]`: where the unit's models can
-      end, for the table overlay (never includes ground they cannot reach).
-    """
+#: How long a state flag lasts.
+LASTS = ("phase", "turn", "battle")
 
+
+@dataclass(frozen=True)
+class Declaration:
+    """One declaration of a move (FORMAT.md "Move": declarations)."""
+
+    name: str
+    kind: str
+    label: str
+    required: bool = False
+    choices: tuple[tuple[str, str], ...] = ()
+    after_roll: bool = False
+    asked: bool = True
+
+    def __post_init__(self):
+        if self.kind not in DECLARATION_KINDS:
+            raise ValueError(f"{self.name}: unknown declaration kind {self.kind!r}")
+
+    @property
+    def json_type(self) -> type:
+        return DECLARATION_KINDS[self.kind]
+
+
+@dataclass(frozen=True, kw_only=True)
+class MoveType:
+    """One move type of a game: what people call it, what it declares and rolls, when it is
+    made and how the engine judges it (see the module docstring)."""
+
+    name: str
+    title: str
     rule: str
-    adjudicate: Callable[[Situation, Move], Verdict]
+    adjudicate: Callable[[Situation, Move], Verdict] | None
     suggest: Callable[[Situation, Move], Move] | None = None
     eligibility: Callable[[Situation, str, dict], list[Finding]] | None = None
     reach: Callable[[Situation, Move], list] | None = None
+    declarations: tuple[Declaration, ...] = ()
+    dice: str = "none"
+    phases: tuple[str, ...] = ()
+
+    @property
+    def judged(self) -> bool:
+        """The engine judges this move type (otherwise it refuses it with a finding)."""
+        return self.adjudicate is not None
+
+    @property
+    def suggests(self) -> bool:
+        """The engine can place the models itself (`rules.suggest`)."""
+        return self.suggest is not None
+
+    def declaration(self, name: str) -> Declaration | None:
+        return next((d for d in self.declarations if d.name == name), None)
 
 
-@dataclass
-class System:
+@dataclass(frozen=True)
+class StateFlag:
+    """One key of `units[].state` (FORMAT.md) and how long it lasts."""
+
     name: str
+    label: str
+    lasts: str
+    offers: bool = True
+
+    def __post_init__(self):
+        if self.lasts not in LASTS:
+            raise ValueError(f"{self.name}: lasts must be one of {LASTS}")
+
+
+@dataclass(frozen=True)
+class TerrainKind:
+    """A kind of terrain the engine judges, with the canonical names of that kind."""
+
+    name: str
+    label: str
+    names: tuple[str, ...]
+
+
+def terrain_key(text: str) -> str:
+    """A terrain name as the registry keys it: lower case, words joined by hyphens."""
+    return "-".join(str(text).strip().lower().replace("_", " ").split())
+
+
+@dataclass(frozen=True, kw_only=True)
+class System:
+    """One game system: its unit, tolerance, phases, state, terrain and move types."""
+
+    name: str
+    title: str
     unit: str
+    mm_per_unit: float
     placement_tolerance: float
-    move_rules: dict[str, MoveRule] = field(default_factory=dict)
+    phases: tuple[str, ...]
+    state_flags: tuple[StateFlag, ...] = ()
+    terrain_field: str = "type"
+    terrain_kinds: tuple[TerrainKind, ...] = ()
+    terrain_aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    move_types: dict[str, MoveType] = field(default_factory=dict)
 
-    def register(self, move_type: str, rule: MoveRule) -> None:
-        if move_type not in MOVE_TYPES[self.name]:
-            raise ValueError(f"{move_type!r} is not a move type of {self.name}")
-        self.move_rules[move_type] = rule
+    def add(self, *move_types: MoveType) -> None:
+        """Add move types, in the order people see them."""
+        for move_type in move_types:
+            if move_type.name in self.move_types:
+                raise ValueError(f"{self.name} already has a {move_type.name!r} move type")
+            unknown = set(move_type.phases) - set(self.phases)
+            if unknown:
+                raise ValueError(
+                    f"{move_type.name}: {sorted(unknown)} are not phases of {self.name}"
+                )
+            self.move_types[move_type.name] = move_type
+
+    # -- state --------------------------------------------------------------------------------
+
+    def flag(self, name: str) -> StateFlag | None:
+        return next((f for f in self.state_flags if f.name == name), None)
+
+    def flags_cleared(self, *, new_turn: bool) -> tuple[str, ...]:
+        """The state flags that end when a new phase begins (and, with `new_turn`, a new turn)."""
+        lasting = ("phase", "turn") if new_turn else ("phase",)
+        return tuple(f.name for f in self.state_flags if f.lasts in lasting)
+
+    # -- terrain ------------------------------------------------------------------------------
+
+    @property
+    def terrain_names(self) -> dict[str, str]:
+        """Every accepted terrain name (canonical names and aliases) -> its canonical name."""
+        names = {n: n for kind in self.terrain_kinds for n in kind.names}
+        names.update(self.terrain_aliases)
+        return names
+
+    def terrain_name(self, text: str | None) -> str | None:
+        """The canonical terrain name of `text` (an alias or a canonical name), or None."""
+        return self.terrain_names.get(terrain_key(text or ""))
+
+    def terrain_kind(self, text: str | None) -> TerrainKind | None:
+        """The kind of terrain a name (the piece's `terrain_field`) belongs to, or None."""
+        name = self.terrain_name(text)
+        return next((k for k in self.terrain_kinds if name in k.names), None)
+
+    def kind_of(self, feature: TerrainFeature) -> TerrainKind | None:
+        return self.terrain_kind(getattr(feature, self.terrain_field))
+
+    def unknown_terrain(self, text, path: str) -> InvalidInput:
+        """The error for a terrain name this game does not know, listing the names it does."""
+        return InvalidInput(
+            path,
+            f"{text!r} is not a {self.title} terrain name Arbiter knows; use one of "
+            f"{', '.join(sorted(self.terrain_names))}",
+        )
 
 
-SYSTEMS = {
-    # RULES.md 0: PLACEMENT_TOLERANCE, one named constant per system.
-    "wh40k-11e": System("wh40k-11e", "in", placement_tolerance=0.05),
-    "warmaster-revolution": System("warmaster-revolution", "cm", placement_tolerance=0.1),
-}
+#: The registered game systems by name (FORMAT.md `system`).
+SYSTEMS: dict[str, System] = {}
+
+
+def register_system(system: System) -> System:
+    if system.name in SYSTEMS:
+        raise ValueError(f"{system.name} is registered already")
+    SYSTEMS[system.name] = system
+    return system
 
 
 def system_of(situation: Situation) -> System:
     return SYSTEMS[situation.system]
+
+
+def move_types_of(system: str | None = None) -> tuple[str, ...]:
+    """The move type names of one system, or of every system when `system` is None."""
+    systems = [SYSTEMS[system]] if system in SYSTEMS else list(SYSTEMS.values())
+    return tuple(name for s in systems for name in s.move_types)
+
+
+def declarations_of(system: str | None = None) -> dict[str, Declaration]:
+    """Every declaration a move of `system` (or of any system) may carry, by name."""
+    systems = [SYSTEMS[system]] if system in SYSTEMS else list(SYSTEMS.values())
+    found: dict[str, Declaration] = {}
+    for s in systems:
+        for move_type in s.move_types.values():
+            for d in move_type.declarations:
+                found.setdefault(d.name, d)
+    return found
+
+
+# -- the engine's entry points ---------------------------------------------------------------
 
 
 def _not_covered(situation: Situation, move: Move) -> Verdict:
@@ -73,53 +272,58 @@ def _not_covered(situation: Situation, move: Move) -> Verdict:
     return verdict
 
 
-def _rule_for(situation: Situation, move: Move) -> MoveRule | None:
+def _move_type(situation: Situation, move: Move) -> MoveType:
     system = system_of(situation)
-    if move.type not in MOVE_TYPES[system.name]:
+    if move.type not in system.move_types:
         raise InvalidInput(
             "type",
             f"{move.type!r} is not a move type of {system.name}; "
-            f"use one of {', '.join(MOVE_TYPES[system.name])}",
+            f"use one of {', '.join(system.move_types)}",
         )
     situation.unit(move.unit)  # raises InvalidInput for an unknown unit
-    return system.move_rules.get(move.type)
+    return system.move_types[move.type]
+
+
+def _needs_end(move_type: MoveType) -> InvalidInput:
+    return InvalidInput(
+        "end",
+        f"{move_type.title}: the player chooses where the models go, so give each moving "
+        "model's end position in `end` (the engine does not suggest this move)",
+    )
 
 
 def adjudicate(situation: Situation, move: Move) -> Verdict:
     """Judge a move. When `move.end` is None the engine suggests a placement and judges that."""
-    rule = _rule_for(situation, move)
-    if rule is None:
+    move_type = _move_type(situation, move)
+    if move_type.adjudicate is None:
         return _not_covered(situation, move)
     if move.end is None:
-        if rule.suggest is None:
-            raise InvalidInput("end", f"a {move.type} move needs the models' end positions")
-        move = rule.suggest(situation, move)
-    return rule.adjudicate(situation, move)
+        if move_type.suggest is None:
+            raise _needs_end(move_type)
+        move = move_type.suggest(situation, move)
+    return move_type.adjudicate(situation, move)
 
 
 def suggest(situation: Situation, move: Move) -> Move:
     """The engine's placement for a move: `move` with `end` filled in."""
-    rule = _rule_for(situation, move)
-    if rule is None:
+    move_type = _move_type(situation, move)
+    if move_type.adjudicate is None:
         raise InvalidInput(
             "type", f"Arbiter does not cover {move.type} moves for {situation.system} yet"
         )
-    if rule.suggest is None:
-        raise InvalidInput(
-            "end",
-            f"a {move.type} move needs the player's destinations; the engine does not suggest them",
-        )
-    return rule.suggest(situation, move)
+    if move_type.suggest is None:
+        raise _needs_end(move_type)
+    return move_type.suggest(situation, move)
 
 
 def reach(situation: Situation, move: Move) -> list:
     """Where the moving unit's models can end, as [(geometry, "ground" | "skies")] for the table
     overlay; [] when the engine has no region for this move type. A move whose distance depends
     on dice not rolled yet raises InvalidInput("dice", ...)."""
-    rule = _rule_for(situation, move)
-    if rule is None or rule.reach is None:
+    move_type = _move_type(situation, move)
+    if move_type.adjudicate is None or move_type.reach is None:
         return []
-    return rule.reach(situation, move)
+    return move_type.reach(situation, move)
 
 
 def move_options(
@@ -129,12 +333,11 @@ def move_options(
     system = system_of(situation)
     situation.unit(unit_id)
     options: dict[str, list[Finding] | None] = {}
-    for move_type in MOVE_TYPES[system.name]:
-        rule = system.move_rules.get(move_type)
-        if rule is None:
-            options[move_type] = None
-        elif rule.eligibility is None:
-            options[move_type] = []
+    for name, move_type in system.move_types.items():
+        if move_type.adjudicate is None:
+            options[name] = None
+        elif move_type.eligibility is None:
+            options[name] = []
         else:
-            options[move_type] = rule.eligibility(situation, unit_id, dict(declarations or {}))
+            options[name] = move_type.eligibility(situation, unit_id, dict(declarations or {}))
     return options

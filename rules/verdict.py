@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .revision import judged_by
+
 if TYPE_CHECKING:
     from .situation import Situation
 
@@ -99,6 +101,7 @@ class Verdict:
             "findings": [f.as_dict() for f in self.findings],
             "models": self.models,
             "events": self.events,
+            "judged_by": judged_by(),
         }
         if self.proposed is not None:
             d["proposed"] = self.proposed

@@ -11,14 +11,25 @@ Only ever talks to 127.0.0.1. Production settings (DEBUG off), except that TLS r
 off (plain HTTP on loopback) and the API rate limit is lifted (every client here shares one
 address; the limit itself is tested in tests/battlefield/test_ratelimit.py).
 
-    python scripts/load.py --clients 50 --seconds 60 [--workers 4] [--threads 4]
+    python scripts/load.py --clients 50 --seconds 60 [--workers 3] [--threads 4]   # gthread
+    python scripts/load.py --workers 5 --threads 1                                  # sync
+
+The polling mix (`--mix poll`, issue 17's live table) instead has each client act as a viewer
+of the share page: it asks the live endpoint every `--every` seconds with the version it shows
+as an ETag (nothing changes, so every answer should be an empty 304), and the run reports the
+server's CPU time (gunicorn and its workers, from /proc) as a share of one core.
+
+    python scripts/load.py --mix poll --clients 50 --seconds 60 --every 2 --workers 2
 """
 
 from __future__ import annotations
 
 import argparse
+import html
+import http.client
 import json
 import os
+import re
 import secrets
 import socket
 import statistics
@@ -30,6 +41,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
@@ -168,18 +180,78 @@ def report(results: Results, seconds: float) -> None:
         print("error:", sample)
 
 
+def poller(base: str, path: str, etag: str, every: float, stop_at: float, results, offset):
+    """One viewer of the live table: asks `path` every `every` seconds with If-None-Match, over
+    one kept-alive connection as a browser does (HTTP/1.1)."""
+    where = urlsplit(base)
+    connection = http.client.HTTPConnection(where.hostname, where.port, timeout=30)
+    time.sleep(every * offset)  # viewers do not all open the page in the same instant
+    while time.monotonic() < stop_at:
+        began = time.monotonic()
+        error = None
+        for _attempt in (1, 2):  # a browser, too, asks again once on a closed kept-alive link
+            try:
+                connection.request("GET", path, headers={"If-None-Match": etag})
+                response = connection.getresponse()
+                response.read()
+                error = None if response.status == 304 else f"HTTP {response.status}"
+                break
+            except Exception as exc:  # a load test counts every failure, never stops on one
+                error = type(exc).__name__
+                connection.close()
+        results.add("poll", time.monotonic() - began, error)
+        time.sleep(max(0.0, every - (time.monotonic() - began)))
+    connection.close()
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process and all its children (Linux /proc)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    pids, total = [pid], 0.0
+    while pids:
+        current = pids.pop()
+        try:
+            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks
+            for task in Path(f"/proc/{current}/task").iterdir():
+                children = (task / "children").read_text().split()
+                pids += [int(child) for child in children]
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+    return total
+
+
+def live_path(base: str, share: str) -> tuple[str, str]:
+    """The live endpoint and ETag as the share page renders them."""
+    with urllib.request.urlopen(f"{base}{share}", timeout=30) as response:
+        page = response.read().decode()
+    tag = re.search(r'<div id="live"[^>]*>', page).group(0)
+    path = html.unescape(re.search(r'hx-get="([^"]+)"', tag).group(1))
+    version = re.search(r"v(\d+)", tag.split("If-None-Match", 1)[1]).group(1)
+    return path, f'"v{version}"'
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--workers", type=int, default=(os.cpu_count() or 1) * 2 + 1)
-    parser.add_argument("--threads", type=int, default=1)
+    # gthread workers by default, as docs/deploy.md serves (the engine is thread-safe since
+    # issue 15); `--threads 1` measures sync workers.
+    parser.add_argument("--workers", type=int, default=(os.cpu_count() or 1) + 1)
+    parser.add_argument("--threads", type=int, default=4)
     parser.add_argument(
         "--api-limit",
         default="0/60",
         help="RATE_LIMIT_API for the run (default off; e.g. 1000000/60 counts without refusing)",
     )
     parser.add_argument("--partial", help="path of another partial (default: the step's)")
+    parser.add_argument(
+        "--mix",
+        choices=["pages", "poll"],
+        default="pages",
+        help="pages: share page, step partial, API (default); poll: live-table viewers",
+    )
+    parser.add_argument("--every", type=float, default=2.0, help="poll interval (--mix poll)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="arbiter-load-") as scratch:
@@ -213,6 +285,7 @@ def main() -> None:
                 f"--bind={HOST}:{port}",
                 f"--workers={args.workers}",
                 f"--threads={args.threads}",
+                "--keep-alive=5",  # as `make serve`: pollers every 2 s keep their connection
                 "--log-level=warning",
             ],
             cwd=ROOT,
@@ -225,6 +298,31 @@ def main() -> None:
                 f"({args.workers} workers x {args.threads} threads, SQLite, {os.cpu_count()} CPUs)"
             )
             results = Results()
+            if args.mix == "poll":
+                path, etag = live_path(base, share)
+                time.sleep(1)  # let the first page's work settle before measuring
+                cpu_before = cpu_seconds(server.pid)
+                started = time.monotonic()
+                stop_at = started + args.seconds
+                viewers = [
+                    threading.Thread(
+                        target=poller,
+                        args=(base, path, etag, args.every, stop_at, results, i / args.clients),
+                    )
+                    for i in range(args.clients)
+                ]
+                for viewer in viewers:
+                    viewer.start()
+                for viewer in viewers:
+                    viewer.join(timeout=args.seconds + 60)
+                elapsed = time.monotonic() - started
+                cpu = cpu_seconds(server.pid) - cpu_before
+                report(results, elapsed)
+                print(
+                    f"server CPU: {cpu:.2f} s in {elapsed:.1f} s = {100 * cpu / elapsed:.1f} % "
+                    f"of one core ({args.clients} viewers polling every {args.every:g} s)"
+                )
+                return
             stop_at = time.monotonic() + args.seconds
             started = time.monotonic()
             threads = [

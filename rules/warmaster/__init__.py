@@ -1,4 +1,4 @@
-"""Warmaster (Revolution), flying units (RULES.md 2). Importing this registers its move rules.
+"""Warmaster (Revolution), flying units (RULES.md 2): the game's description in the registry.
 
 Modules, in the rulebook's words: `stands` (stands, units, formations, distance moved),
 `terrain` (terrain types and sight), `flying` (hops and where a flyer may end), `command`
@@ -6,14 +6,74 @@ Modules, in the rulebook's words: `stands` (stands, units, formations, distance 
 back) and `characters` (flying characters). The engine suggests the moves the player only rolls
 for (home back, drive back, retreat, pursuit, a character's escape); moves the player steers
 (initiative and order moves, combat advances and fall backs, character moves) need end poses.
+
+`SYSTEM` is built in two steps: its constants and vocabulary first (the judges read them when
+they are imported), then its move types, once the judges exist.
 """
 
-from ..systems import SYSTEMS, MoveRule
-from ..verdict import Verdict
-from . import characters, combat, command, drive_back, home_back
-from .flying import phase_check, refuse_ground_unit
+from types import MappingProxyType
 
-_SYSTEM = SYSTEMS["warmaster-revolution"]
+from ..geometry import MM_PER_CM
+from ..systems import Declaration, MoveType, StateFlag, System, TerrainKind, register_system
+from ..verdict import Verdict
+
+SYSTEM = register_system(
+    System(
+        name="warmaster-revolution",
+        title="Warmaster (Revolution)",
+        unit="cm",
+        mm_per_unit=MM_PER_CM,
+        placement_tolerance=0.1,  # RULES.md 0: PLACEMENT_TOLERANCE
+        phases=("command", "shooting", "combat"),
+        state_flags=(
+            # Confusion is not cleared by the phase bar: the player clears it.
+            StateFlag("confused", "Confused", "battle"),
+            StateFlag("orders_this_phase", "Ordered this phase", "phase"),
+            StateFlag("spell_prevents_movement", "A spell prevents movement", "battle"),
+            StateFlag("ordered_by", "Ordered by", "phase", offers=False),
+            StateFlag("homed_back", "Homed back this phase", "phase", offers=False),
+            StateFlag("initiative_moved", "Used initiative this phase", "phase", offers=False),
+            StateFlag("command", "Command value", "battle", offers=False),
+            StateFlag("joined", "Joined unit", "battle", offers=False),
+            StateFlag("stands_lost", "Stands lost", "battle", offers=False),
+        ),
+        # RULES.md 2.2: the kinds the engine judges and, for each, the rulebook's names.
+        terrain_field="type",
+        terrain_kinds=(
+            TerrainKind("open", "Open ground", ("open", "hill", "bridge", "road")),
+            TerrainKind("woods", "Woods", ("woods", "wood", "scrub", "tall-scrub")),
+            TerrainKind("village", "Village", ("village",)),
+            TerrainKind(
+                "water",
+                "Shallow water, low obstacles",
+                names=("river", "shallow-river", "ford", "low-obstacle"),
+            ),
+            TerrainKind(
+                "impassable",
+                "Impassable",
+                names=(
+                    "impassable",
+                    "building",
+                    "buildings",
+                    "boulders",
+                    "deep-water",
+                    "ravine",
+                    "ravines",
+                    "cliff",
+                    "cliffs",
+                    "mountain",
+                    "mountains",
+                ),
+            ),
+        ),
+        # Common names players give terrain, each meaning one of the rulebook's names above.
+        terrain_aliases=MappingProxyType({}),
+    )
+)
+
+from . import characters, combat, command, drive_back, home_back  # noqa: E402
+from .flying import phase_check, refuse_ground_unit  # noqa: E402
+
 _steered = command.eligibility_of  # eligible-if findings of a trial move that stays put
 
 
@@ -32,73 +92,125 @@ def _in_phase(phase: str, rule: str):
     return eligibility
 
 
-_RULES = {
-    "initiative-charge": MoveRule(
-        command.RULE_INITIATIVE,
-        command.adjudicate_initiative_charge,
-        command.needs_end,
-        _steered(command.adjudicate_initiative_charge, "initiative-charge"),
+CHARGE_TARGETS = Declaration("charge_targets", "enemy-units", "Charge targets")
+FORTIFIED = Declaration("fortified", "flag", "Fortified")
+IRREGULAR = Declaration("irregular", "flag", "Irregular formation")
+ORDERED_BY = Declaration("ordered_by", "friendly-unit", "Ordered by", required=True)
+HITS = Declaration("hits", "count", "Hits", required=True)
+FRIENDS_MAKE_WAY = Declaration("friends_make_way", "yes-no", "Friends in the way")
+
+SYSTEM.add(
+    MoveType(
+        name="initiative-charge",
+        title="Initiative charge",
+        rule=command.RULE_INITIATIVE,
+        adjudicate=command.adjudicate_initiative_charge,
+        eligibility=_steered(command.adjudicate_initiative_charge, "initiative-charge"),
+        declarations=(CHARGE_TARGETS,),
+        phases=("command",),
     ),
-    "order-move": MoveRule(
-        command.RULE_ORDERS,
-        command.adjudicate_order_move,
-        command.needs_end,
-        _steered(command.adjudicate_order_move, "order-move", (1, 1)),
+    MoveType(
+        name="order-move",
+        title="Move by order",
+        rule=command.RULE_ORDERS,
+        adjudicate=command.adjudicate_order_move,
+        eligibility=_steered(command.adjudicate_order_move, "order-move", (1, 1)),
+        declarations=(ORDERED_BY,),
+        dice="two D6 for the order",
+        phases=("command",),
     ),
-    "order-charge": MoveRule(
-        command.RULE_ORDERS,
-        command.adjudicate_order_charge,
-        command.needs_end,
-        _steered(command.adjudicate_order_charge, "order-charge", (1, 1)),
+    MoveType(
+        name="order-charge",
+        title="Charge by order",
+        rule=command.RULE_ORDERS,
+        adjudicate=command.adjudicate_order_charge,
+        eligibility=_steered(command.adjudicate_order_charge, "order-charge", (1, 1)),
+        declarations=(ORDERED_BY, CHARGE_TARGETS),
+        dice="two D6 for the order",
+        phases=("command",),
     ),
-    "home-back": MoveRule(
-        home_back.RULE,
-        home_back.adjudicate_home_back,
-        home_back.suggest_home_back,
-        home_back.home_back_eligibility,
+    MoveType(
+        name="home-back",
+        title="Home back (flyers)",
+        rule=home_back.RULE,
+        adjudicate=home_back.adjudicate_home_back,
+        suggest=home_back.suggest_home_back,
+        eligibility=home_back.home_back_eligibility,
+        declarations=(
+            Declaration("home_back_to", "friendly-unit", "Home back to", after_roll=True),
+        ),
+        dice="one D6",
+        phases=("command",),
     ),
-    "drive-back": MoveRule(
-        drive_back.RULE,
-        drive_back.adjudicate_drive_back,
-        drive_back.suggest_drive_back,
-        _in_phase("shooting", drive_back.RULE),
+    MoveType(
+        name="drive-back",
+        title="Drive back",
+        rule=drive_back.RULE,
+        adjudicate=drive_back.adjudicate_drive_back,
+        suggest=drive_back.suggest_drive_back,
+        eligibility=_in_phase("shooting", drive_back.RULE),
+        declarations=(
+            Declaration("shooter", "enemy-model", "Shooting stand", required=True),
+            HITS,
+            Declaration("defended", "flag", "Defended"),
+            FORTIFIED,
+            IRREGULAR,
+            FRIENDS_MAKE_WAY,
+        ),
+        dice="one D6 per hit",
+        phases=("shooting",),
     ),
-    "retreat": MoveRule(
-        combat.RULE,
-        combat.adjudicate_retreat,
-        combat.suggest_retreat,
-        _in_phase("combat", combat.RULE),
+    MoveType(
+        name="retreat",
+        title="Retreat",
+        rule=combat.RULE,
+        adjudicate=combat.adjudicate_retreat,
+        suggest=combat.suggest_retreat,
+        eligibility=_in_phase("combat", combat.RULE),
+        declarations=(HITS,),
+        phases=("combat",),
     ),
-    "pursuit": MoveRule(
-        combat.RULE,
-        combat.adjudicate_pursuit,
-        combat.suggest_pursuit,
-        _in_phase("combat", combat.RULE),
+    MoveType(
+        name="pursuit",
+        title="Pursuit",
+        rule=combat.RULE,
+        adjudicate=combat.adjudicate_pursuit,
+        suggest=combat.suggest_pursuit,
+        eligibility=_in_phase("combat", combat.RULE),
+        phases=("combat",),
     ),
-    "combat-advance": MoveRule(
-        combat.RULE,
-        combat.adjudicate_combat_advance,
-        command.needs_end,
-        _steered(combat.adjudicate_combat_advance, "combat-advance"),
+    MoveType(
+        name="combat-advance",
+        title="Advance after combat",
+        rule=combat.RULE,
+        adjudicate=combat.adjudicate_combat_advance,
+        eligibility=_steered(combat.adjudicate_combat_advance, "combat-advance"),
+        phases=("combat",),
     ),
-    "combat-fall-back": MoveRule(
-        combat.RULE,
-        combat.adjudicate_combat_fall_back,
-        command.needs_end,
-        _steered(combat.adjudicate_combat_fall_back, "combat-fall-back"),
+    MoveType(
+        name="combat-fall-back",
+        title="Fall back after combat",
+        rule=combat.RULE,
+        adjudicate=combat.adjudicate_combat_fall_back,
+        eligibility=_steered(combat.adjudicate_combat_fall_back, "combat-fall-back"),
+        phases=("combat",),
     ),
-    "character-move": MoveRule(
-        characters.RULE,
-        characters.adjudicate_character_move,
-        command.needs_end,
-        _steered(characters.adjudicate_character_move, "character-move"),
+    MoveType(
+        name="character-move",
+        title="Character move",
+        rule=characters.RULE,
+        adjudicate=characters.adjudicate_character_move,
+        eligibility=_steered(characters.adjudicate_character_move, "character-move"),
+        phases=("command",),
     ),
-    "character-escape": MoveRule(
-        characters.RULE,
-        characters.adjudicate_character_escape,
-        characters.suggest_character_escape,
-        _steered(characters.adjudicate_character_escape, "character-escape"),
+    MoveType(
+        name="character-escape",
+        title="Character escape",
+        rule=characters.RULE,
+        adjudicate=characters.adjudicate_character_escape,
+        suggest=characters.suggest_character_escape,
+        eligibility=_steered(characters.adjudicate_character_escape, "character-escape"),
+        # 2.8: whenever the enemy contacts the lone character, in any phase.
+        phases=(),
     ),
-}
-for _type, _rule in _RULES.items():
-    _SYSTEM.register(_type, _rule)
+)

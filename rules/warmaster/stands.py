@@ -293,9 +293,10 @@ def board(situation: Situation) -> Board:
     if cached is not None:
         return cached
     stands = [m for u in situation.units for m in u.models]
+    # Not prepared: the footprints belong to the situation's models, which threads may share,
+    # and a prepared GEOS geometry must not be asked questions by two threads at once (issue
+    # 15). A stand is a 4-corner rectangle, which preparing barely speeds up anyway.
     footprints = [m.footprint for m in stands]
-    for f in footprints:
-        shapely.prepare(f)
     result = Board(
         stands,
         footprints,

@@ -22,36 +22,13 @@ from __future__ import annotations
 from shapely.geometry import LineString, Point
 from shapely.ops import nearest_points
 
-from ..errors import InvalidInput
 from ..situation import Model, Situation, TerrainFeature
+from ..systems import SYSTEMS
 from .stands import overlaps
 
-TERRAIN_KINDS = {
-    "open": "open",
-    "hill": "open",
-    "bridge": "open",
-    "road": "open",
-    "woods": "woods",
-    "wood": "woods",
-    "scrub": "woods",
-    "tall-scrub": "woods",
-    "village": "village",
-    "river": "water",
-    "shallow-river": "water",
-    "ford": "water",
-    "low-obstacle": "water",
-    "impassable": "impassable",
-    "building": "impassable",
-    "buildings": "impassable",
-    "boulders": "impassable",
-    "deep-water": "impassable",
-    "ravine": "impassable",
-    "ravines": "impassable",
-    "cliff": "impassable",
-    "cliffs": "impassable",
-    "mountain": "impassable",
-    "mountains": "impassable",
-}
+#: The game's terrain vocabulary (RULES.md 2.2) is the registry's: `SYSTEM.terrain_kinds` in
+#: rules/warmaster/__init__.py, where every accepted name maps to a kind judged here.
+SYSTEM = SYSTEMS["warmaster-revolution"]
 
 #: Kinds a flyer may not end a move in or over (2.2, 2.5), and that block its ground moves (2.7).
 NO_FLYER_END = frozenset({"woods", "impassable"})
@@ -62,15 +39,11 @@ WOODS_SIGHT_DEPTH = 2.0
 
 def kind_of(situation: Situation, feature: TerrainFeature) -> str:
     """The kind of a terrain piece, or InvalidInput naming `terrain[i].type` if unknown."""
-    kind = TERRAIN_KINDS.get(feature.type.strip().lower().replace(" ", "-").replace("_", "-"))
-    if kind is None:
+    kind = SYSTEM.terrain_kind(feature.type)
+    if kind is None:  # Situation.from_document refuses these; a hand-built situation may not
         index = situation.terrain.index(feature)
-        raise InvalidInput(
-            f"terrain[{index}].type",
-            f"unknown Warmaster terrain type {feature.type!r}; use one of "
-            f"{', '.join(sorted(set(TERRAIN_KINDS)))}",
-        )
-    return kind
+        raise SYSTEM.unknown_terrain(feature.type, f"terrain[{index}].type")
+    return kind.name
 
 
 def no_flyer_end_terrain(situation: Situation) -> list[tuple[TerrainFeature, str]]:
@@ -107,7 +80,7 @@ def sight_lines(a: Model, b: Model) -> list[LineString]:
 def line_blocked(situation: Situation, line: LineString, a: Model, b: Model) -> bool:
     for feature in situation.terrain:
         kind = kind_of(situation, feature)
-        if kind == "open" and feature.type.strip().lower() == "hill":
+        if kind == "open" and SYSTEM.terrain_name(feature.type) == "hill":
             on_it = feature.footprint.intersects(Point(a.x, a.y)) or feature.footprint.intersects(
                 Point(b.x, b.y)
             )
@@ -141,7 +114,6 @@ def unit_sees(situation: Situation, viewer, target) -> bool:
 
 
 __all__ = [
-    "TERRAIN_KINDS",
     "NO_FLYER_END",
     "kind_of",
     "no_flyer_end_terrain",

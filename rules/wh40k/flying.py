@@ -15,9 +15,9 @@ refused with a finding that explains why.
 from __future__ import annotations
 
 from ..move import Move
-from ..situation import Unit
+from ..situation import Model, Unit
 from ..verdict import Verdict
-from .moving import article
+from .moving import article, model_has
 
 SKIES_MOVE_TYPES = ("normal", "advance", "fall-back", "charge")
 ROLLED_MOVE_TYPES = ("advance", "charge")
@@ -26,7 +26,13 @@ SKIES_PENALTY = 2.0
 
 def can_fly(unit: Unit) -> bool:
     """21.03: a unit with the FLY keyword (on any of its models) can FLY."""
-    return unit.has("FLY")
+    return unit.has("FLY") or any(model_can_fly(unit, m) for m in unit.models)
+
+
+def model_can_fly(unit: Unit, model: Model) -> bool:
+    """RULES.md 1.7: in a unit where only some models have FLY, only those models get the
+    skies' freedoms (the unit's keywords are every model's; `Model.keywords` adds its own)."""
+    return model_has(unit, model, "FLY")
 
 
 def takes_to_the_skies(move: Move) -> bool:

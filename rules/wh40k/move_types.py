@@ -27,6 +27,7 @@ from .measuring import (
     ENGAGEMENT_RANGE,
     coherency,
     engaged_enemy_units,
+    horizontal_distance,
     in_engagement_range,
     model_distance,
     unit_distance,
@@ -35,8 +36,11 @@ from .moving import (
     MoveVerdict,
     article,
     fall_back_mode,
+    floor_reach,
     fmt,
     judge_move,
+    level_text,
+    may_stand,
     mode_for,
     plan_path,
     reachable_region,
@@ -44,6 +48,8 @@ from .moving import (
 )
 
 RULES = {"normal": "09.05", "advance": "09.06", "fall-back": "09.07", "charge": "11.04"}
+#: 11.02: declaring a charge, rolling and picking the targets.
+CHARGE_DECLARE_RULE = "11.02"
 #: 11.04: charge targets must be within this distance, and a charging unit within it of an enemy.
 CHARGE_RANGE = 12.0
 #: 11.04 while moving: each model ends within this distance of a target if it can.
@@ -179,7 +185,7 @@ def _charge_targets(situation: Situation, unit: Unit, move: Move) -> tuple[Unit,
     if not targets:
         raise InvalidInput(
             "declarations.charge_targets",
-            "a charge needs its targets declared before the roll (a list of enemy unit ids)",
+            "a charge needs its targets, picked after the roll (a list of enemy unit ids)",
         )
     out = []
     for i, tid in enumerate(targets):
@@ -187,6 +193,115 @@ def _charge_targets(situation: Situation, unit: Unit, move: Move) -> tuple[Unit,
             raise InvalidInput(f"declarations.charge_targets[{i}]", f"no unit with id {tid!r}")
         out.append(situation.unit(tid))
     return tuple(dict.fromkeys(out))
+
+
+#: 11.02: an unmodified charge roll of 2 always fails.
+CHARGE_FAILS_ON = 2
+
+
+def _charge_reach_distance(unit: Unit, target: Unit, skies: bool) -> float:
+    """RULES.md 1.4: how far a charge target is, unit to unit (closest bases, 1.1; no path and no
+    added engagement range). Taking to the skies measures ignoring vertical distance."""
+    if skies:
+        return min(horizontal_distance(a, b) for a in unit.models for b in target.models)
+    return unit_distance(unit, target)
+
+
+def _target_refusal(
+    unit: Unit, target: Unit, distance: float, max_distance: float, skies: bool
+) -> str | None:
+    """Why `target` cannot be picked for this charge roll (11.02), or None when it can."""
+    if target.army == unit.army:
+        return f"{target.id} is a friendly unit; only enemy units can be charged."
+    if target.has("AIRCRAFT") and not flying.can_fly(unit):
+        return (
+            f"{target.id} is an AIRCRAFT unit: only a unit that can FLY may pick it as a charge "
+            "target."
+        )
+    if distance > CHARGE_RANGE + EPSILON:
+        return f'Target {target.id} is {fmt(distance)}" away: charge targets must be within 12".'
+    if distance > max_distance + EPSILON:
+        reach = (
+            'the roll less 2" for taking to the skies'
+            if skies and not unit.has("HOVER")
+            else ("the roll")
+        )
+        return (
+            f'Target {target.id} is {fmt(distance)}" away, beyond the {fmt(max_distance)}" '
+            f"charge ({reach}): in 11th edition the targets are picked after the roll, among "
+            "the enemy units within it."
+        )
+    return None
+
+
+def _check_charge_targets(
+    verdict: Verdict,
+    situation: Situation,
+    unit: Unit,
+    targets: tuple[Unit, ...],
+    max_distance: float,
+    skies: bool,
+) -> bool:
+    """11.02 (RULES.md 1.4): the roll first, then targets each within 12" and within the roll;
+    an unmodified 2 always fails."""
+    rule = CHARGE_DECLARE_RULE
+    rolls = [d["value"] for d in verdict.move.get("dice", [])]
+    ok = True
+    if len(rolls) == 2 and sum(rolls) == CHARGE_FAILS_ON:
+        ok &= verdict.check(
+            rule,
+            "before-moving",
+            False,
+            unit.id,
+            f"The charge roll is an unmodified 2 ({rolls[0]} + {rolls[1]}): a roll of 2 always "
+            "fails, and the unit does not move.",
+            2.0,
+            float(CHARGE_FAILS_ON + 1),
+        )
+    for t in targets:
+        d = _charge_reach_distance(unit, t, skies) if t.army != unit.army else math.inf
+        refusal = _target_refusal(unit, t, d, max_distance, skies)
+        limit = min(CHARGE_RANGE, max_distance)
+        ok &= verdict.check(
+            rule,
+            "before-moving",
+            refusal is None,
+            unit.id,
+            refusal
+            or f'Target {t.id} is {fmt(d)}" away, within 12" and within the '
+            f'{fmt(max_distance)}" charge.',
+            None if not math.isfinite(d) else d,
+            None if not math.isfinite(d) else limit,
+        )
+    return ok
+
+
+def charge_target_options(
+    situation: Situation, unit_id: str, dice, take_to_the_skies: bool = False
+) -> list[str]:
+    """11.02 (RULES.md 1.4): the enemy units the player may pick as charge targets after rolling
+    `dice` (the two charge dice): those within 12" and within the charge distance (the roll, less
+    2" when taking to the skies without HOVER), AIRCRAFT only for a unit that can FLY. Empty on
+    an unmodified 2. For the stepper, which asks for the targets after the roll."""
+    unit = situation.unit(unit_id)
+    rolls = [int(d) for d in dice]
+    if len(rolls) != 2 or sum(rolls) == CHARGE_FAILS_ON:
+        return []
+    max_distance = float(sum(rolls))
+    if take_to_the_skies:
+        max_distance = flying.skies_max_distance(unit, max_distance)
+    return [
+        e.id
+        for e in situation.enemies_of(unit)
+        if _target_refusal(
+            unit,
+            e,
+            _charge_reach_distance(unit, e, take_to_the_skies),
+            max_distance,
+            take_to_the_skies,
+        )
+        is None
+    ]
 
 
 def _max_distance(
@@ -225,32 +340,6 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
     if move.type == "fall-back":
         verdict.move["fall_back_mode"] = fall_back_mode(unit, move.declarations)
 
-    targets: tuple[Unit, ...] = ()
-    if move.type == "charge":
-        targets = _charge_targets(situation, unit, move)
-        verdict.move["targets"] = [t.id for t in targets]
-        for t in targets:
-            if t.army == unit.army:
-                ok &= verdict.check(
-                    rule,
-                    "before-moving",
-                    False,
-                    unit.id,
-                    f"{t.id} is a friendly unit; only enemy units can be charged.",
-                )
-                continue
-            d = unit_distance(unit, t)
-            ok &= verdict.check(
-                rule,
-                "before-moving",
-                d <= CHARGE_RANGE + EPSILON,
-                unit.id,
-                f'Target {t.id} is {fmt(d)}" away, within 12".'
-                if d <= CHARGE_RANGE + EPSILON
-                else f'Target {t.id} is {fmt(d)}" away: charge targets must be within 12".',
-                d,
-                CHARGE_RANGE,
-            )
     if skies:
         ok &= flying.check_declaration(verdict, unit, move)
         if not flying.can_fly(unit):
@@ -281,6 +370,12 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
             max_distance,
             verdict.move["max_distance_before_skies"],
         )
+
+    targets: tuple[Unit, ...] = ()
+    if move.type == "charge":
+        targets = _charge_targets(situation, unit, move)
+        verdict.move["targets"] = [t.id for t in targets]
+        ok &= _check_charge_targets(verdict, situation, unit, targets, max_distance, skies)
 
     mode = mode_for(unit, move.type, move.declarations)
     outcome = judge_move(situation, move, verdict, max_distance, rule=rule, mode=mode)
@@ -398,24 +493,45 @@ RING_POINTS = 48
 
 def _ring_spots(m: Model, target_models, gaps, max_distance: float) -> list[Model]:
     """`m` placed round the target models at the given edge gaps, nearest to m first, keeping
-    only spots within `max_distance` as the crow flies."""
+    only spots within `max_distance` as the crow flies (the climb counted). Each ring is tried
+    on the ground and, for a target standing on a floor, at the target's level too (RULES.md
+    1.5: "if it can" weighs every level); whether a model may stand there is `_spot_free`'s."""
     spots = []
     for gap in gaps:
         for t in target_models:
             reach = t.base.radius + m.base.radius + gap + 1e-4
-            for k in range(RING_POINTS):
-                a = 2 * math.pi * k / RING_POINTS
-                x, y = t.x + reach * math.cos(a), t.y + reach * math.sin(a)
-                d = math.hypot(x - m.x, y - m.y)
-                if d <= max_distance + EPSILON:
-                    spots.append((d, gap, k, m.placed(x, y, 0.0)))
+            for z in dict.fromkeys((0.0, t.z)):
+                climb = abs(z - m.z)
+                for k in range(RING_POINTS):
+                    a = 2 * math.pi * k / RING_POINTS
+                    x, y = t.x + reach * math.cos(a), t.y + reach * math.sin(a)
+                    d = math.hypot(x - m.x, y - m.y) + climb
+                    if d <= max_distance + EPSILON:
+                        spots.append((d, gap, k, m.placed(x, y, z)))
     spots.sort(key=lambda item: (item[0], item[1], item[2]))
     return [spot for *_, spot in spots]
 
 
-def _spot_free(situation: Situation, unit: Unit, spot: Model, mine, non_targets) -> bool:
-    """Could `spot` end a move: on the table, on nothing, out of solid terrain, engaging no enemy
-    that is not a target? (`mine`: the unit's other models where they end.)"""
+def _meets(spot: Model, target_models, gaps) -> bool:
+    """Does a spot on the rings `gaps` really do what they stand for, measured in 3-D (1.1):
+    within 1" (straight distance) for the inner rings, engaged (2" h, 5" v) for the outer?
+    A ground spot 0.99" beside a target 3" up is 3.16" from it, not within 1"."""
+    if max(gaps) <= CHARGE_CLOSE:
+        return any(
+            model_distance(spot, t).straight <= CHARGE_CLOSE + EPSILON for t in target_models
+        )
+    return any(in_engagement_range(spot, t) for t in target_models)
+
+
+def _spot_free(
+    situation: Situation, unit: Unit, spot: Model, mine, non_targets, start: Model | None = None
+) -> bool:
+    """Could `spot` end a move: on the table, on nothing, out of solid terrain, standing where a
+    model may stand (1.5: on the ground or stable on a floor, never through an enclosed part),
+    engaging no enemy that is not a target? (`mine`: the unit's other models where they end;
+    `start`: where the model starts, for the climbing rule of 1.5.)"""
+    if not may_stand(situation, unit, spot, start):
+        return False
     r = spot.base.radius
     w, h = situation.table.width, situation.table.height
     if not (r <= spot.x <= w - r and r <= spot.y <= h - r):
@@ -466,7 +582,9 @@ def _find_spot(
     region = None
     target_models = [t for u in targets for t in u.models]
     for spot in _ring_spots(start, target_models, gaps, max_distance):
-        if not _spot_free(situation, unit, spot, others, non_targets):
+        if not _meets(spot, target_models, gaps):
+            continue
+        if not _spot_free(situation, unit, spot, others, non_targets, start):
             continue
         if (
             coherent
@@ -474,7 +592,9 @@ def _find_spot(
             and not any(model_distance(spot, o).horizontal <= 2.0 + EPSILON for o in others)
         ):
             continue
-        if exact_path:
+        if exact_path or spot.z > EPSILON:
+            # A spot on a floor: the exact path, its climb counted (the ground region does not
+            # reach floors).
             pts, horizontal, vertical, found = plan_path(situation, unit, start, spot, mode)
             if not found or horizontal + vertical > max_distance + EPSILON:
                 continue
@@ -497,29 +617,34 @@ def _others(unit: Unit, ends: Mapping[str, Model], start: Model) -> list[Model]:
     return [ends.get(m.id, m) for m in unit.models if m.id != start.id]
 
 
+def spot_text(spot: Model) -> str:
+    """Where a model could have stood, with its level (RULES.md 1.5): 'at (13, 11.74) on the
+    floor 3" up' or 'at (13, 9.5) on the ground'."""
+    return f"at ({fmt(spot.x)}, {fmt(spot.y)}) {level_text(spot)}"
+
+
 def _could_end_within(
     situation, unit, start: Model, ends, targets, non_targets, gap: float, max_distance: float, mode
-) -> bool:
+) -> Model | None:
     """11.04 "if it can": with every other model where the proposal puts it, is there a spot the
     model can reach (reachable region, conservative) within `gap` of a target model, that it may
     end on and that keeps the unit in coherency? Spots are sampled on the rings of
-    `CHARGE_RINGS`, so a spot narrower than their spacing can be missed (the engine then accepts
-    the model's placement)."""
+    `CHARGE_RINGS`, on the ground and at each target's level, so a spot narrower than their
+    spacing can be missed (the engine then accepts the model's placement). Returns such a spot,
+    or None."""
     gaps = [g for g in CHARGE_RINGS if g <= gap]
-    return (
-        _find_spot(
-            situation,
-            unit,
-            start,
-            _others(unit, ends, start),
-            targets,
-            non_targets,
-            gaps,
-            max_distance,
-            mode,
-        )
-        is not None
+    found = _find_spot(
+        situation,
+        unit,
+        start,
+        _others(unit, ends, start),
+        targets,
+        non_targets,
+        gaps,
+        max_distance,
+        mode,
     )
+    return None if found is None else found[0]
 
 
 def _charge_while_moving(
@@ -586,13 +711,14 @@ def _charge_while_moving(
             ok &= verdict.check(
                 rule,
                 "while-moving",
-                not could,
+                could is None,
                 mid,
                 f'{mid} could not get within 1" of a target, so ending {fmt(after)}" away '
                 "is allowed."
-                if not could
+                if could is None
                 else f'{mid} ends {fmt(after)}" from the nearest target, but it could have got '
-                'within 1": a charging model must end within 1" of a target if it can.',
+                f'within 1" ({spot_text(could)}): a charging model must end within 1" of a '
+                "target if it can.",
                 after,
                 CHARGE_CLOSE,
             )
@@ -613,12 +739,13 @@ def _charge_while_moving(
             ok &= verdict.check(
                 rule,
                 "while-moving",
-                not could,
+                could is None,
                 mid,
                 f"{mid} could not reach engagement range of a target."
-                if not could
-                else f"{mid} ends outside engagement range, but it could have reached it: a "
-                "charging model must end engaged with a target if it can.",
+                if could is None
+                else f"{mid} ends outside engagement range, but it could have reached it "
+                f"({spot_text(could)}): a charging model must end engaged with a target if it "
+                "can.",
             )
     return ok
 
@@ -783,7 +910,9 @@ def _towards(situation, unit, m, target_models, max_distance, mode, acceptable):
 
 def reach(situation: Situation, move: Move) -> list:
     """Where the moving unit's models can end, for the table overlay: [(geometry, "ground" |
-    "skies")], the union of each model's reachable region (never includes unreachable ground).
+    "skies")], the union of each model's reachable region (never includes unreachable ground),
+    then on the ground one entry per upper floor the unit can reach, kind 'floor 3"' with its
+    height (`floor_reach`, RULES.md 1.5).
 
     The maximum distance is the move's: M, M + the advance die, the charge dice (entered dice
     only: before the roll there is no distance yet, so InvalidInput), less 2" in the skies.
@@ -797,4 +926,5 @@ def reach(situation: Situation, move: Move) -> list:
     max_distance = _max_distance(situation, unit, move, Verdict(move={}), Dice(move.dice))
     mode = mode_for(unit, move.type, move.declarations)
     regions = [reachable_region(situation, m.id, max_distance, mode) for m in unit.models]
-    return [(shapely.union_all(regions), "skies" if mode.skies else "ground")]
+    ground = [(shapely.union_all(regions), "skies" if mode.skies else "ground")]
+    return ground if mode.skies else ground + floor_reach(situation, unit, max_distance)

@@ -35,6 +35,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import pairwise
 
+import shapely
 from shapely.geometry import LineString, Point, box
 from shapely.ops import unary_union
 
@@ -43,6 +44,7 @@ from ..errors import InvalidInput
 from ..geometry import EPSILON, Base, segment_point_distance, swept_footprint
 from ..move import Move, Pose
 from ..situation import CURVE_SLACK, Model, Situation, Unit, overlap
+from ..systems import SYSTEMS
 from ..verdict import Verdict
 from .measuring import coherency, engaged_with_model
 
@@ -53,6 +55,8 @@ THROUGH_DENSE = frozenset({"INFANTRY", "BEASTS", "SWARM", "MOBILE"})
 #: Keywords whose models may end above the table (RULES.md 1.5).
 MAY_END_ABOVE = frozenset({"INFANTRY", "BEASTS", "SWARM", "FLY", "MONSTER"})
 BIG = frozenset({"MONSTER", "VEHICLE"})
+#: RULES.md 0: how far a placement may be from the exact one (here: a base over a floor's edge).
+PLACEMENT_TOLERANCE = SYSTEMS["wh40k-11e"].placement_tolerance
 
 # Who a mover may pass through (Mode.through).
 THROUGH_NONE = "none"  # 03.01: no enemy models
@@ -105,6 +109,12 @@ def passable(mover_mode: Mode, enemy: Unit) -> str | None:
     return None
 
 
+def model_has(unit: Unit, model: Model, keyword: str) -> bool:
+    """A model has its unit's keywords and its own (`Model.keywords`: units where only some
+    models have FLY, RULES.md 1.7)."""
+    return keyword in unit.keywords or keyword in model.keywords
+
+
 def climbs_dense(unit: Unit) -> bool:
     """13.06: does this unit's model have to climb tall dense features (not walk through)?"""
     return not (unit.keywords & THROUGH_DENSE)
@@ -119,12 +129,22 @@ def inscribed_radius(base: Base) -> float:
     return base.footprint(0, 0).exterior.distance(Point(0, 0))
 
 
-def ground_obstacles(situation: Situation, unit: Unit, base: Base, mode: Mode | str):
+def same_level(z: float, levels) -> bool:
+    """RULES.md 1.5: bases are in each other's way only at the same elevation. `levels` are the
+    elevations the mover stands at (its start and end); None means every level (the cautious
+    answer for callers that do not say)."""
+    return levels is None or any(abs(z - level) <= EPSILON for level in levels)
+
+
+def ground_obstacles(situation: Situation, unit: Unit, base: Base, mode: Mode | str, levels=None):
     """(hard, climbs): pathfinding obstacles for a model of `unit` with `base` moving in `mode`.
 
     `mode` may be a `Mode` or a move type (then the unit's default mode for it). Hard: enemy
-    models it may not pass, and solid terrain. Climbs: dense terrain over 2" for a unit that
-    must climb it. Everything is inflated by the base's enclosing radius.
+    models it may not pass standing at one of `levels` (the mover's start and end elevations;
+    None: every enemy model), and solid terrain. Climbs: the sections of dense terrain over 2"
+    (the block of an old-shape feature; the walls, floors and enclosed parts of a layered one,
+    RULES.md 1.5) for a unit that must climb them. Everything is inflated by the base's
+    enclosing radius.
     """
     if isinstance(mode, str):
         mode = mode_for(unit, mode)
@@ -137,6 +157,8 @@ def ground_obstacles(situation: Situation, unit: Unit, base: Base, mode: Mode | 
         if passable(mode, enemy):
             continue
         for m in enemy.models:
+            if not same_level(m.z, levels):
+                continue
             if m.base.kind == "round":
                 shape = pathfinding.inflated_disc(m.x, m.y, m.base.radius + r)
             else:
@@ -147,8 +169,20 @@ def ground_obstacles(situation: Situation, unit: Unit, base: Base, mode: Mode | 
         key = ("terrain", t.id, t.points, t.category, t.height, t.solid)
         if t.solid:
             hard.append(pathfinding.Obstacle(key, pathfinding.inflate(t.footprint, r)))
-        elif climber and t.category == "dense" and t.height > DENSE_CLIMB_HEIGHT + EPSILON:
-            climbs.append(pathfinding.Obstacle(key, pathfinding.inflate(t.footprint, r), t.height))
+        elif climber and t.category == "dense" and not t.layered:
+            if t.height > DENSE_CLIMB_HEIGHT + EPSILON:
+                climbs.append(
+                    pathfinding.Obstacle(key, pathfinding.inflate(t.footprint, r), t.height)
+                )
+        elif climber and t.category == "dense":
+            parts = (*t.walls, *t.floors, *t.enclosed)
+            for part, (shape, height) in zip(parts, t.sections, strict=True):
+                if height > DENSE_CLIMB_HEIGHT + EPSILON:
+                    climbs.append(
+                        pathfinding.Obstacle(
+                            ("terrain-part", t.id, part), pathfinding.inflate(shape, r), height
+                        )
+                    )
     return hard, climbs
 
 
@@ -157,13 +191,17 @@ def situation_cache(situation: Situation) -> dict:
     return situation.memo.setdefault("wh40k.moving", {})
 
 
-def _cached_obstacles(situation: Situation, unit: Unit, base: Base, mode: Mode):
-    """`ground_obstacles`, built once per situation, unit, base and mode (inflating every enemy
-    base costs more than judging a whole move)."""
+def _cached_obstacles(situation: Situation, unit: Unit, base: Base, mode: Mode, levels=None):
+    """`ground_obstacles`, built once per situation, unit, base, mode and levels (inflating every
+    enemy base costs more than judging a whole move)."""
     cache = situation_cache(situation)
-    key = ("obstacles", unit.id, base, mode.key)
+    if levels is not None:
+        levels = tuple(sorted({round(z, 6) for z in levels}))
+        if all(same_level(m.z, levels) for e in situation.enemies_of(unit) for m in e.models):
+            levels = None  # every enemy stands at these levels: share the cache entry
+    key = ("obstacles", unit.id, base, mode.key, levels)
     if key not in cache:
-        cache[key] = ground_obstacles(situation, unit, base, mode)
+        cache[key] = ground_obstacles(situation, unit, base, mode, levels)
     return cache[key]
 
 
@@ -176,12 +214,14 @@ def terrain_bounds(situation: Situation) -> list:
 
 
 def navigator_for(
-    situation: Situation, unit: Unit, base: Base, mode: Mode | str
+    situation: Situation, unit: Unit, base: Base, mode: Mode | str, levels=None
 ) -> pathfinding.Navigator:
-    """The cached navigator for this board, base and mode (see rules/pathfinding.py)."""
+    """The cached navigator for this board, base and mode (see rules/pathfinding.py); `levels`
+    are the mover's elevations (only enemy models standing there block it, RULES.md 1.5; None:
+    every enemy model)."""
     if isinstance(mode, str):
         mode = mode_for(unit, mode)
-    hard, climbs = _cached_obstacles(situation, unit, base, mode)
+    hard, climbs = _cached_obstacles(situation, unit, base, mode, levels)
     snap = pathfinding.DEFAULT_SNAP + (base.radius - inscribed_radius(base))
     return pathfinding.navigator(
         situation.table.width, situation.table.height, base.radius, hard, climbs, snap=snap
@@ -287,11 +327,14 @@ class ModelMove:
 
     @property
     def moved(self) -> bool:
-        return self.distance > EPSILON or (self.start.x, self.start.y, self.start.z) != (
-            self.end.x,
-            self.end.y,
-            self.end.z,
-        )
+        """RULES.md 1.3: a model that only turns on the spot has moved for the end-of-move
+        checks (a turned oval or hull may not end on a model or across the table edge)."""
+        if self.distance > EPSILON:
+            return True
+        start, end = self.start, self.end
+        if (start.x, start.y, start.z) != (end.x, end.y, end.z):
+            return True
+        return start.base.kind != "round" and (end.facing - start.facing) % 360 > EPSILON
 
 
 @dataclass
@@ -330,9 +373,13 @@ def fmt(value: float) -> str:
 
 
 def feature_height_under(situation: Situation, x: float, y: float) -> float:
-    """The tallest terrain feature whose footprint holds the point (0 on open ground)."""
+    """The highest surface a model could stand on above the point (0 on open ground): the top of
+    an old-shape feature, the highest floor (or enclosed part, or wall) of a layered one."""
     p = Point(x, y)
-    return max((t.height for t in situation.terrain if t.footprint.covers(p)), default=0.0)
+    return max(
+        (h for t in situation.terrain for shape, h in t.standing_levels if shape.covers(p)),
+        default=0.0,
+    )
 
 
 def end_placement(situation: Situation, start: Model, pose: Pose | None) -> Model:
@@ -351,9 +398,12 @@ def end_placement(situation: Situation, start: Model, pose: Pose | None) -> Mode
 
 def _check_ids(unit: Unit, move: Move) -> None:
     ids = {m.id for m in unit.models}
-    for mid in move.end or {}:
+    for mid, pose in (move.end or {}).items():
         if mid not in ids:
             raise InvalidInput(f"end.{mid}", f"{mid!r} is not a model of unit {unit.id}")
+        if pose is not None and pose.z is not None and pose.z < 0:
+            # 1.1: elevation is measured up from the table; nothing stands below it.
+            raise InvalidInput(f"end.{mid}.z", "an elevation must be 0 (on the table) or more")
     for mid in move.paths:
         if mid not in ids:
             raise InvalidInput(f"paths.{mid}", f"{mid!r} is not a model of unit {unit.id}")
@@ -399,6 +449,8 @@ def _trace(situation: Situation, unit: Unit, start: Model, end: Model, waypoints
                     if rule is not None and mode.skies:
                         continue  # flying over: nothing to record
                     for m in enemy.models:
+                        if not same_level(m.z, (start.z, end.z)):
+                            continue  # 1.5: bases on other levels are not in the way
                         reach = start.base.radius + m.base.radius
                         if (
                             m.x < min(a[0], b[0]) - reach
@@ -427,9 +479,9 @@ def lowest_support(situation: Situation, pts) -> float:
     feature under each point, least over the path (0 where it crosses open ground). It is the
     tallest height h such that features at least h tall cover the whole path."""
     path = _segment_geometry(pts[0], pts[-1]) if len(pts) == 2 else LineString(pts)
-    heights = sorted({t.height for t in situation.terrain}, reverse=True)
-    for h in heights:
-        floors = unary_union([t.footprint for t in situation.terrain if t.height >= h])
+    levels = [lv for t in situation.terrain for lv in t.standing_levels]
+    for h in sorted({h for _, h in levels}, reverse=True):
+        floors = unary_union([shape for shape, height in levels if height >= h])
         if floors.covers(path):
             return h
     return 0.0
@@ -487,7 +539,9 @@ def _ground_path(situation, unit, start: Model, end: Model, mode: Mode, given):
         pts = [a, *[(p[0], p[1]) for p in given], b]
         horizontal = sum(math.dist(p, q) for p, q in pairwise(pts))
         vertical = (
-            navigator_for(situation, unit, start.base, mode).climb_cost(pts, start.z, end.z)
+            navigator_for(situation, unit, start.base, mode, (start.z, end.z)).climb_cost(
+                pts, start.z, end.z
+            )
             if need_climb
             else abs(end.z - start.z)
         )
@@ -497,11 +551,11 @@ def _ground_path(situation, unit, start: Model, end: Model, mode: Mode, given):
     if blocked is None:
         if not need_climb:
             return straight, math.dist(a, b), abs(end.z - start.z), True
-        nav = navigator_for(situation, unit, start.base, mode)
+        nav = navigator_for(situation, unit, start.base, mode, (start.z, end.z))
         vertical = nav.climb_cost(straight, start.z, end.z)
         if vertical <= abs(end.z - start.z) + EPSILON:
             return straight, math.dist(a, b), vertical, True
-    nav = navigator_for(situation, unit, start.base, mode)
+    nav = navigator_for(situation, unit, start.base, mode, (start.z, end.z))
     found = nav.shortest_path(a, b, start.z, end.z)
     if found is None:
         return straight, math.dist(a, b), abs(end.z - start.z), False
@@ -539,13 +593,30 @@ def judge_move(
     outcome = MoveOutcome()
     u = unit_mark(situation)
     ok = True
+    # 21.03 (RULES.md 1.7): in a unit where only some models have FLY, the others move on the
+    # ground as the move type lets them (the 2" reduction still applies to the whole move).
+    on_foot = (
+        mode_for(
+            unit,
+            move.type,
+            {k: v for k, v in move.declarations.items() if k != "take_to_the_skies"},
+        )
+        if mode.skies
+        else mode
+    )
+    mixed_fly = (
+        mode.skies and not unit.has("FLY") and any(model_has(unit, m, "FLY") for m in unit.models)
+    )
     for start in unit.models:
         end = end_placement(situation, start, ends.get(start.id))
         given = move.paths.get(start.id)
-        pts, horizontal, vertical, found = plan_path(
-            situation, unit, start, end, mode, tuple(given) if given else None
+        model_mode = (
+            on_foot if mode.skies and mixed_fly and not model_has(unit, start, "FLY") else mode
         )
-        blocked, through, edge_ok = _trace(situation, unit, start, end, pts, mode)
+        pts, horizontal, vertical, found = plan_path(
+            situation, unit, start, end, model_mode, tuple(given) if given else None
+        )
+        blocked, through, edge_ok = _trace(situation, unit, start, end, pts, model_mode)
         mm = ModelMove(
             start.id,
             start,
@@ -696,15 +767,12 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
             + ", ".join(f"{m} in {t}" for m, t in inside)
             + ".",
         )
+        ok &= _end_in_enclosed(situation, unit, moved, verdict)
         for mm in moved:
             a = mm.end
             if a.z <= EPSILON:
                 continue
-            allowed = bool(unit.keywords & MAY_END_ABOVE)
-            height = max(
-                (t.height for t in situation.terrain if t.footprint.intersects(a.footprint)),
-                default=0.0,
-            )
+            allowed = bool((unit.keywords | a.keywords) & MAY_END_ABOVE)
             if not allowed:
                 ok &= verdict.check(
                     "13.06",
@@ -716,19 +784,9 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
                     a.z,
                     0.0,
                 )
-            else:
-                ok &= verdict.check(
-                    "13.06",
-                    "end-of-move",
-                    a.z <= height + EPSILON,
-                    a.id,
-                    f"{a.id} ends {fmt(a.z)}{u} up, on a feature {fmt(height)}{u} tall."
-                    if a.z <= height + EPSILON
-                    else f"{a.id} would end {fmt(a.z)}{u} up, but the terrain under it is only "
-                    f"{fmt(height)}{u} tall: a model cannot float.",
-                    a.z,
-                    height,
-                )
+                continue
+            ok &= _end_on_a_floor(situation, unit, mm, verdict)
+
     c = coherency(outcome.end_models(unit))
     # The horizontal measurement only when it is what breaks the rule: a model cut off by more
     # than 5" vertically has no finite nearest link (and a horizontal span within 9" says nothing).
@@ -751,6 +809,200 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
     return ok
 
 
+#: RULES.md 1.5 (the core Solid rule): no model ends through an enclosed part this low.
+ENCLOSED_LOW = 3.0
+
+
+def _floors_at(situation: Situation, z: float, footprint):
+    """The surfaces at height `z` near a base: [(polygon, feature)]."""
+    return [
+        (shape, t)
+        for t in situation.terrain
+        if t.footprint.intersects(footprint) or not t.layered
+        for shape, h in t.standing_levels
+        if abs(h - z) <= EPSILON and shape.intersects(footprint)
+    ]
+
+
+def floor_reach(situation: Situation, unit: Unit, max_distance: float) -> list:
+    """RULES.md 1.5, for the overlay: the upper floors the unit's models can end on within
+    `max_distance`: [(geometry of base centres, 'floor 3"')], one entry per floor height.
+
+    A model reaches a spot of a floor as the crow flies plus the climb |floor - its z| (models
+    that may end above the table only; a model that climbs dense terrain only on the floor it
+    stands on), and stands there only with its whole base on the floor. Enemy models in the way
+    are not taken into account: the overlay may show a little more than a move can reach on a
+    crowded floor; the judge measures the real path."""
+    out: dict[float, list] = {}
+    for m in unit.models:
+        keywords = unit.keywords | m.keywords
+        if not keywords & MAY_END_ABOVE:
+            continue
+        for t in situation.terrain:
+            climber = t.category == "dense" and not keywords & THROUGH_DENSE
+            for floor in t.floors:
+                if climber and abs(floor.height - m.z) > EPSILON:
+                    continue
+                budget = max_distance - abs(floor.height - m.z)
+                if budget <= EPSILON:
+                    continue
+                room = floor.footprint.buffer(-max(m.base.radius - PLACEMENT_TOLERANCE, 0.0))
+                if room.is_empty:
+                    continue
+                out.setdefault(floor.height, []).append(
+                    room.intersection(Point(m.x, m.y).buffer(budget, quad_segs=16))
+                )
+    regions = []
+    for height in sorted(out):
+        geometry = unary_union(out[height])
+        if not geometry.is_empty:
+            regions.append((geometry, f'floor {height:g}"'))
+    return regions
+
+
+def level_text(model: Model) -> str:
+    """The level a model stands on, for findings (RULES.md 1.5): 'on the ground' or 'on the
+    floor 3" up'."""
+    return "on the ground" if model.z <= EPSILON else f'on the floor {fmt(model.z)}" up'
+
+
+def overhang(footprint, support) -> float:
+    """How far a base reaches beyond the surface under it: the largest distance from a point of
+    its outline to `support` (0 when the whole base lies over it)."""
+    coords = shapely.get_coordinates(footprint.exterior)
+    return float(shapely.distance(support, shapely.points(coords)).max())
+
+
+def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Verdict) -> bool:
+    """RULES.md 1.5: ending above the table. On an old-shape feature (a block) the model may
+    stand at any height up to the block's top, as it always could; wherever a layered feature
+    (walls, floors) is under the base it must stand at the height of a floor (or of the top of
+    a wall or an enclosed part), stable: its whole base over that surface, with no overhang
+    beyond PLACEMENT_TOLERANCE. A model that is not INFANTRY, BEASTS, SWARM or MOBILE and had to
+    climb in this move (a section of a dense feature over 2") cannot end on its upper floors."""
+    a = mm.end
+    u = unit_mark(situation)
+    keywords = unit.keywords | a.keywords
+    ok = True
+    layered = any(t.layered and t.footprint.intersects(a.footprint) for t in situation.terrain)
+    if not layered:
+        height = max(
+            (t.height for t in situation.terrain if t.footprint.intersects(a.footprint)),
+            default=0.0,
+        )
+        ok &= verdict.check(
+            "13.06",
+            "end-of-move",
+            a.z <= height + EPSILON,
+            a.id,
+            f"{a.id} ends {fmt(a.z)}{u} up, on a feature {fmt(height)}{u} tall."
+            if a.z <= height + EPSILON
+            else f"{a.id} would end {fmt(a.z)}{u} up, but the terrain under it is only "
+            f"{fmt(height)}{u} tall: a model cannot float.",
+            a.z,
+            height,
+        )
+        features = [t for t in situation.terrain if t.footprint.intersects(a.footprint)]
+    else:
+        floors = _floors_at(situation, a.z, a.footprint)
+        support = unary_union([shape for shape, _ in floors]) if floors else None
+        hang = overhang(a.footprint, support) if support is not None else math.inf
+        tolerance = PLACEMENT_TOLERANCE
+        stable = hang <= tolerance + CURVE_SLACK + EPSILON
+        ok &= verdict.check(
+            "13.06",
+            "end-of-move",
+            stable,
+            a.id,
+            f"{a.id} stands on a floor {fmt(a.z)}{u} up, its whole base over it."
+            if stable
+            else f"{a.id} would end {fmt(a.z)}{u} up with no floor at that height under it: a "
+            "model stands on a floor or on the table, never in mid-air."
+            if support is None
+            else f"{a.id} would end on the floor {fmt(a.z)}{u} up with its base reaching "
+            f"{fmt(hang)}{u} beyond the floor's edge: a model must stand with its whole base "
+            f"on the floor (at most {fmt(tolerance)}{u} over).",
+            None if support is None else hang,
+            None if support is None else tolerance,
+        )
+        features = [t for _, t in floors]
+    dense = [t.id for t in features if t.category == "dense"]
+    if dense and not keywords & THROUGH_DENSE and mm.vertical > EPSILON:
+        ok &= verdict.check(
+            "13.06",
+            "end-of-move",
+            False,
+            a.id,
+            f"{a.id} had to climb {fmt(mm.vertical)}{u} over {dense[0]} in this move, and only "
+            "INFANTRY, BEASTS, SWARM and MOBILE models may end on a dense feature's upper floors "
+            "after climbing it.",
+            mm.vertical,
+            0.0,
+        )
+    return ok
+
+
+def _through_enclosed(situation: Situation, model: Model) -> list[tuple[str, float]]:
+    """(feature id, height) of each enclosed part the model would stand through (1.5)."""
+    return [
+        (t.id, part.height)
+        for t in situation.terrain
+        for part in t.enclosed
+        if model.z < part.height - EPSILON
+        and model.z <= ENCLOSED_LOW + EPSILON
+        and model.footprint.intersection(part.footprint).area > EPSILON
+    ]
+
+
+def may_stand(situation: Situation, unit: Unit, spot: Model, start: Model | None = None) -> bool:
+    """RULES.md 1.5, for the "if it can" searches: may a model of `unit` end at `spot` (x, y, z)?
+    Never through a low enclosed part; above the table only for INFANTRY, BEASTS, SWARM, FLY and
+    MONSTER models, no higher than the top of an old-shape block, or stable on a floor at
+    exactly that height (layered); a model that climbs dense terrain (not INFANTRY, BEASTS,
+    SWARM, MOBILE)
+    only on the level it started on. The same tests as the end-of-move checks."""
+    if _through_enclosed(situation, spot):
+        return False
+    if spot.z <= EPSILON:
+        return True
+    keywords = unit.keywords | spot.keywords
+    if not keywords & MAY_END_ABOVE:
+        return False
+    under = [t for t in situation.terrain if t.footprint.intersects(spot.footprint)]
+    if not any(t.layered for t in under):
+        if spot.z > max((t.height for t in under), default=0.0) + EPSILON:
+            return False
+        dense = [t for t in under if t.category == "dense"]
+    else:
+        floors = _floors_at(situation, spot.z, spot.footprint)
+        if not floors:
+            return False
+        support = unary_union([shape for shape, _ in floors])
+        if overhang(spot.footprint, support) > PLACEMENT_TOLERANCE + CURVE_SLACK + EPSILON:
+            return False
+        dense = [t for _, t in floors if t.category == "dense"]
+    climbed = start is None or abs(start.z - spot.z) > EPSILON
+    return not (dense and not keywords & THROUGH_DENSE and climbed)
+
+
+def _end_in_enclosed(situation: Situation, unit: Unit, moved, verdict: Verdict) -> bool:
+    """RULES.md 1.5 (the core Solid rule): no model ends with any part of it through an enclosed
+    part of a feature, up to 3" above the ground (on top of one is fine)."""
+    inside = [(mm.end.id, t, h) for mm in moved for t, h in _through_enclosed(situation, mm.end)]
+    if not inside:
+        return True
+    return verdict.check(
+        "13.06",
+        "end-of-move",
+        False,
+        unit.id,
+        'A model cannot end through an enclosed part of a building or container (3" or less '
+        "above the ground): "
+        + ", ".join(f'{m} inside {t} (enclosed, {fmt(h)}" tall)' for m, t, h in inside)
+        + ".",
+    )
+
+
 __all__ = [
     "DENSE_CLIMB_HEIGHT",
     "MAY_END_ABOVE",
@@ -767,7 +1019,11 @@ __all__ = [
     "ground_obstacles",
     "judge_move",
     "level_change",
+    "floor_reach",
+    "level_text",
+    "may_stand",
     "mode_for",
+    "model_has",
     "navigator_for",
     "on_table",
     "passable",

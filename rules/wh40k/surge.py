@@ -40,10 +40,12 @@ from ..errors import InvalidInput
 from ..geometry import EPSILON
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
-from ..systems import SYSTEMS, MoveRule
+from ..systems import SYSTEMS
 from ..verdict import Finding, Verdict
+from .flying import can_fly
 from .measuring import engaged_enemy_units, engaged_with_model, unit_distance
-from .moving import fmt, judge_move, reachable_region
+from .move_types import surged_this_phase
+from .moving import fmt, judge_move, level_text, reachable_region
 from .surge_solver import SURGE_MODE, SurgeSpace, suggest_placement
 
 RULE = "21.02"
@@ -386,14 +388,20 @@ def eligibility_findings(
             else f"{unit.id} is unengaged.",
         )
     )
-    moved = unit.flag("moved_this_phase")
+    # A surge is a move (RULES.md 1.6): a surge recorded this phase, with any ability, counts
+    # even when the moved flag was not set.
+    surged = surged_this_phase(situation, unit)
+    moved = unit.flag("moved_this_phase") or surged
     out.append(
         Finding(
             RULE,
             "eligible-if",
             not moved,
             unit.id,
-            f"{unit.id} has already moved this phase, so it cannot surge now."
+            f"{unit.id} already surged this phase: a surge is a move, so it has already moved "
+            "this phase and cannot surge again, with this ability or another."
+            if surged
+            else f"{unit.id} has already moved this phase, so it cannot surge now."
             if moved
             else f"{unit.id} has not moved this phase.",
         )
@@ -426,7 +434,7 @@ def surge_offers(
 
 
 def eligibility(situation: Situation, unit_id: str, declarations: dict) -> list[Finding]:
-    """MoveRule.eligibility: the eligible-if findings for the declared (or only) surge ability."""
+    """MoveType.eligibility: the eligible-if findings for the declared (or only) surge ability."""
     unit = situation.unit(unit_id)
     raw = declarations.get("trigger")
     trigger = Trigger.from_document(raw) if raw is not None else None
@@ -442,11 +450,6 @@ class TargetChoice:
     candidates: tuple[str, ...]
     distance: float
     ignored_aircraft: tuple[str, ...] = ()
-
-
-def can_fly(unit: Unit) -> bool:
-    """21.03: a unit with the FLY keyword can FLY."""
-    return unit.has("FLY")
 
 
 def surge_target_candidates(situation: Situation, unit: Unit) -> TargetChoice:
@@ -683,7 +686,8 @@ def _while_moving(space: SurgeSpace, placed: dict[str, Model], ground, verdict: 
                 False,
                 mid,
                 f'{mid} ends {fmt(gap)}" from {target}, not engaged, but it could have ended '
-                f"engaged with it at ({better.model.x:.2f}, {better.model.y:.2f}), "
+                f"engaged with it at ({better.model.x:.2f}, {better.model.y:.2f}) "
+                f"{level_text(better.model)}, "
                 f'{fmt(better.moved)}" from its '
                 f"start; each model must end engaged with the surge target if it can.",
                 measured=gap,
@@ -696,8 +700,8 @@ def _while_moving(space: SurgeSpace, placed: dict[str, Model], ground, verdict: 
                 False,
                 mid,
                 f'{mid} ends {fmt(gap)}" from {target}, but it could have got to '
-                f'{fmt(better.distance)}" at ({better.model.x:.2f}, {better.model.y:.2f}); a model '
-                f"that cannot engage the surge "
+                f'{fmt(better.distance)}" at ({better.model.x:.2f}, {better.model.y:.2f}) '
+                f"{level_text(better.model)}; a model that cannot engage the surge "
                 f"target must end as close to it as it can.",
                 measured=gap,
                 limit=better.distance,
@@ -766,8 +770,3 @@ def reach(situation: Situation, move: Move) -> list:
     max_distance = ability.max_distance(Dice(move.dice, move.seed).roll(ability.dice))
     regions = [reachable_region(situation, m.id, max_distance, SURGE_MODE) for m in unit.models]
     return [(shapely.union_all(regions), "ground")]
-
-
-SYSTEMS["wh40k-11e"].register(
-    "surge", MoveRule("21.02", adjudicate_surge, suggest_surge, eligibility, reach)
-)

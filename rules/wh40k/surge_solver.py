@@ -26,9 +26,16 @@ its best position with the others fixed, until no model can improve by more than
 That end state passes the test above by construction, so `adjudicate(suggest(x))` is legal
 whenever the search started from a legal placement.
 
-Simplifications (stated for the UI): candidate positions are at ground level (z = 0); a model
-whose base is not round is placed keeping its facing, its base measured with its inner radius
-where it must reach something and its outer radius where it must keep clear.
+Upper floors (RULES.md 1.5: "if possible" weighs every level): when target models stand on a
+floor, spots round them on that floor (rings at a few edge gaps, like the charge's) are tried as
+well, each checked exactly (a stable stand on the floor, the climb counted in the path). A model
+not engaged that could have stood engaged up there is faulted with that spot, and the suggestion
+moves models up to such spots when that engages them.
+
+Simplifications (stated for the UI): the regions (and so "as close as possible" for a model that
+cannot engage) are at ground level (z = 0), floors only count for engaging; a model whose base is
+not round is placed keeping its facing, its base measured with its inner radius where it must
+reach something and its outer radius where it must keep clear.
 """
 
 from __future__ import annotations
@@ -53,7 +60,7 @@ from .measuring import (
     in_engagement_range,
     model_distance,
 )
-from .moving import Mode, navigator_for, plan_path
+from .moving import Mode, may_stand, navigator_for, plan_path
 
 #: A surge is a ground move with no through-model permission of its own (21.02: take to the
 #: skies is not for surges; AIRCRAFT can still be crossed, 23.02, as for every ground move).
@@ -68,6 +75,9 @@ SOLVER_MARGIN = 0.01
 SOLVER_STEP = 0.01
 MAX_PASSES = 40
 CIRCLE_QUAD_SEGS = 32  # 128-gon discs: inscribed ones fall short of the circle by < 0.0004 r
+#: Spots tried round a target model standing on a floor: edge gaps and points per ring.
+FLOOR_RING_GAPS = (0.0, 0.5, 1.0, ENGAGEMENT_RANGE.horizontal - 0.01)
+FLOOR_RING_POINTS = 36
 _CIRCUMSCRIBE = 1.0 / math.cos(math.pi / (4 * CIRCLE_QUAD_SEGS))
 
 
@@ -152,6 +162,7 @@ class SurgeSpace:
         self._static: dict[tuple[str, float], object] = {}
         self._zone: dict[tuple[float, float], object] = {}
         self._best: dict[tuple[str, float], tuple[bool, float]] = {}
+        self._floor_spots: dict[str, list[Model]] = {}
 
     # -- measuring against the target -------------------------------------------------------
     def target_distance(self, model: Model) -> float:
@@ -281,14 +292,48 @@ class SurgeSpace:
         return region
 
     # -- the exact check of one position ---------------------------------------------------------
+    def floor_spots(self, mid: str) -> list[Model]:
+        """Spots engaged with a target model that stands on a floor, on that floor, where model
+        `mid` may stand (RULES.md 1.5), cheapest first (as the crow flies plus the climb), within
+        the maximum distance. Empty when no target model is above the table."""
+        if mid not in self._floor_spots:
+            start = self.starts[mid]
+            spots = []
+            for t in self.target.models:
+                if t.z <= EPSILON:
+                    continue
+                for gap in FLOOR_RING_GAPS:
+                    reach = t.base.radius + start.base.radius + gap + 1e-4
+                    for k in range(FLOOR_RING_POINTS):
+                        a = 2 * math.pi * k / FLOOR_RING_POINTS
+                        x, y = t.x + reach * math.cos(a), t.y + reach * math.sin(a)
+                        cost = math.hypot(x - start.x, y - start.y) + abs(t.z - start.z)
+                        if cost <= self.max_distance + EPSILON:
+                            spot = start.placed(x, y, t.z)
+                            if may_stand(self.situation, self.unit, spot, start):
+                                spots.append((cost, gap, k, spot))
+            spots.sort(key=lambda item: item[:3])
+            self._floor_spots[mid] = [spot for *_, spot in spots]
+        return self._floor_spots[mid]
+
+    def engaged_on_a_floor(self, mid: str, mates: list[Model], together=None) -> Alternative | None:
+        """The cheapest legal spot on a target's floor (others fixed) engaged with the target."""
+        for spot in self.floor_spots(mid):
+            found = self.legal_for(mid, spot.x, spot.y, mates, together, z=spot.z)
+            if found and self.engaged_with_target(found[0]):
+                return Alternative(found[0], True, self.target_distance(found[0]), found[1])
+        return None
+
     def legal_for(
-        self, mid: str, x: float, y: float, mates: list[Model], mates_coherency=None
+        self, mid: str, x: float, y: float, mates: list[Model], mates_coherency=None, z=0.0
     ) -> tuple[Model, float] | None:
-        """Model `mid` ended at (x, y, z=0) with `mates` fixed: (the placed model, path length)
+        """Model `mid` ended at (x, y, z) with `mates` fixed: (the placed model, path length)
         if every condition holds exactly, else None. `mates_coherency` is coherency(mates) when
         the caller has it already."""
         start = self.starts[mid]
-        model = start.placed(x, y, 0.0)
+        model = start.placed(x, y, z)
+        if not may_stand(self.situation, self.unit, model, start):
+            return None
         if model.base.kind == "round":
             r = model.base.radius
             table = self.situation.table
@@ -355,6 +400,10 @@ class SurgeSpace:
             return None
         mates = [m for k, m in placed.items() if k != mid]
         together = coherency(mates)
+        if may_engage and self.floor_spots(mid):
+            upstairs = self.engaged_on_a_floor(mid, mates, together)
+            if upstairs is not None:
+                return upstairs
         # Only ground nearer the target than `now` (less the tolerance), or engaged, can hold a
         # better position: search there alone (a generous polygon: it only narrows the search).
         start = self.starts[mid]

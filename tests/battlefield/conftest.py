@@ -1,7 +1,7 @@
 import pytest
 
-from rules import SYSTEMS, Verdict
-from rules.systems import MoveRule
+from rules import Verdict
+from tests.registry import judge_move_type
 
 
 @pytest.fixture
@@ -17,6 +17,6 @@ def judge_normal_moves_as(monkeypatch):
                 verdict.after = situation.moved({k: v.as_dict() for k, v in move.end.items()})
             return verdict
 
-        monkeypatch.setitem(SYSTEMS["wh40k-11e"].move_rules, "normal", MoveRule("09.05", rule))
+        judge_move_type(monkeypatch, "wh40k-11e", "normal", adjudicate=rule)
 
     return install

@@ -88,3 +88,12 @@ def test_more_units_than_the_limit_is_413():
 
 def test_the_api_only_accepts_post():
     assert Client().get(URL).status_code == 405
+
+
+def test_the_api_verdict_says_what_judged_it():
+    """Issue 17: a verdict kept for a year still says which engine and rules revision judged it."""
+    from rules.revision import judged_by
+
+    verdict = post({"scenario": scenario(), "move": move()}).json()
+    assert verdict["judged_by"] == judged_by()
+    assert verdict["judged_by"]["engine"].startswith("arbiter ")

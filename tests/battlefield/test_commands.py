@@ -11,6 +11,7 @@ from django.core.management.base import CommandError
 from battlefield.models import Scenario, UnitProfile
 from rules.situation import LIMITS
 from tests.documents import move, scenario
+from tests.registry import judge_move_type
 
 DEMO = Path(__file__).resolve().parents[2] / "battlefield" / "demo"
 
@@ -42,9 +43,7 @@ def test_a_legal_move_exits_0(tmp_path, judge_normal_moves_as):
 
 
 def test_a_move_the_engine_does_not_cover_is_refused_not_passed(tmp_path, monkeypatch):
-    from rules import SYSTEMS
-
-    monkeypatch.delitem(SYSTEMS["wh40k-11e"].move_rules, "normal", raising=False)
+    judge_move_type(monkeypatch, "wh40k-11e", "normal", adjudicate=None)
     code, out, _ = run_adjudicate(tmp_path, scenario(), move())
     verdict = json.loads(out)
     assert (
@@ -168,3 +167,35 @@ def test_the_shipped_demo_data_loads_and_every_scenario_exports_unchanged(client
         assert exported == original, path.name
         assert client.get(s.share_url()).status_code == 200
         assert client.get(f"/s/{s.share_token}/table.png").status_code == 200
+
+
+def test_a_negative_end_elevation_exits_2_naming_the_field(tmp_path):
+    end = {"B1": {"x": 30.0, "y": 22.0, "z": -1}, "B2": {"x": 31.5, "y": 22.0}}
+    code, out, err = run_adjudicate(tmp_path, scenario(), move(end=end))
+    assert code == 2 and out == "" and "end.B1.z" in err and "Traceback" not in err
+
+
+def test_an_oval_turned_across_the_table_edge_gets_a_verdict_exit_1(tmp_path):
+    # C1's oval is 95 mm (3.74") along its facing and 150 mm (5.91") across. Facing 0 at x = 2.5
+    # it reaches 1.87" left; turned to 90 it would reach 2.95" left, past the edge (RULES.md
+    # 1.3: turning on the spot is a move for the end-of-move checks).
+    doc = scenario(turn={"round": 2, "active_army": "blue", "phase": "movement"})
+    doc["units"][1]["models"][0].update(x=2.5, facing=0)
+    turn = {
+        "format": "arbiter.move/1",
+        "unit": "C",
+        "type": "normal",
+        "end": {"C1": {"x": 2.5, "y": 30.0, "facing": 90}},
+    }
+    code, out, err = run_adjudicate(tmp_path, doc, turn)
+    assert code == 1 and err == "" and json.loads(out)["legal"] is False
+
+
+def test_a_failure_inside_the_engine_is_reported_without_a_traceback(tmp_path, monkeypatch):
+    def broken(situation, move):
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr("battlefield.management.commands.adjudicate.adjudicate", broken)
+    code, out, err = run_adjudicate(tmp_path, scenario(), move())
+    assert code == 3 and out == "" and "Traceback" not in err
+    assert "could not judge" in err and "ZeroDivisionError" in err

@@ -2,6 +2,7 @@
 stale, history restore gets the whole page), the edits, undo and redo, and the ruler."""
 
 import pytest
+from shapely.geometry import Point
 
 from battlefield.editor import (
     PRESETS,
@@ -10,6 +11,7 @@ from battlefield.editor import (
     block_positions,
     describe_field,
     measure,
+    move_terrain,
     place_models,
     ring_overlays,
 )
@@ -130,7 +132,7 @@ def test_every_40k_and_warmaster_preset_makes_a_valid_scenario(client, player):
         doc = Scenario.objects.latest("pk").document
         width, height = doc["table"]["width"], doc["table"]["height"]
         for i, preset in enumerate(PRESETS[system]):
-            x, y = width * (0.2 + 0.3 * (i % 3)), height * (0.25 + 0.4 * (i // 3))
+            x, y = width * (0.15 + 0.23 * (i % 4)), height * (0.15 + 0.3 * (i // 4))
             add_terrain(doc, preset, x, y, rotation=30 * i)
         validate_scenario(doc)
         assert len({t["id"] for t in doc["terrain"]}) == len(PRESETS[system])
@@ -647,6 +649,7 @@ def test_rings_are_drawn_for_each_40k_model_and_none_for_warmaster():
     # A 32 mm base (radius 0.63 in) grown by 2 in: outer radius 2.63 in.
     assert ring.bounds[2] - 30 == pytest.approx(2.63, abs=0.01)
     doc = scenario_doc(system="warmaster-revolution")
+    doc["terrain"] = []  # 40K ruins are no Warmaster terrain (RULES.md 2.2)
     doc["units"][0]["models"][1]["x"] = 36  # 32 mm bases are 3.2 cm wide on a Warmaster table
     assert ring_overlays(Situation.from_document(doc)) == []
 
@@ -690,3 +693,26 @@ def test_add_unit_picks_fresh_ids_even_when_names_repeat():
     )
     assert first != second
     validate_scenario(doc)
+
+
+def test_the_3d_presets_bring_their_walls_and_floors_and_move_with_them():
+    doc = scenario_doc(terrain=[])
+    tid = add_terrain(doc, "ruin-l-two-floors", 30, 22)
+    piece = doc["terrain"][-1]
+    assert [f["height"] for f in piece["floors"]] == [3.0, 6.0] and len(piece["walls"]) == 1
+    move_terrain(doc, tid, 40, 30, rotate_by=90)
+    situation = validate_scenario(doc)  # every part still inside the footprint
+    (feature,) = situation.terrain
+    assert feature.layered and feature.footprint.centroid.distance(Point(40, 30)) < 1e-3
+
+
+def test_placing_a_model_on_a_floor_sets_its_elevation_and_on_open_ground_clears_it():
+    # A tower (floors at 3" and 6" over its whole 5" square) at (30, 22); B1 (32 mm) put at its
+    # centre stands on the top floor, 6" up; put back on open ground it stands on the table.
+    doc = scenario_doc(terrain=[])
+    add_terrain(doc, "tower", 30, 22)
+    place_models(doc, {"B1": {"x": 30, "y": 22}})
+    b1 = doc["units"][0]["models"][0]
+    assert b1["z"] == 6
+    place_models(doc, {"B1": {"x": 10, "y": 40}})
+    assert b1["z"] == 0

@@ -98,7 +98,7 @@ def test_checking_a_try_is_open_to_anyone_and_stores_nothing(client, demo):
     assert response.status_code == 200
     html = response.content.decode()
     assert "verdict-body" in html and 'hx-swap-oob="true"' in html
-    covered = "surge" in SYSTEMS["wh40k-11e"].move_rules
+    covered = "surge" in SYSTEMS["wh40k-11e"].move_types
     if not covered:
         assert "does not judge surge moves" in html
     assert move["unit"] == "B"
@@ -115,7 +115,7 @@ def test_a_try_with_a_bad_pose_answers_422_with_the_error(client, demo):
 
 
 def test_suggest_in_a_try_is_refused_plainly_while_the_engine_lacks_the_move_type(client, demo):
-    if "surge" in SYSTEMS["wh40k-11e"].move_rules:
+    if "surge" in SYSTEMS["wh40k-11e"].move_types:
         html = client.post("/lessons/surge-basics/suggest", {}, headers=PARTIAL).content.decode()
         assert html.lstrip().startswith('<fieldset id="pose-fields"')
     else:

@@ -116,7 +116,9 @@ def test_looking_at_a_scenario_through_its_share_link(world, visibility, actor):
 @pytest.mark.parametrize("actor", ACTORS)
 def test_renaming_a_scenario(world, visibility, actor):
     s = club_scenario(world, visibility)
-    response = world["clients"][actor].post(s.get_absolute_url(), {"name": "Renamed"})
+    response = world["clients"][actor].post(
+        s.get_absolute_url(), {"name": "Renamed", "version": s.version}
+    )
     want = int(expect(EDIT[visibility])[actor])
     assert response.status_code == want
     s.refresh_from_db()
@@ -159,7 +161,9 @@ def test_only_the_owner_changes_visibility_rotates_the_link_or_restores(world, v
     s = club_scenario(world, visibility)
     client = world["clients"][actor]
     token = s.share_token
-    sharing = client.post(f"/scenarios/{s.pk}/sharing", {"visibility": "public", "club": ""})
+    sharing = client.post(
+        f"/scenarios/{s.pk}/sharing", {"visibility": "public", "club": "", "version": s.version}
+    )
     rotate = client.post(f"/scenarios/{s.pk}/rotate-link")
     s.refresh_from_db()
     if actor == "owner":

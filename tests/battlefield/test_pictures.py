@@ -412,3 +412,36 @@ def test_overlays_may_be_plain_tuples_and_an_elevated_model_says_how_high_it_is(
     assert j1.find(f"{SVG}title").text == "J1: Jump Pack (World Eaters), 3 in up"
     blocked = next(e for e in root.iter(f"{SVG}g") if e.get("class") == "overlay blocked")
     assert blocked.find(f"{SVG}circle") is not None and blocked.find(f"{SVG}text").text == "here"
+
+
+def ruin_with_floors():
+    doc = scenario()
+    doc["terrain"][0]["walls"] = [{"path": [[20, 10.125], [26, 10.125]], "height": 5}]
+    doc["terrain"][0]["floors"] = [
+        {"footprint": [[20, 10], [26, 10], [26, 13], [20, 13]], "height": 3}
+    ]
+    return Situation.from_document(doc)
+
+
+def test_walls_and_floors_are_drawn_with_their_heights_in_the_svg_and_the_png():
+    # RULES.md 1.5: the 5" wall as a line labelled 'wall 5"', the 3" floor shaded and labelled.
+    s = ruin_with_floors()
+    ((level,),) = [scene(s).levels]
+    assert level.feature == "ruin-1"
+    assert [w.points for w in level.walls] == [((20.0, 10.125), (26.0, 10.125))]
+    assert [label.text for label in level.labels] == ['3"', 'wall 5"']
+    svg = table_svg(s)
+    root = ET.fromstring(svg)
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    assert len(root.findall(".//s:path[@class='terrain-wall']", ns)) == 1
+    assert [t.text for t in root.findall(".//s:text[@class='terrain-height']", ns)] == [
+        '3"',
+        'wall 5"',
+    ]
+    plain = Image.open(io.BytesIO(table_png(Situation.from_document(scenario())))).convert("RGB")
+    drawn = Image.open(io.BytesIO(table_png(s))).convert("RGB")
+    assert plain.size == drawn.size and plain.tobytes() != drawn.tobytes()
+
+
+def test_a_feature_without_walls_or_floors_adds_no_level_marks():
+    assert scene(Situation.from_document(scenario())).levels == ()

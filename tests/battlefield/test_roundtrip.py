@@ -1,6 +1,7 @@
 """Export then import gives back the same document, for random valid scenarios."""
 
 import json
+import unicodedata
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -11,10 +12,15 @@ from hypothesis import strategies as st
 
 from battlefield.models import Scenario
 from battlefield.validation import validate_scenario
+from rules import SYSTEMS
 
 MM_PER_UNIT = {"wh40k-11e": 25.4, "warmaster-revolution": 10.0}
 MAX_BASE_MM = 60
-names = st.text(st.characters(codec="utf-8", exclude_categories=["Cs", "Cc"]), max_size=30)
+# Names: any text a name may hold (battlefield/text.py: no surrogates, controls or invisible
+# formatting characters such as bidi controls), NFC-normalised as every way in stores it.
+names = st.text(
+    st.characters(codec="utf-8", exclude_categories=["Cs", "Cc", "Cf"]), max_size=30
+).map(lambda text: unicodedata.normalize("NFC", text))
 ids = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_-]{0,6}", fullmatch=True)
 
 
@@ -37,7 +43,14 @@ def scenarios(draw):
         w, h = draw(st.floats(1, 2)), draw(st.floats(1, 2))
         piece = {
             "id": fresh("t"),
-            "type": draw(st.sampled_from(["ruin", "woods", "crater", "hill"])),
+            # 40K's type is a free label; Warmaster's is a name of the game's vocabulary (2.2).
+            "type": draw(
+                st.sampled_from(
+                    ["ruin", "woods", "crater", "hill"]
+                    if system == "wh40k-11e"
+                    else sorted(SYSTEMS[system].terrain_names)
+                )
+            ),
             "footprint": [[x, y], [x + w, y], [x + w, y + h], [x, y + h]],
         }
         if system == "wh40k-11e":

@@ -68,12 +68,13 @@ def test_each_shipped_schema_is_a_valid_draft_2020_12_schema(name):
 
 
 def test_the_move_schema_knows_every_move_type_and_declaration_the_engine_parses():
-    from rules.move import DECLARATIONS, MOVE_FIELDS, MOVE_TYPES
+    from rules.move import MOVE_FIELDS
+    from rules.systems import declarations_of, move_types_of
 
     schema = move_schema()
     assert set(schema["properties"]) == MOVE_FIELDS
-    assert set(schema["properties"]["type"]["enum"]) == set(sum(MOVE_TYPES.values(), ()))
-    assert set(schema["$defs"]["declarations"]["properties"]) == set(DECLARATIONS)
+    assert set(schema["properties"]["type"]["enum"]) == set(move_types_of())
+    assert set(schema["$defs"]["declarations"]["properties"]) == set(declarations_of())
 
 
 def test_the_trigger_schema_matches_the_engine_s_trigger_fields():
@@ -131,7 +132,7 @@ def suggested_tries():
     out = []
     for slug, try_move, stem in lesson_tries():
         system = read(DEMO / "scenarios" / f"{stem}.json")["system"]
-        rule = SYSTEMS[system].move_rules.get(try_move["type"])
+        rule = SYSTEMS[system].move_types.get(try_move["type"])
         if rule is not None and rule.suggest is not None:
             out.append((slug, try_move, stem))
     return out
@@ -293,6 +294,8 @@ def test_every_state_field_the_engines_read_or_write_is_typed_in_the_scenario_sc
     known = set(scenario_schema()["$defs"]["state"]["properties"])
     assert {"surges_used", "stands_lost", "ordered_by", "joined", "homed_back"} <= fields
     assert fields <= known, sorted(fields - known)
+    registered = {f.name for system in SYSTEMS.values() for f in system.state_flags}
+    assert registered <= known, sorted(registered - known)
 
 
 @pytest.mark.parametrize(

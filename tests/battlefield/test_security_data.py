@@ -33,6 +33,7 @@ def manage(env, *args):
 def test_a_sqlite_backup_holds_every_scenario_and_restores_as_the_live_database(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     env["SQLITE_PATH"] = str(tmp_path / "live.sqlite3")
+    env["DEBUG"] = "true"  # a development run: no SECRET_KEY (DEBUG is off unless set)
     manage(env, "migrate", "--noinput", "-v0")
     manage(env, "load_demo")
     backup = Path(manage(env, "backup", "--output", str(tmp_path / "backups")).strip())

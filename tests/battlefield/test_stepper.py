@@ -9,8 +9,8 @@ import pytest
 from battlefield.models import Scenario, Step
 from battlefield.stepper import MOVE_DECLARATIONS, in_force, parse_dice
 from rules import InvalidInput
-from rules.move import MOVE_TYPES
 from tests.documents import scenario
+from tests.registry import judge_move_type
 
 pytestmark = pytest.mark.django_db
 PARTIAL = {"HX-Request": "true", "HX-Request-Type": "partial"}
@@ -79,10 +79,8 @@ def test_the_unit_step_lists_every_unit_with_a_link_that_keeps_the_state(client,
 def test_move_types_not_covered_by_the_engine_say_so_and_offer_no_link(
     client, mine, judge_normal_moves_as, monkeypatch
 ):
-    from rules import SYSTEMS
-
     judge_normal_moves_as(True)
-    monkeypatch.delitem(SYSTEMS["wh40k-11e"].move_rules, "charge")
+    judge_move_type(monkeypatch, "wh40k-11e", "charge", adjudicate=None)
     html = client.get(url(mine, "?unit=B")).content.decode()
     # normal is judged (by the fixture): a link to its declarations
     assert f'href="{url(mine)}?unit=B&amp;type=normal"' in html
@@ -93,17 +91,19 @@ def test_move_types_not_covered_by_the_engine_say_so_and_offer_no_link(
 def test_a_type_the_unit_may_not_make_lists_the_failed_eligible_if_findings(
     client, mine, monkeypatch
 ):
-    from rules import SYSTEMS, Verdict
-    from rules.systems import MoveRule
+    from rules import Verdict
     from rules.verdict import Finding
 
     def refuse(situation, unit_id, declarations):
         return [Finding("09.01", "eligible-if", False, unit_id, "B has already moved.")]
 
-    monkeypatch.setitem(
-        SYSTEMS["wh40k-11e"].move_rules,
+    judge_move_type(
+        monkeypatch,
+        "wh40k-11e",
         "normal",
-        MoveRule("09.05", lambda s, m: Verdict(move={}), None, refuse),
+        adjudicate=lambda s, m: Verdict(move={}),
+        suggest=None,
+        eligibility=refuse,
     )
     html = client.get(url(mine, "?unit=B")).content.decode()
     row = re.search(r'data-type="normal">(.*?)</li>\s*</ul>', html, re.S).group(1)
@@ -122,12 +122,13 @@ def test_the_declaration_step_asks_only_what_the_move_type_uses(client, mine):
 
 
 def test_every_declaration_a_form_asks_is_a_declaration_of_the_move_format():
-    from rules.move import DECLARATIONS
+    from rules import SYSTEMS
+    from rules.systems import declarations_of
 
     for system, types in MOVE_DECLARATIONS.items():
         for move_type, names in types.items():
-            assert move_type in MOVE_TYPES[system]
-            assert set(names) <= set(DECLARATIONS)
+            assert move_type in SYSTEMS[system].move_types
+            assert set(names) <= set(declarations_of(system))
 
 
 def test_rolling_on_the_server_fixes_the_seed_in_the_url(client, mine):
@@ -232,9 +233,7 @@ def test_check_with_bad_input_answers_422_and_the_error_partial_into_the_verdict
 def test_suggest_for_a_type_the_engine_does_not_cover_is_refused_with_a_message(
     client, mine, monkeypatch
 ):
-    from rules import SYSTEMS
-
-    monkeypatch.delitem(SYSTEMS["wh40k-11e"].move_rules, "charge")
+    judge_move_type(monkeypatch, "wh40k-11e", "charge", adjudicate=None)
     data = {**MOVED, "type": "charge"}
     response = client.post(url(mine, "/suggest"), data, headers=PARTIAL)
     assert response.status_code == 422
@@ -242,16 +241,17 @@ def test_suggest_for_a_type_the_engine_does_not_cover_is_refused_with_a_message(
 
 
 def test_suggest_fills_the_pose_fields_from_the_engine(client, mine, monkeypatch):
-    from rules import SYSTEMS, Pose, Verdict
-    from rules.systems import MoveRule
+    from rules import Pose, Verdict
 
     def place(situation, move):
         return move.with_end({"B1": Pose(35.0, 27.5), "B2": Pose(36.5, 27.5)})
 
-    monkeypatch.setitem(
-        SYSTEMS["wh40k-11e"].move_rules,
+    judge_move_type(
+        monkeypatch,
+        "wh40k-11e",
         "normal",
-        MoveRule("09.05", lambda s, m: Verdict(move={}), place),
+        adjudicate=lambda s, m: Verdict(move={}),
+        suggest=place,
     )
     html = client.post(url(mine, "/suggest"), PLACE, headers=PARTIAL).content.decode()
     assert html.lstrip().startswith('<fieldset id="pose-fields"')
@@ -347,7 +347,7 @@ def needs(system, move_type):
     from rules import SYSTEMS
 
     return pytest.mark.skipif(
-        move_type not in SYSTEMS[system].move_rules,
+        move_type not in SYSTEMS[system].move_types,
         reason=f"the engine does not judge {move_type} moves yet",
     )
 

@@ -182,7 +182,9 @@ def test_only_the_owner_may_edit_a_scenario(client):
 
 def test_renaming_moves_the_version_on_and_answers_the_heading_partial(client):
     s = imported(client)
-    response = client.post(s.get_absolute_url(), {"name": "Renamed"}, headers=PARTIAL)
+    response = client.post(
+        s.get_absolute_url(), {"name": "Renamed", "version": s.version}, headers=PARTIAL
+    )
     html = response.content.decode()
     assert response.status_code == 200 and html.lstrip().startswith('<div id="heading"')
     assert "Renamed" in html and "version 2" in html

@@ -26,9 +26,9 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 def needs(system: str, move_type: str):
     return pytest.mark.skipif(
-        move_type not in SYSTEMS[system].move_rules,
+        move_type not in SYSTEMS[system].move_types,
         reason=f"the engine does not judge {system} {move_type} moves yet "
-        f"(rules.SYSTEMS[{system!r}].move_rules has no {move_type!r})",
+        f"(rules.SYSTEMS[{system!r}].move_types has no {move_type!r})",
     )
 
 

@@ -17,7 +17,7 @@ from rules import SYSTEMS
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(
-        "surge" not in SYSTEMS["wh40k-11e"].move_rules, reason="the engine has no surge moves"
+        "surge" not in SYSTEMS["wh40k-11e"].move_types, reason="the engine has no surge moves"
     ),
 ]
 DEMO = Path(__file__).resolve().parents[2] / "battlefield" / "demo" / "scenarios"
@@ -144,7 +144,7 @@ def test_the_lesson_try_it_table_moves_with_the_keyboard(page, site):
 
 
 @pytest.mark.skipif(
-    "home-back" not in SYSTEMS["warmaster-revolution"].move_rules,
+    "home-back" not in SYSTEMS["warmaster-revolution"].move_types,
     reason="the engine has no Warmaster home back",
 )
 def test_an_anonymous_visitor_tries_a_move_from_the_share_page_and_nothing_is_saved(

@@ -16,7 +16,8 @@ from shapely.ops import unary_union
 
 from rules import SYSTEMS, Move, Situation, adjudicate
 from rules.geometry import Base, footprint_distance, within
-from rules.situation import SYSTEM_UNITS, overlap
+from rules.situation import overlap
+from rules.systems import SYSTEMS as SYSTEM_UNITS
 
 DEMO = pathlib.Path(__file__).resolve().parents[2] / "battlefield" / "demo"
 SCENARIOS = sorted((DEMO / "scenarios").glob("*.json"))
@@ -184,7 +185,7 @@ def test_the_engine_finds_every_demo_move_legal(path):
     """End to end: once a move type's rule is registered, the worked example must pass it."""
     s = Situation.from_document(json.loads((DEMO / "scenarios" / path.name).read_text()))
     move = Move.from_document(json.loads(path.read_text()), s.system)
-    if move.type not in SYSTEMS[s.system].move_rules:
+    if move.type not in SYSTEMS[s.system].move_types:
         pytest.skip(f"the engine does not judge {move.type} moves for {s.system} yet")
     verdict = adjudicate(s, move)
     assert verdict.legal, [f.as_dict() for f in verdict.failures]

@@ -1,7 +1,8 @@
 """`python manage.py adjudicate SCENARIO.json MOVE.json`: print the verdict (FORMAT.md).
 
 Exit status: 0 the move is legal, 1 it is not, 2 the input is invalid (the message, naming the
-field, goes to stderr). Nothing is stored.
+field, goes to stderr), 3 the engine failed (a fault to report; the message goes to stderr, never
+a traceback). Nothing is stored.
 """
 
 import json
@@ -15,12 +16,15 @@ from rules.situation import LIMITS
 
 from ...validation import API_BODY_BYTES, TooLarge, parse_json, validate_move, validate_scenario
 
-EXIT_LEGAL, EXIT_ILLEGAL, EXIT_INVALID = 0, 1, 2
+EXIT_LEGAL, EXIT_ILLEGAL, EXIT_INVALID, EXIT_ERROR = 0, 1, 2, 3
 MOVE_BYTES = API_BODY_BYTES - LIMITS["document_bytes"]
 
 
 class Command(BaseCommand):
-    help = "Judge a move: prints the verdict JSON; exit 0 legal, 1 illegal, 2 invalid input."
+    help = (
+        "Judge a move: prints the verdict JSON; exit 0 legal, 1 illegal, 2 invalid input, "
+        "3 engine fault."
+    )
     requires_system_checks = []
     requires_migrations_checks = False
 
@@ -43,12 +47,22 @@ class Command(BaseCommand):
             )
             move = validate_move(move_doc, situation.system)
             verdict = adjudicate(situation, move)
+            # Built inside the try: the verdict's scenario-after is made on demand, and
+            # anything wrong there is reported like the rest, never as a traceback.
+            text = json.dumps(
+                verdict.as_dict(), indent=None if options["compact"] else 2, ensure_ascii=False
+            )
         except InvalidInput as exc:
             where = f"{exc.field}: " if exc.field else ""
             self.stderr.write(f"invalid input: {where}{exc.message}")
             sys.exit(EXIT_INVALID)
-        indent = None if options["compact"] else 2
-        self.stdout.write(json.dumps(verdict.as_dict(), indent=indent, ensure_ascii=False))
+        except Exception as exc:  # no input may end in a traceback (issue 12)
+            self.stderr.write(
+                f"Arbiter could not judge this move: {exc.__class__.__name__}: {exc}. "
+                "This is a fault in Arbiter, not in your files; please report it with them."
+            )
+            sys.exit(EXIT_ERROR)
+        self.stdout.write(text)
         sys.exit(EXIT_LEGAL if verdict.legal else EXIT_ILLEGAL)
 
     def read(self, name: str, limit: int) -> bytes:

@@ -27,8 +27,17 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options):
+        # Backups hold every account's password hash and session: readable by their owner only
+        # (issue 15), whatever the umask of the cron job that makes them.
+        previous = os.umask(0o077)
+        try:
+            self.back_up(options)
+        finally:
+            os.umask(previous)
+
+    def back_up(self, options) -> None:
         folder = Path(options["output"])
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         database = settings.DATABASES["default"]
         engine = database["ENGINE"]
@@ -40,6 +49,7 @@ class Command(BaseCommand):
             self.backup_postgresql(database, target)
         else:
             raise CommandError(f"no backup method for the database engine {engine}")
+        target.chmod(0o600)
         self.stdout.write(str(target))
 
     def backup_sqlite(self, source: Path, target: Path) -> None:

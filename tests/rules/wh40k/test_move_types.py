@@ -224,7 +224,7 @@ def test_a_charge_target_beyond_twelve_inches_is_refused_before_moving():
     v = adjudicate(
         s, move("A", "charge", {"A1": (18 - 2 * R32, 10)}, dice=[6, 6], charge_targets=["E", "G"])
     )
-    assert ("11.04", "before-moving") in rule_failures(v)
+    assert ("11.02", "before-moving") in rule_failures(v)
 
 
 def test_a_unit_that_advanced_cannot_charge():
@@ -473,23 +473,38 @@ def test_ten_models_charging_one_model_crowd_round_it_and_those_left_out_may_sto
     assert all(g <= 1 + 1e-6 for g in gaps)
 
 
-def test_a_short_charge_roll_may_stop_outside_one_inch_but_must_engage_if_it_can():
-    # A1 4.5" from E1 edge to edge; a roll of 3 takes it to 1.5" at best: engaged, not within 1"
+def test_a_charging_model_that_cannot_get_within_one_inch_may_stop_short_but_must_engage():
+    # A1 (10, 10) is 4.5" from E1 (edge to edge; E1's centre at 10 + 1.26 + 4.5 = 15.76), A2 is
+    # 2" behind it at (8, 10). Roll 5 (2 + 3): E is within the roll (11.02). A1 reaches base
+    # contact at 14.5 (4.5"); A2 needs 7.76 - 2.26 = 5.5" to get within 1" of E1, more than 5",
+    # so it may stop at 13 (5"), 1.5" away: engaged, not within 1".
     s = situation(
         [
-            unit("A", "red", [model("A1", 10, 10)]),
+            unit("A", "red", [model("A1", 10, 10), model("A2", 8, 10)]),
             unit("E", "blue", [model("E1", 14.5 + 2 * R32, 10)]),
         ]
     )
-    v = adjudicate(s, move("A", "charge", {"A1": (13, 10)}, dice=[1, 2], charge_targets=["E"]))
+    contact = 14.5
+    v = adjudicate(
+        s,
+        move(
+            "A", "charge", {"A1": (contact, 10), "A2": (13, 10)}, dice=[2, 3], charge_targets=["E"]
+        ),
+    )
     assert v.legal, rule_failures(v)
-    assert any('could not get within 1"' in f.text for f in v.findings)
-    # stopping 2.01" short (moved 2.49") leaves it unengaged although 3" would engage: illegal
-    v = adjudicate(s, move("A", "charge", {"A1": (12.49, 10)}, dice=[1, 2], charge_targets=["E"]))
-    assert ("11.04", "while-moving") in rule_failures(v) and (
-        "11.04",
-        "after-moving",
-    ) in rule_failures(v)
+    assert any(f.subject == "A2" and 'could not get within 1"' in f.text for f in v.findings)
+    # stopping at 12.49 (4.49" moved) leaves A2 2.01" away, unengaged, although 5" would engage
+    v = adjudicate(
+        s,
+        move(
+            "A",
+            "charge",
+            {"A1": (contact, 10), "A2": (12.49, 10)},
+            dice=[2, 3],
+            charge_targets=["E"],
+        ),
+    )
+    assert rule_failures(v) == [("11.04", "while-moving")]
 
 
 def test_reach_gives_the_overlay_for_the_move_and_needs_the_roll_for_an_advance():

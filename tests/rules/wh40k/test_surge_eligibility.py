@@ -273,8 +273,10 @@ def test_a_once_per_phase_ability_used_this_phase_is_refused_but_not_next_phase(
     ability = {**BLOOD_SURGE, "limit": "once-per-phase"}
     used = [{"ability": "blood-surge", "round": 2, "turn": "blue", "phase": "shooting"}]
     s = situation(berzerkers(abilities=[ability], state={"surges_used": used}), shooters())
-    failed = [f for f in eligibility(s, SHOT) if not f.passed]
-    assert len(failed) == 1 and "already used it this phase" in failed[0].text
+    failed = [f.text for f in eligibility(s, SHOT) if not f.passed]
+    # Both the limit and "a surge is a move" (RULES.md 1.6): it surged this phase.
+    assert len(failed) == 2 and "already used it this phase" in failed[0]
+    assert "already surged this phase" in failed[1]
     later = situation(
         berzerkers(abilities=[ability], state={"surges_used": used}), shooters(), phase="fight"
     )

@@ -1,0 +1,109 @@
+"""RULES.md 1.5 and 1.6 as a property over random 3-D tables: a ruin with a wall and an upper
+floor, the surge target standing on that floor (or beside it), the surging unit on the ground.
+The engine's surge suggestion is always judged legal: adjudicate(suggest(x)) never fails."""
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from rules import Situation, adjudicate, suggest
+from rules.wh40k.measuring import engaged_enemy_units
+
+from .test_surge_property import surge_move
+
+
+@st.composite
+def tables(draw):
+    cx, cy = draw(st.floats(14, 46)), draw(st.floats(12, 32))
+    floor_z = draw(st.sampled_from([3.0, 6.0]))
+    ruin = {
+        "id": "ruin",
+        "type": "ruin",
+        "category": "dense",
+        "height": 6,
+        "footprint": [[cx - 3, cy - 3], [cx + 3, cy - 3], [cx + 3, cy + 3], [cx - 3, cy + 3]],
+        "walls": [{"path": [[cx - 3, cy - 2.875], [cx + 3, cy - 2.875]], "height": 6}],
+        "floors": [
+            {
+                "footprint": [[cx - 3, cy - 3], [cx + 3, cy - 3], [cx + 3, cy], [cx - 3, cy]],
+                "height": floor_z,
+            }
+        ],
+    }
+    c_n = draw(st.integers(1, 3))
+    on_floor = draw(st.booleans())
+    c_models = [
+        {
+            "id": f"C{i + 1}",
+            "base": {"round": 32},
+            "x": cx - 1.5 + 1.4 * i,
+            "y": cy - 1.5,
+            **({"z": floor_z} if on_floor else {}),
+        }
+        for i in range(c_n)
+    ]
+    n = draw(st.integers(1, 4))
+    side = draw(st.sampled_from([-1, 1]))
+    gap = draw(st.floats(1.5, 6))
+    bx, by = cx + side * (3 + gap), cy - 2 + draw(st.floats(-2, 3))
+    b_models = [
+        {
+            "id": f"B{i + 1}",
+            "base": {"round": 32},
+            "x": bx + side * 1.4 * (i % 2),
+            "y": by + 1.4 * (i // 2),
+        }
+        for i in range(n)
+    ]
+    doc = {
+        "format": "arbiter.scenario/1",
+        "system": "wh40k-11e",
+        "table": {"width": 60, "height": 44},
+        "terrain": [ruin],
+        "armies": [{"id": "red"}, {"id": "blue"}],
+        "units": [
+            {
+                "id": "B",
+                "army": "red",
+                "keywords": ["INFANTRY"],
+                "move": 6,
+                "models": b_models,
+                "abilities": [
+                    {
+                        "id": "surge",
+                        "kind": "surge",
+                        "trigger": "models-hit-by-shooting",
+                        "distance": "D6+2",
+                    }
+                ],
+            },
+            {"id": "C", "army": "blue", "keywords": ["INFANTRY"], "move": 6, "models": c_models},
+            {
+                "id": "A",
+                "army": "blue",
+                "keywords": ["INFANTRY"],
+                "move": 6,
+                "models": [{"id": "A1", "base": {"round": 32}, "x": 58.0, "y": 42.0}],
+            },
+        ],
+        "turn": {"round": 1, "active_army": "blue", "phase": "shooting"},
+    }
+    return doc, draw(st.integers(1, 6))
+
+
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
+)
+@given(tables())
+def test_the_suggested_surge_on_a_3d_table_is_legal(case):
+    doc, roll = case
+    try:
+        s = Situation.from_document(doc)
+    except Exception:
+        assume(False)
+    assume(not engaged_enemy_units(s, s.unit("B")))
+    suggested = suggest(s, surge_move(roll))
+    verdict = adjudicate(s, suggested)
+    assume(verdict.move.get("target") == "C")
+    assert verdict.legal, [f.text for f in verdict.failures]
