@@ -45,7 +45,7 @@ def _rounded(value):
 
 def judge(scenario: dict, move: dict) -> dict:
     """The engine's verdict on one move as a JSON-ready dict (the after-scenario left out: the
-    verdict's `models` and `proposed` already say where everything ended)."""
+    verdict's `models` and `proposed` already say where everything ended; so is `judged_by`)."""
     from rules import InvalidInput, Move, Situation, adjudicate
 
     try:
@@ -55,6 +55,9 @@ def judge(scenario: dict, move: dict) -> dict:
         return {"invalid": [exc.field, exc.message]}
     out = verdict.as_dict()
     out.pop("scenario", None)
+    # Which engine and RULES.md revision judged: changes with every edit of RULES.md, and is
+    # not a verdict (it would bury the one case that changed under 620 that did not).
+    out.pop("judged_by", None)
     return _rounded(out)
 
 
@@ -172,13 +175,13 @@ def _moves_40k(scenario: dict, unit: dict, rng: random.Random) -> list[tuple[str
 
 
 def _moves_warmaster(scenario: dict, unit: dict, rng: random.Random) -> list[tuple[str, dict]]:
-    from rules.move import MOVE_TYPES
+    from rules.systems import move_types_of
 
     out = []
     enemies = [u for u in scenario["units"] if u["army"] != unit["army"]]
     friends = [u for u in scenario["units"] if u["army"] == unit["army"] and u is not unit]
     characters = [u for u in friends if "CHARACTER" in u.get("keywords", [])]
-    for move_type in MOVE_TYPES["warmaster-revolution"]:
+    for move_type in move_types_of("warmaster-revolution"):
         declarations: dict = {}
         if move_type == "drive-back" and enemies:
             declarations = {"shooter": rng.choice(enemies)["id"], "hits": rng.randint(1, 3)}
