@@ -33,8 +33,9 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _read(name: str, limit: int, stdin) -> bytes:
+def _read(name: str, limit: float, stdin) -> bytes:
     """The file's bytes (one more than the limit at most, so parse_json reports the size)."""
+    limit = int(limit)
     from battlefield.validation import TooLarge  # noqa: PLC0415 (only the command needs it)
 
     from .errors import InvalidInput  # noqa: PLC0415
