@@ -41,6 +41,8 @@ from rules.situation import LIMITS, Situation
 from rules.systems import SYSTEMS
 
 from . import permissions
+from .catalogues import editor_extras
+from .games import game
 from .models import Scenario, ScenarioEdit, StaleScenario, UnitProfile
 from .permissions import editable_scenario
 from .pictures import table_svg
@@ -51,198 +53,8 @@ TEMPLATE = "battlefield/editor.html"
 # -- presets ---------------------------------------------------------------------------------
 
 
-def _rect(width: float, depth: float) -> list[list[float]]:
-    w, d = width / 2, depth / 2
-    return [[-w, -d], [w, -d], [w, d], [-w, d]]
-
-
-def _blob(rx: float, ry: float, sides: int = 10, wobble: float = 0.0) -> list[list[float]]:
-    """An irregular-looking closed outline (woods, hills, craters) around the centre."""
-    points = []
-    for i in range(sides):
-        angle = 2 * math.pi * i / sides
-        scale = 1 - wobble * (i % 2)
-        points.append(
-            [round(rx * scale * math.cos(angle), 2), round(ry * scale * math.sin(angle), 2)]
-        )
-    return points
-
-
-def _ruin_l(width: float, depth: float) -> list[list[float]]:
-    """A ruin's L-shaped footprint: two walls meeting at a corner, with the floor between."""
-    w, d = width / 2, depth / 2
-    return [
-        [-w, -d],
-        [w, -d],
-        [w, -d + depth * 0.45],
-        [-w + width * 0.45, -d + depth * 0.45],
-        [-w + width * 0.45, d],
-        [-w, d],
-    ]
-
-
-def _ruin_3d(width: float, depth: float, floors: tuple[float, ...]) -> dict:
-    """A ruin in three dimensions (RULES.md 1.5): a rectangle with an L of walls on two sides
-    (as tall as the top floor plus 1") and upper floors over the walled corner, each higher one
-    smaller, like the ruins clubs build."""
-    w, d, t = width / 2, depth / 2, 0.125
-    top = max(floors) + 1
-    parts: dict = {
-        "walls": [{"path": [[-w + t, d], [-w + t, -d + t], [w, -d + t]], "height": top}],
-        "floors": [],
-    }
-    for k, height in enumerate(floors):
-        share = 0.6 - 0.15 * k  # each floor covers a little less of the ruin
-        parts["floors"].append(
-            {
-                "footprint": [
-                    [-w, -d],
-                    [round(-w + width * share, 2), -d],
-                    [round(-w + width * share, 2), round(-d + depth * share, 2)],
-                    [-w, round(-d + depth * share, 2)],
-                ],
-                "height": height,
-            }
-        )
-    return {"height": top, "footprint": _rect(width, depth), **parts}
-
-
-def _tower(side: float, storeys: int, storey: float = 3.0) -> dict:
-    """A tower of `storeys` storeys: floors over the whole footprint every `storey` inches, walls
-    on all four sides with a doorway in the south wall."""
-    h, t = side / 2, 0.125
-    top = storey * (storeys - 1) + 1
-    return {
-        "height": top,
-        "footprint": _rect(side, side),
-        "walls": [
-            {
-                "path": [
-                    [-1, h - t],
-                    [-h + t, h - t],
-                    [-h + t, -h + t],
-                    [h - t, -h + t],
-                    [h - t, h - t],
-                    [1, h - t],
-                ],
-                "height": top,
-            },
-        ],
-        "floors": [
-            {"footprint": _rect(side, side), "height": storey * k} for k in range(1, storeys)
-        ],
-    }
-
-
 #: The parts of a 40K terrain feature that move with it (FORMAT.md `walls`, `floors`, `enclosed`).
 PART_FIELDS = {"walls": "path", "floors": "footprint", "enclosed": "footprint"}
-
-#: Terrain presets per system: footprint relative to the centre, in the system's unit, and the
-#: fields FORMAT.md gives terrain (40K: category, height, solid, walls, floors, enclosed;
-#: Warmaster: type).
-PRESETS: dict[str, dict[str, dict]] = {
-    "wh40k-11e": {
-        "ruin-small": {
-            "label": "Ruin, small (dense, 3″ high)",
-            "type": "ruin",
-            "category": "dense",
-            "height": 3,
-            "footprint": _ruin_l(6, 4),
-        },
-        "ruin-medium": {
-            "label": "Ruin, medium (dense, 5″ high)",
-            "type": "ruin",
-            "category": "dense",
-            "height": 5,
-            "footprint": _ruin_l(8, 6),
-        },
-        "ruin-large": {
-            "label": "Ruin, large (dense, 8″ high)",
-            "type": "ruin",
-            "category": "dense",
-            "height": 8,
-            "footprint": _ruin_l(12, 6),
-        },
-        "ruin-l-one-floor": {
-            "label": "Ruin, L-shaped walls, one upper floor (3″)",
-            "type": "ruin",
-            "category": "dense",
-            **_ruin_3d(8, 6, (3.0,)),
-        },
-        "ruin-l-two-floors": {
-            "label": "Ruin, L-shaped walls, two upper floors (3″, 6″)",
-            "type": "ruin",
-            "category": "dense",
-            **_ruin_3d(10, 8, (3.0, 6.0)),
-        },
-        "tower": {
-            "label": "Tower, three storeys (floors 3″, 6″)",
-            "type": "ruin",
-            "category": "dense",
-            **_tower(5, 3),
-        },
-        "container": {
-            "label": "Container (dense, enclosed, 2.5″ high)",
-            "type": "container",
-            "category": "dense",
-            "height": 2.5,
-            "footprint": _rect(6, 2.5),
-            "enclosed": [{"footprint": _rect(6, 2.5), "height": 2.5}],
-        },
-        "barricade-line": {
-            "label": "Barricade line (light, walls 1.5″ high)",
-            "type": "barricade",
-            "category": "light",
-            "height": 1.5,
-            "footprint": _rect(9, 1),
-            "walls": [
-                {"path": [[-4.5, 0], [-1.5, 0]], "height": 1.5},
-                {"path": [[-1, 0], [1, 0]], "height": 1.5},
-                {"path": [[1.5, 0], [4.5, 0]], "height": 1.5},
-            ],
-        },
-        "crater-field": {
-            "label": "Crater field (exposed)",
-            "type": "crater",
-            "category": "exposed",
-            "height": 0,
-            "footprint": _blob(5, 4, 12, 0.1),
-        },
-        "woods": {
-            "label": "Woods (light)",
-            "type": "woods",
-            "category": "light",
-            "height": 4,
-            "footprint": _blob(4.5, 3.5, 12, 0.12),
-        },
-        "crater": {
-            "label": "Crater (exposed)",
-            "type": "crater",
-            "category": "exposed",
-            "height": 0,
-            "footprint": _blob(2.5, 2.5, 10, 0.08),
-        },
-        "building": {
-            "label": "Building (solid, 6″ high)",
-            "type": "building",
-            "category": "dense",
-            "height": 6,
-            "solid": True,
-            "footprint": _rect(5, 5),
-        },
-    },
-    "warmaster-revolution": {
-        "woods": {"label": "Woods", "type": "woods", "footprint": _blob(12, 9, 12, 0.12)},
-        "hill": {"label": "Hill", "type": "hill", "footprint": _blob(18, 11, 14, 0.05)},
-        "river": {"label": "River (60 cm stretch)", "type": "river", "footprint": _rect(60, 6)},
-        "village": {"label": "Village", "type": "village", "footprint": _rect(12, 10)},
-        "impassable": {
-            "label": "Impassable (rocks, cliffs)",
-            "type": "impassable",
-            "footprint": _blob(8, 6, 8, 0.1),
-        },
-    },
-}
 
 
 def offered_flags(system: str) -> list[tuple[str, str]]:
@@ -316,7 +128,7 @@ def _find(items: list[dict], ident: str, what: str) -> dict:
 
 def add_terrain(doc: dict, preset: str, x: float, y: float, rotation: float = 0.0) -> str:
     """Put a terrain piece from a preset with its centre at (x, y), turned `rotation` degrees."""
-    presets = PRESETS[doc["system"]]
+    presets = game(doc["system"]).PRESETS
     if preset not in presets:
         raise InvalidInput("preset", f"choose a terrain preset ({', '.join(presets)})")
     spec = presets[preset]
@@ -366,10 +178,12 @@ def delete_terrain(doc: dict, terrain_id: str) -> None:
     doc["terrain"].remove(piece)
 
 
-def block_positions(base: dict, count: int, x: float, y: float, facing: float, system: str):
-    """`count` centres in a tidy block centred on (x, y): rows of up to five, the bases a little
-    apart (40K: 0.5 in, well inside coherency's 2 in, 03.03) or touching (Warmaster stands form
-    a block side by side)."""
+def block_positions(
+    base: dict, count: int, x: float, y: float, facing: float, system: str, per_row: int = 5
+):
+    """`count` centres in a tidy block centred on (x, y): rows of up to `per_row` (five), the
+    bases a little apart (40K: 0.5 in, well inside coherency's 2 in, 03.03) or touching
+    (Warmaster stands form a block side by side)."""
     mm = SYSTEMS[system].mm_per_unit
     shape = Base.from_document(base, mm)
     if shape.kind == "round":  # exact: the footprint polygon is a little bigger (circumscribed)
@@ -377,9 +191,9 @@ def block_positions(base: dict, count: int, x: float, y: float, facing: float, s
         maxx = maxy = shape.radius
     else:
         minx, miny, maxx, maxy = shape.footprint(0, 0, facing).bounds
-    gap = 0.5 if system == "wh40k-11e" else 0.0
+    gap = game(system).BLOCK_GAP
     step_x, step_y = (maxx - minx) + gap, (maxy - miny) + gap
-    per_row = min(count, 5)
+    per_row = max(1, min(count, per_row))
     rows = math.ceil(count / per_row)
     positions = []
     for i in range(count):
@@ -583,23 +397,22 @@ def describe_field(doc: dict, field: str) -> str:
 
 # -- rings -----------------------------------------------------------------------------------
 
-#: 03.04 engagement range and 03.03 coherency are both 2 in horizontally (RULES.md 1.2).
-RING = 2.0
-
 
 def ring_overlays(situation: Situation) -> list[tuple]:
-    """A 2 in ring around every 40K model (its base grown by 2 in): enemies whose bases reach
-    into it are in engagement range (03.04), and each model needs another of its unit inside it
-    for coherency (03.03). Hidden until the page's script shows the selected unit's rings; the
-    css classes `rings ring-<model id>` let it find them. Warmaster has no such ranges: none."""
-    if situation.system != "wh40k-11e":
+    """A ring around every model at the game's ring distance (40K: its base grown by 2 in,
+    battlefield/games/wh40k.py): enemies whose bases reach into it are in engagement range
+    (03.04), and each model needs another of its unit inside it for coherency (03.03). Hidden
+    until the page's script shows the selected unit's rings; the css classes
+    `rings ring-<model id>` let it find them. A game without such ranges (Warmaster): none."""
+    ring = game(situation.system).RINGS
+    if ring is None:
         return []
     rings = []
     for model in situation.models():
         if model.base.kind == "round":
-            grown = Point(model.x, model.y).buffer(model.base.radius + RING, quad_segs=8)
+            grown = Point(model.x, model.y).buffer(model.base.radius + ring, quad_segs=8)
         else:
-            grown = model.footprint.buffer(RING, quad_segs=8)
+            grown = model.footprint.buffer(ring, quad_segs=8)
         # Only the outline: a filled band would be drawn over the bases it surrounds.
         rings.append((grown.exterior, f"engagement coherency rings ring-{model.id}"))
     return rings
@@ -650,7 +463,7 @@ def editor_context(request, scenario: Scenario, **extra) -> dict:
         "situation": situation,
         "svg": table_svg(situation, overlays=ring_overlays(situation), interactive=True),
         "unit_name": situation.unit_name,
-        "presets": [(key, spec["label"]) for key, spec in PRESETS[system].items()],
+        "presets": [(key, spec["label"]) for key, spec in game(system).PRESETS.items()],
         "profiles": UnitProfile.objects.filter(system=system),
         "armies": situation.armies,
         "units": units,
@@ -658,11 +471,13 @@ def editor_context(request, scenario: Scenario, **extra) -> dict:
         "undo": undo,
         "redo": redo,
         "centre": {"x": tidy(table.width / 2), "y": tidy(table.height / 2)},
-        "default_facing": 270 if system == "warmaster-revolution" else 0,
+        "default_facing": game(system).DEFAULT_FACING,
+        "rings": game(system).RINGS,
         "base_kinds": BASE_KINDS,
         "ruler_url": reverse("editor_ruler", args=[scenario.pk]),
         "phases": SYSTEMS[system].phases,
         "turn": scenario.document.get("turn", {}),
+        **editor_extras(scenario),  # the setup panels (battlefield/armylists.py)
         **extra,
     }
 
@@ -1011,11 +826,13 @@ def measure(situation: Situation, a, b) -> dict:
         "what": what,
         "engagement": None,
     }
-    if kind_a == "model" and kind_b == "model" and situation.system == "wh40k-11e":
+    engagement = game(situation.system).ENGAGEMENT
+    if kind_a == "model" and kind_b == "model" and engagement is not None:
         unit_a, unit_b = situation.unit(a_val.unit), situation.unit(b_val.unit)
         if unit_a.army != unit_b.army:
             # 03.04: within 2 in horizontally and 5 in vertically (RULES.md 1.2).
-            result["engagement"] = distance <= RING + EPSILON and vertical <= 5 + EPSILON
+            across, up = engagement
+            result["engagement"] = distance <= across + EPSILON and vertical <= up + EPSILON
     return result
 
 

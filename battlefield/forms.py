@@ -4,6 +4,7 @@ from django import forms
 
 from rules.situation import LIMITS
 
+from .games import game
 from .models import SYSTEM_CHOICES
 from .text import normalise, text_validator
 
@@ -21,21 +22,6 @@ class NameField(forms.CharField):
         return normalise(value) if isinstance(value, str) else value
 
 
-#: Table sizes offered for a new scenario, per system, in its unit (RULES.md 1.1, 2.1).
-TABLE_SIZES = {
-    "wh40k-11e": [
-        ("60x44", "60 × 44 in (Strike Force)"),
-        ("44x30", "44 × 30 in (Combat Patrol)"),
-        ("72x48", "72 × 48 in (6 × 4 ft)"),
-    ],
-    "warmaster-revolution": [
-        ("180x120", "180 × 120 cm"),
-        ("120x120", "120 × 120 cm"),
-        ("240x120", "240 × 120 cm"),
-    ],
-}
-
-
 class NewScenarioForm(forms.Form):
     """Name, and game system with table size in one grouped choice (width × height)."""
 
@@ -43,7 +29,7 @@ class NewScenarioForm(forms.Form):
     table = forms.ChoiceField(
         label="Game and table",
         choices=[
-            (label, [(f"{system}:{size}", text) for size, text in TABLE_SIZES[system]])
+            (label, [(f"{system}:{size}", text) for size, text in game(system).TABLE_SIZES])
             for system, label in SYSTEM_CHOICES
         ],
     )

@@ -16,16 +16,15 @@ from django.db import IntegrityError, models, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from rules import InvalidInput, Situation
+from rules import SYSTEMS, InvalidInput, Situation
 
+from .games import GAMES
 from .pictures import table_png
 from .text import readable
 from .validation import profile_as_scenario, validate_scenario
 
-SYSTEM_CHOICES = [
-    ("wh40k-11e", "Warhammer 40,000 (11th edition)"),
-    ("warmaster-revolution", "Warmaster (Revolution)"),
-]
+#: The games, in the order the site lists them (battlefield/games), named by the registry.
+SYSTEM_CHOICES = [(system, SYSTEMS[system].title) for system in GAMES]
 
 #: Order of keys in an exported document: FORMAT.md's order, then anything else alphabetically.
 KEY_ORDER = [
@@ -182,6 +181,11 @@ class Scenario(models.Model):
             raise ValidationError(
                 {"document": f"{exc.field or 'document'}: {exc.message}"}
             ) from None
+
+    @property
+    def unit_name(self) -> str:
+        """The game's unit of measure (the registry's): "in" or "cm"."""
+        return SYSTEMS[self.system].unit
 
     @property
     def situation(self) -> Situation:

@@ -59,7 +59,7 @@ class Overlay:
 
 @dataclass(frozen=True)
 class LegendRow:
-    kind: str  # "army" or "terrain"
+    kind: str  # "army", "terrain", "zone" (a deployment zone) or "objective"
     text: str
     fill: str
     stroke: str
@@ -92,7 +92,7 @@ def legend_entries(situation: Situation) -> list[LegendRow]:
 def _legend_rows(drawing) -> list[LegendRow]:
     rows = []
     for entry in drawing.legend:
-        kind = "army" if entry.kind == "disc" else "terrain"
+        kind = {"disc": "army", "square": "terrain"}.get(entry.kind, entry.kind)
         rows.append(LegendRow(kind, entry.text, entry.paint.fill or "", entry.paint.stroke or ""))
     return rows
 
@@ -190,9 +190,14 @@ class _Painter:
                 self.draw.line(
                     self.xy([a, b]), fill=_rgba(lines.paint.stroke), width=self.w(lines.paint.width)
                 )
+        for area in d.zones:
+            self.area(area)
         for area in d.terrain:
             self.area(area)
         self.levels(d.levels, labels=False)
+        for objective in d.objectives:
+            self.disc(objective.disc.x, objective.disc.y, objective.disc.r, objective.disc.paint)
+            self.text(objective.label)
         self.draw.rectangle(
             [*self.xy([(0, 0)])[0], *self.xy([(d.width, d.height)])[0]],
             outline=_rgba(d.border.stroke),
@@ -223,6 +228,8 @@ class _Painter:
                 self.disc(entry.swatch.x, entry.swatch.y, entry.swatch.r, entry.paint)
             if entry.label:
                 self.text(entry.label)
+        if d.caption:
+            self.text(d.caption)
         small = self.image.reduce(SUPERSAMPLE)
         # An adaptive palette keeps the antialiased edges; FASTOCTREE is the quick quantizer
         # (median cut costs ~50 ms here, GEOMETRY-NOTES "Pictures").

@@ -14,10 +14,11 @@ small and a large table look alike.
 Styling:
 - Armies take colours from the Okabe-Ito palette (distinguishable with the common kinds of colour
   blindness) in the order the scenario lists them.
-- 40K terrain is styled by category (RULES.md 1.5): exposed (light sand, dashed edge), light
-  (green), dense (brown), and anything `solid` is drawn darkest. Warmaster terrain is styled by
-  type (RULES.md 2.2): open, hill, woods, river/ford, village, road/bridge, low obstacle,
-  deep water, impassable.
+- Terrain is styled by the engine's kind of terrain (the registry's, rules.systems), with finer
+  looks under a kind kept by the game's presentation module (battlefield/games): 40K by category
+  (RULES.md 1.5: exposed light sand with a dashed edge, light green, dense brown, `solid`
+  darkest); Warmaster by type (RULES.md 2.2: open, hill, woods, river/ford, village, road/bridge,
+  low obstacle, deep water, impassable).
 - A facing tick (a line from the centre to the front edge) is drawn on every base whose facing
   matters: every non-round base, and round bases turned away from the default facing.
 - A highlighted model gets a ring just outside its base: a black line between two white lines,
@@ -28,7 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import SimpleNamespace
 from typing import Any
@@ -38,6 +39,10 @@ from shapely.geometry.base import BaseGeometry
 
 from rules.geometry import Base
 from rules.situation import Model, Situation, TerrainFeature
+from rules.systems import SYSTEMS
+
+from .games import game
+from .games.base import TerrainStyle
 
 #: Okabe-Ito colours, in the order armies take them (LIMITS allows at most 8 armies).
 ARMY_COLOURS = (
@@ -111,81 +116,6 @@ class LevelMark:
     walls: tuple[Path, ...]
     labels: tuple[Label, ...]
 
-
-@dataclass(frozen=True)
-class TerrainStyle:
-    key: str
-    label: str
-    fill: str
-    stroke: str
-    dashed: bool = False
-
-
-def _styles(*rows: tuple) -> dict[str, TerrainStyle]:
-    return {row[0]: TerrainStyle(*row) for row in rows}
-
-
-#: 40K terrain by category (RULES.md 1.5); `solid` wins over the category.
-TERRAIN_40K = _styles(
-    ("exposed", "Exposed terrain", "#DDD3B2", "#8A7F5C", True),
-    ("light", "Light terrain", "#B9CC9C", "#5A7040"),
-    ("dense", "Dense terrain", "#A8967A", "#54452F"),
-    ("solid", "Solid terrain (no entry)", "#5E5A53", "#2B2824"),
-    ("other", "Terrain without a category", "#D0D0D0", "#777777", True),
-)
-
-#: Warmaster terrain by type (RULES.md 2.2).
-TERRAIN_WARMASTER = _styles(
-    ("open", "Open ground", "#E4DEC6", "#ADA27C", True),
-    ("hill", "Hill", "#D8C08C", "#8A6A36"),
-    ("woods", "Woods", "#7FA36B", "#3B6530"),
-    ("river", "River, ford", "#9CC8E8", "#2F78B0"),
-    ("village", "Village", "#C99A78", "#784828"),
-    ("road", "Road, bridge", "#CBC3B0", "#7D7566"),
-    ("obstacle", "Low obstacle", "#B09A70", "#5C4C2E"),
-    ("deep-water", "Deep water (impassable)", "#3F6F9F", "#1F3F5F"),
-    ("impassable", "Impassable", "#5E5A53", "#2B2824"),
-    ("other", "Other terrain", "#D0D0D0", "#777777", True),
-)
-
-#: Warmaster terrain type labels (lower case, as entered) and the style drawing them.
-WARMASTER_TYPE_STYLE = {
-    "open": "open",
-    "hill": "hill",
-    "hills": "hill",
-    "woods": "woods",
-    "wood": "woods",
-    "forest": "woods",
-    "tall scrub": "woods",
-    "scrub": "woods",
-    "river": "river",
-    "shallow river": "river",
-    "ford": "river",
-    "stream": "river",
-    "marsh": "river",
-    "village": "village",
-    "town": "village",
-    "road": "road",
-    "bridge": "road",
-    "low obstacle": "obstacle",
-    "obstacle": "obstacle",
-    "wall": "obstacle",
-    "hedge": "obstacle",
-    "fence": "obstacle",
-    "deep water": "deep-water",
-    "lake": "deep-water",
-    "water": "deep-water",
-    "impassable": "impassable",
-    "building": "impassable",
-    "buildings": "impassable",
-    "boulders": "impassable",
-    "ravine": "impassable",
-    "ravines": "impassable",
-    "cliff": "impassable",
-    "cliffs": "impassable",
-    "mountain": "impassable",
-    "mountains": "impassable",
-}
 
 #: Overlay looks by css class; the first known class of an overlay picks its paint.
 #: Widths and dashes are in reference pixels, scaled to table units per scene.
@@ -418,8 +348,19 @@ class OverlayMark:
 
 
 @dataclass(frozen=True)
+class ObjectiveMark:
+    """An objective marker: a 40 mm disc (the size of the marker on the table) and its name."""
+
+    id: str
+    disc: Disc
+    label: Label
+    title: str
+
+
+@dataclass(frozen=True)
 class LegendEntry:
-    """One legend line: a swatch ("disc" for an army, "square" for terrain) and its text.
+    """One legend line: a swatch ("disc" for an army, "square" for terrain, "zone" for a
+    deployment zone, "objective" for the objective markers) and its text.
     The page template may render these itself (`legend_entries`); the pictures draw them in the
     strip under the table."""
 
@@ -449,6 +390,10 @@ class Scene:
     axis: tuple[Label, ...]
     legend: tuple[LegendEntry, ...]
     legend_title: Label | None = None
+    zones: tuple[Area, ...] = ()
+    objectives: tuple[ObjectiveMark, ...] = ()
+    #: The layout's name and where it came from (scenario `source`), under the legend.
+    caption: Label | None = None
     font_family: str = "DejaVu Sans, Verdana, Arial, sans-serif"
     extra: dict = field(default_factory=dict, compare=False)
     #: 40K terrain in three dimensions (RULES.md 1.5): floors and walls over the terrain areas.
@@ -480,23 +425,18 @@ class Scene:
 
 
 def terrain_style(system: str, feature: TerrainFeature) -> TerrainStyle:
-    """The look of a terrain feature: 40K by category (solid darkest), Warmaster by type."""
-    if system == "warmaster-revolution":
-        key = WARMASTER_TYPE_STYLE.get(feature.type.strip().lower(), "other")
-        return TERRAIN_WARMASTER[key]
-    if feature.solid:
-        return TERRAIN_40K["solid"]
-    return TERRAIN_40K.get(feature.category or "", TERRAIN_40K["other"])
+    """The look of a terrain feature: by the engine's kind of terrain (the registry's), finer
+    looks by its canonical name kept by the game's presentation module (battlefield/games)."""
+    described = SYSTEMS[system]
+    name = getattr(feature, described.terrain_field)
+    return game(system).terrain_look(
+        feature, described.terrain_kind(name), described.terrain_name(name)
+    )
 
 
 def army_colours(situation: Situation) -> dict[str, str]:
     """Army id -> colour, by the order the scenario lists the armies."""
     return {a.id: ARMY_COLOURS[i % len(ARMY_COLOURS)] for i, a in enumerate(situation.armies)}
-
-
-def _grid_steps(situation: Situation) -> tuple[float, float]:
-    """Minor and major grid spacing: 1 in / 6 in (40K), 10 cm / 50 cm (Warmaster)."""
-    return (10.0, 50.0) if situation.system == "warmaster-revolution" else (1.0, 6.0)
 
 
 @lru_cache(maxsize=64)
@@ -686,7 +626,7 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequ
     highlight = set(highlight)
     colours = army_colours(situation)
     army_names = {a.id: a.name for a in situation.armies}
-    minor, major = _grid_steps(situation)
+    minor, major = game(situation.system).GRID_STEPS
 
     def segments(step: float, skip: float | None):
         out = []
@@ -714,7 +654,7 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequ
         else:
             clipped = feature.footprint.intersection(situation.table.area)
             polygons = tuple(_rings(p) for p in _polygons(clipped))
-        title = _terrain_title(situation.system, feature, style)
+        title = game(situation.system).terrain_title(feature, style)
         data: tuple[tuple[str, str], ...] = (("terrain", feature.id), ("type", feature.type))
         if feature.category:
             data += (("category", feature.category),)
@@ -728,6 +668,36 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequ
                 data,
             )
         )
+
+    zones = tuple(
+        Area(
+            f"zone-{i}",
+            "deployment-zone",
+            ((zone.points,),),
+            _zone_paint(colours.get(zone.army, ARMY_COLOURS[-1]), px),
+            f"Deployment zone of {army_names.get(zone.army, zone.army)}"
+            + (f" ({zone.name})" if zone.name else ""),
+            (("army", zone.army),),
+        )
+        for i, zone in enumerate(situation.deployment_zones)
+    )
+    objective_r = OBJECTIVE_MM / 2 / situation.mm_per_unit
+    objectives = tuple(
+        ObjectiveMark(
+            o.id,
+            Disc(o.x, o.y, objective_r, OBJECTIVE_PAINT(px)),
+            Label(
+                o.name or o.id,
+                o.x,
+                o.y + LABEL_PX * px * 0.35,
+                LABEL_PX * px * 0.85,
+                halo=2.5 * px,
+                weight="bold",
+            ),
+            f"Objective {o.name or o.id} at ({o.x:g}, {o.y:g})",
+        )
+        for o in situation.objectives
+    )
 
     label_size = LABEL_PX * px
     units = []
@@ -773,6 +743,12 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequ
         y += major
 
     legend, legend_bottom = _legend(situation, colours, used_styles, width, height + margin, px)
+    caption = None
+    if text := source_caption(situation.source):
+        legend_bottom += 22 * px
+        caption = Label(
+            text, 0.0, legend_bottom, LEGEND_PX * px * 0.9, fill="#4A4438", anchor="start"
+        )
     view = (-margin, -margin, width + 2 * margin, legend_bottom + margin * 0.5 + margin)
 
     return Scene(
@@ -792,8 +768,47 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequ
         overlays=overlay_marks,
         axis=tuple(axis),
         legend=legend,
+        zones=zones,
+        objectives=objectives,
+        caption=caption,
         levels=terrain_levels(situation, px),
     )
+
+
+#: Objective markers are 40 mm across (the core rules' marker); drawn at that size.
+OBJECTIVE_MM = 40.0
+
+
+def OBJECTIVE_PAINT(px: float) -> Paint:  # noqa: N802 (a paint that scales with the picture)
+    return Paint("#FFFFFF", INK, 2.0 * px)
+
+
+def _zone_paint(colour: str, px: float) -> Paint:
+    """A deployment zone: its army's colour, see-through, with a dashed edge of that colour."""
+    return Paint(colour, colour, 2.0 * px, (8 * px, 4 * px), opacity=0.14)
+
+
+def source_caption(source) -> str:
+    """One line naming the layout and where the data came from (scenario `source`), or ""."""
+    if not source:
+        return ""
+    parts = []
+    layout = source.get("layout") or {}
+    if layout.get("name"):
+        where = ", ".join(v for v in (layout.get("deployment"), layout.get("mission")) if v)
+        parts.append(f"Layout: {layout['name']}" + (f" ({where})" if where else ""))
+    data = " ".join(v for v in (source.get("dataset"), source.get("version")) if v)
+    slates = sorted(
+        {
+            *(source.get("unit_dataslates") or ()),
+            *([layout["dataslate"]] if layout.get("dataslate") else []),
+        }
+    )
+    if data:
+        parts.append(f"data: {data}" + (f", dataslate {', '.join(slates)}" if slates else ""))
+    if source.get("licence"):
+        parts.append(source["licence"])
+    return " · ".join(parts)
 
 
 #: Floors: a dark veil, darker for higher floors; walls: near-black lines.
@@ -890,13 +905,25 @@ def _legend(
         ("square", s.label, Paint(s.fill, s.stroke, 1.5 * px, (3 * px, 2 * px) if s.dashed else ()))
         for s in styles.values()
     ]
+    names = {a.id: a.name for a in situation.armies}
+    for army in dict.fromkeys(z.army for z in situation.deployment_zones):
+        paint = _zone_paint(colours.get(army, ARMY_COLOURS[-1]), px)
+        entries.append(
+            (
+                "zone",
+                f"Deployment zone: {names.get(army, army)}",
+                replace(paint, dash=(3 * px, 2 * px), opacity=0.3),
+            )
+        )
+    if situation.objectives:
+        entries.append(("objective", "Objective marker", OBJECTIVE_PAINT(px)))
     laid = []
     x, y = 0.0, top + row * 0.8
     for kind, text, paint in entries:
         span = swatch + 6 * px + _text_width(text, size) + 16 * px
         if x > 0 and x + span > width:
             x, y = 0.0, y + row
-        if kind == "disc":
+        if kind in ("disc", "objective"):
             sw: Disc | Area = Disc(x + swatch / 2, y - swatch / 2 + size * 0.15, swatch / 2, paint)
         else:
             y0 = y - swatch + size * 0.15
@@ -913,14 +940,6 @@ def _legend(
         )
         x += span
     return tuple(laid), (y if laid else top)
-
-
-def _terrain_title(system: str, feature: TerrainFeature, style: TerrainStyle) -> str:
-    if system == "warmaster-revolution":
-        return f"{feature.id}: {feature.type or 'terrain'} ({style.label.lower()})"
-    what = feature.category or "no category"
-    extra = ", solid" if feature.solid else ""
-    return f"{feature.id}: {feature.type or 'terrain'}, {what}{extra}, {feature.height:g} in tall"
 
 
 def _description(

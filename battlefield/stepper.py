@@ -35,7 +35,7 @@ from django.views.decorators.http import require_GET, require_POST, require_safe
 import rules
 from rules import InvalidInput, Move, Situation, adjudicate, move_options, suggest
 from rules.move import MOVE_FORMAT
-from rules.systems import SYSTEMS
+from rules.systems import SYSTEMS, Declaration, MoveType
 
 from . import ratelimit
 from .models import Scenario, StaleScenario, Step
@@ -47,62 +47,34 @@ from .text import bounded_number
 from .validation import validate_move, validate_scenario
 from .views import go, page, picture_cache_control
 
-# -- what each move type declares -------------------------------------------------------------
+# -- what each move type declares: the registry's (rules.systems) -----------------------------
 
-#: The declarations each move type uses (FORMAT.md "Move"), in the order the form asks them.
-#: `take_to_the_skies` comes first because it is declared before the roll (21.03).
-MOVE_DECLARATIONS = {
-    "wh40k-11e": {
-        "normal": ("take_to_the_skies",),
-        "advance": ("take_to_the_skies",),
-        "fall-back": ("take_to_the_skies", "fall_back_mode"),
-        "charge": ("take_to_the_skies", "charge_targets"),
-        "surge": ("ability", "trigger", "surge_target"),
-    },
-    "warmaster-revolution": {
-        "initiative-charge": ("charge_targets",),
-        "order-move": ("ordered_by",),
-        "order-charge": ("ordered_by", "charge_targets"),
-        "home-back": ("home_back_to",),
-        "drive-back": ("shooter", "hits", "defended", "fortified", "friends_make_way", "irregular"),
-        "retreat": ("hits",),
-    },
+#: The template block that asks each kind of declaration (templates/battlefield/declarations.html).
+DECLARE = "battlefield/declarations.html"
+KIND_BLOCKS = {
+    "flag": "flag",
+    "yes-no": "yes-no",
+    "count": "count",
+    "choice": "pick",
+    "enemy-unit": "pick",
+    "friendly-unit": "pick",
+    "enemy-model": "pick",
+    "ability": "pick",
+    "enemy-units": "units",
+    "trigger": "trigger",
 }
-
-#: Plain words for each move type (shown beside the machine name).
-MOVE_NAMES = {
-    "normal": "Normal move",
-    "advance": "Advance",
-    "fall-back": "Fall back",
-    "charge": "Charge",
-    "surge": "Surge move",
-    "initiative-charge": "Initiative charge",
-    "order-move": "Move by order",
-    "order-charge": "Charge by order",
-    "home-back": "Home back (flyers)",
-    "drive-back": "Drive back",
-    "retreat": "Retreat",
-    "pursuit": "Pursuit",
-    "combat-advance": "Advance after combat",
-    "combat-fall-back": "Fall back after combat",
-    "character-move": "Character move",
-    "character-escape": "Character escape",
-}
-
-#: Hints about the dice each move type rolls (FORMAT.md "Move": dice).
-DICE_HINTS = {
-    "advance": "one D6",
-    "charge": "two D6",
-    "surge": "as the ability says (often one D6)",
-    "home-back": "one D6",
-    "drive-back": "one D6 per hit",
-    "fall-back": "none, or one D6 for a desperate escape test per model",
-    "retreat": "none",
-    "normal": "none",
-}
-
-BOOLEAN_DECLARATIONS = ("take_to_the_skies", "defended", "fortified", "irregular")
 TRIGGER_COUNTS = ("hits", "wounds_lost", "models_destroyed")
+
+
+def move_type_of(situation, name: str | None) -> MoveType | None:
+    """The registry's description of a move type of the situation's game, or None."""
+    return SYSTEMS[situation.system].move_types.get(name or "")
+
+
+def asked(situation, name: str | None) -> tuple[Declaration, ...]:
+    """The declarations the stepper asks for a move type, in the registry's order."""
+    move_type = move_type_of(situation, name)
+    return tuple(d for d in move_type.declarations if d.asked) if move_type else ()
 
 
 # -- the state in the query string ------------------------------------------------------------
@@ -155,10 +127,10 @@ class Stage:
         if upto == "declare":
             return q
         for name, value in self.declarations.items():
-            if name == "trigger":
+            if isinstance(value, dict):  # a trigger's parts, one field each
                 for key, v in value.items():
-                    q[f"trigger-{key}"] = v
-            elif name == "charge_targets":
+                    q[f"{name}-{key}"] = v
+            elif isinstance(value, list):
                 q[name] = list(value)
             elif isinstance(value, bool):
                 q[name] = "yes" if value else "no"
@@ -193,10 +165,9 @@ def read_stage(params: QueryDict, situation) -> Stage:
     stage.type = params.get("type") or None
     if stage.type is None:
         return stage
-    if stage.type not in SYSTEMS[situation.system].move_types:
+    if move_type_of(situation, stage.type) is None:
         raise InvalidInput("type", f"{stage.type!r} is not a move type of this game")
-    uses = MOVE_DECLARATIONS.get(situation.system, {}).get(stage.type, ())
-    stage.declarations = read_declarations(params, uses)
+    stage.declarations = read_declarations(params, asked(situation, stage.type))
     roll = params.get("roll") or None
     if roll not in (None, "server", "hand"):
         raise InvalidInput("roll", "choose to roll on the server or to enter the dice")
@@ -214,41 +185,67 @@ def read_stage(params: QueryDict, situation) -> Stage:
     return stage
 
 
-def read_declarations(params: QueryDict, uses) -> dict:
+def read_declarations(params: QueryDict, declarations: tuple[Declaration, ...]) -> dict:
+    """The declared values in `params`, each read the way its kind is asked; a declaration left
+    blank is not declared."""
     declared: dict = {}
-    for name in uses:
-        if name in BOOLEAN_DECLARATIONS or name == "friends_make_way":
-            value = params.get(name, "")
-            if value in ("yes", "on", "true"):
-                declared[name] = True
-            elif value in ("no", "false") and name == "friends_make_way":
-                declared[name] = False
-        elif name == "charge_targets":
-            targets = [t for t in params.getlist(name) if t]
-            if targets:
-                declared[name] = targets
-        elif name == "hits":
-            text = params.get(name, "").strip()
-            if text:
-                if not text.isdigit():
-                    raise InvalidInput(name, "must be a whole number of hits")
-                declared[name] = int(text)
-        elif name == "trigger":
-            event = params.get("trigger-event", "")
-            if event:
-                trigger: dict = {"event": event, "by": params.get("trigger-by", "")}
-                for key in TRIGGER_COUNTS:
-                    text = params.get(f"trigger-{key}", "").strip()
-                    if text:
-                        if not text.isdigit():
-                            raise InvalidInput(f"trigger-{key}", "must be a whole number")
-                        trigger[key] = int(text)
-                declared[name] = trigger
-        else:
-            value = params.get(name, "").strip()
-            if value:
-                declared[name] = value
+    for declaration in declarations:
+        value = READERS.get(declaration.kind, _text)(params, declaration.name)
+        if value is not None:
+            declared[declaration.name] = value
     return declared
+
+
+def _text(params: QueryDict, name: str):
+    return params.get(name, "").strip() or None
+
+
+def _flag(params: QueryDict, name: str):
+    return True if params.get(name, "") in ("yes", "on", "true") else None
+
+
+def _yes_no(params: QueryDict, name: str):
+    value = params.get(name, "")
+    if value in ("yes", "on", "true"):
+        return True
+    return False if value in ("no", "false") else None
+
+
+def _count(params: QueryDict, name: str):
+    text = params.get(name, "").strip()
+    if not text:
+        return None
+    if not text.isdigit():
+        raise InvalidInput(name, "must be a whole number")
+    return int(text)
+
+
+def _units(params: QueryDict, name: str):
+    return [t for t in params.getlist(name) if t] or None
+
+
+def _trigger(params: QueryDict, name: str):
+    event = params.get(f"{name}-event", "")
+    if not event:
+        return None
+    trigger: dict = {"event": event, "by": params.get(f"{name}-by", "")}
+    for key in TRIGGER_COUNTS:
+        text = params.get(f"{name}-{key}", "").strip()
+        if text:
+            if not text.isdigit():
+                raise InvalidInput(f"{name}-{key}", "must be a whole number")
+            trigger[key] = int(text)
+    return trigger
+
+
+#: How each declaration kind is read from the form (text for the kinds picked from a list).
+READERS = {
+    "flag": _flag,
+    "yes-no": _yes_no,
+    "count": _count,
+    "enemy-units": _units,
+    "trigger": _trigger,
+}
 
 
 def parse_dice(text: str) -> tuple[int, ...]:
@@ -391,29 +388,52 @@ def option_rows(situation, stage: Stage) -> list[dict]:
         rows.append(
             {
                 "type": move_type,
-                "name": MOVE_NAMES.get(move_type, move_type),
+                "name": SYSTEMS[situation.system].move_types[move_type].title,
                 "status": status,
                 "findings": reasons,
-                "declares": bool(MOVE_DECLARATIONS.get(situation.system, {}).get(move_type)),
+                "declares": bool(asked(situation, move_type)),
             }
         )
     return rows
 
 
 def declaration_fields(situation, stage: Stage) -> dict:
-    """What the declaration form needs: which declarations to ask and the choices for each."""
+    """What the declaration form asks, each declaration with the block that asks its kind and
+    the choices the table offers: before the dice, and after them."""
     unit = situation.unit(stage.unit)
-    uses = MOVE_DECLARATIONS.get(situation.system, {}).get(stage.type or "", ())
-    enemies = situation.enemies_of(unit)
-    friends = situation.friends_of(unit)
-    return {
-        "uses": uses,
-        "enemies": [{"id": u.id, "name": u.name} for u in enemies],
-        "characters": [{"id": u.id, "name": u.name} for u in friends],
-        "abilities": [a for a in unit.abilities if a.get("kind") == "surge"],
-        "enemy_models": [m.id for u in enemies for m in u.models],
-        "trigger": stage.declarations.get("trigger", {}),
+    enemies = [(u.id, f"{u.name} ({u.id})") for u in situation.enemies_of(unit)]
+    choices = {
+        "enemy-units": enemies,
+        "enemy-unit": enemies,
+        "friendly-unit": [(u.id, f"{u.name} ({u.id})") for u in situation.friends_of(unit)],
+        "enemy-model": [(m.id, m.id) for u in situation.enemies_of(unit) for m in u.models],
+        "ability": [
+            (a["id"], f"{a['id']} ({a['distance']})" if a.get("distance") else a["id"])
+            for a in unit.abilities
+            if a.get("kind") == stage.type  # the abilities that grant this move type
+        ],
     }
+    fields: dict[str, list] = {"before": [], "after": []}
+    for d in asked(situation, stage.type):
+        blank = "(choose)" if d.required else "(not declared)"
+        value = stage.declarations.get(d.name)
+        if d.kind == "trigger" and value is None:
+            value = {}
+        fields["after" if d.after_roll else "before"].append(
+            {
+                "name": d.name,
+                "kind": d.kind,
+                "id": "f-" + d.name.replace("_", "-"),
+                "label": d.label,
+                "required": d.required,
+                "value": value,
+                "choices": d.choices or choices.get(d.kind, ()),
+                "units": enemies,  # who set a trigger off
+                "blank": None if d.kind == "choice" else blank,
+                "template": f"{DECLARE}#{KIND_BLOCKS[d.kind]}",
+            }
+        )
+    return fields
 
 
 def stepper_context(
@@ -428,6 +448,7 @@ def stepper_context(
 ) -> dict:
     """Everything the stepper template shows for `stage`."""
     unit = situation.unit(stage.unit) if stage.unit else None
+    move_type = move_type_of(situation, stage.type)
     context: dict = {
         "stage": stage,
         "step": stage.name,
@@ -437,8 +458,8 @@ def stepper_context(
         "situation": situation,
         "unit": unit,
         "unit_name": situation.unit_name,
-        "move_name": MOVE_NAMES.get(stage.type or "", stage.type),
-        "dice_hint": DICE_HINTS.get(stage.type or "", ""),
+        "move_name": move_type.title if move_type else stage.type,
+        "dice_hint": move_type.dice if move_type else "",
         "verdict": verdict,
     }
     context["back"] = {
@@ -681,9 +702,8 @@ def move(request, pk: int | None = None, token: str | None = None):
 
 def keep_entries(stage: Stage, params: QueryDict, situation) -> None:
     """After an input error, keep what the player entered so the form shows it again."""
-    uses = MOVE_DECLARATIONS.get(situation.system, {}).get(stage.type or "", ())
     try:
-        stage.declarations = read_declarations(params, uses)
+        stage.declarations = read_declarations(params, asked(situation, stage.type))
     except InvalidInput:
         pass
     stage.dice_text = params.get("dice", "").strip()
@@ -696,7 +716,7 @@ def fallback(stage: Stage, situation) -> Stage:
             situation.unit(stage.unit)
         except InvalidInput:
             return Stage()
-    if stage.type and stage.type not in SYSTEMS[situation.system].move_types:
+    if stage.type and move_type_of(situation, stage.type) is None:
         stage.type = None
     return stage
 
@@ -886,7 +906,8 @@ def step_summary(step: Step) -> str:
     if step.undoes is not None:
         return f"Undo of step {step.undoes}"
     move = step.move or {}
-    name = MOVE_NAMES.get(move.get("type", ""), move.get("type", "move"))
+    move_type = SYSTEMS[step.scenario.system].move_types.get(move.get("type", ""))
+    name = move_type.title if move_type else move.get("type", "move")
     return f"{name} by {move.get('unit', '?')}"
 
 

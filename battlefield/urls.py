@@ -69,3 +69,18 @@ urlpatterns += [
     path("scenarios/<int:pk>/ruler", editor.ruler, name="editor_ruler"),
     path("s/<slug:token>/ruler", editor.share_ruler, name="share_ruler"),
 ]
+
+# Setting up a real game (issue 14, battlefield/armylists.py).
+from . import armylists  # noqa: E402
+
+urlpatterns += [
+    path("about", armylists.about, name="about"),
+    path("scenarios/from-layout", armylists.layout_new, name="layout_new"),
+    path("scenarios/<int:pk>/edit/dataset", armylists.catalogue_search, name="catalogue_search"),
+    path("scenarios/<int:pk>/edit/dataset/add", armylists.catalogue_add, name="catalogue_add"),
+    path("scenarios/<int:pk>/edit/roster", armylists.roster_preview, name="roster_preview"),
+    path("scenarios/<int:pk>/edit/roster/place", armylists.roster_place, name="roster_place"),
+    path("scenarios/<int:pk>/edit/surge", armylists.unit_surge, name="unit_surge"),
+    path("scenarios/<int:pk>/edit/correct", armylists.unit_correct, name="unit_correct"),
+    path("scenarios/<int:pk>/edit/flyer", armylists.flyer_add, name="flyer_add"),
+]

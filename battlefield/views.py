@@ -275,8 +275,13 @@ def legend(situation, rows=None) -> dict:
         )
     if rows is None:
         rows = legend_entries(situation)
-    terrain = [row for row in rows if row.kind == "terrain"]
-    return {"armies": armies, "terrain": terrain, "terrain_count": len(situation.terrain)}
+    return {
+        "armies": armies,
+        "terrain": [row for row in rows if row.kind == "terrain"],
+        "terrain_count": len(situation.terrain),
+        "markers": [row for row in rows if row.kind in ("zone", "objective")],
+        "source": dict(situation.source),
+    }
 
 
 @require_POST

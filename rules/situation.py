@@ -216,6 +216,26 @@ class Turn:
 
 
 @dataclass(frozen=True)
+class DeploymentZone:
+    """Where an army sets up (FORMAT.md scenario markers): a polygon on the table."""
+
+    army: str
+    footprint: Polygon
+    points: tuple[tuple[float, float], ...]
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class Objective:
+    """An objective marker (FORMAT.md scenario markers): a point on the table."""
+
+    id: str
+    x: float
+    y: float
+    name: str = ""
+
+
+@dataclass(frozen=True)
 class Situation:
     """Everything on the table at one moment. Built by `from_document`, never mutated."""
 
@@ -227,6 +247,10 @@ class Situation:
     turn: Turn
     name: str = ""
     document: Mapping = field(default_factory=dict, compare=False, repr=False)
+    deployment_zones: tuple[DeploymentZone, ...] = ()
+    objectives: tuple[Objective, ...] = ()
+    #: Where the layout and units came from (dataset, version, dataslate); {} when unsaid.
+    source: Mapping = field(default_factory=dict, compare=False)
 
     # -- lookups ---------------------------------------------------------------------------
     @property
@@ -517,6 +541,7 @@ class _Builder:
         turn = Turn(
             int(turn_doc.get("round", 1)), turn_doc.get("active_army"), turn_doc.get("phase")
         )
+        zones, objectives = self._markers(doc, table, army_ids)
         return Situation(
             system=system,
             table=table,
@@ -526,7 +551,55 @@ class _Builder:
             turn=turn,
             name=str(doc.get("name", "")),
             document=copy.deepcopy(dict(doc)),
+            deployment_zones=zones,
+            objectives=objectives,
+            source=MappingProxyType(dict(doc.get("source") or {})),
         )
+
+    def _markers(
+        self, doc: Mapping, table: Table, army_ids: set[str]
+    ) -> tuple[tuple[DeploymentZone, ...], tuple[Objective, ...]]:
+        """Deployment zones and objective markers (FORMAT.md scenario markers, optional).
+        They are markers, not terrain: nothing in the engine judges by them. Objective ids have
+        their own namespace (an objective may share an id with a model)."""
+        zones = []
+        for i, z in enumerate(doc.get("deployment_zones", [])):
+            path = f"deployment_zones[{i}]"
+            self.where = path
+            if z.get("army") not in army_ids:
+                self.fail(f"{path}.army", f"no army with id {z.get('army')!r}")
+            points = z["footprint"]
+            if len(points) > LIMITS["vertices"]:
+                self.fail(f"{path}.footprint", f"at most {LIMITS['vertices']} vertices")
+            pts = tuple(
+                (self.number(p[0], f"{path}.footprint"), self.number(p[1], f"{path}.footprint"))
+                for p in points
+            )
+            if not is_simple_polygon(pts):
+                self.fail(
+                    f"{path}.footprint",
+                    "must be a simple polygon (3 or more vertices, no self-intersection)",
+                )
+            polygon = Polygon(pts)
+            if not polygon.intersects(table.area):
+                self.fail(f"{path}.footprint", "lies entirely off the table")
+            zones.append(DeploymentZone(z["army"], polygon, pts, str(z.get("name", ""))))
+        objectives = []
+        seen: set[str] = set()
+        for i, o in enumerate(doc.get("objectives", [])):
+            path = f"objectives[{i}]"
+            self.where = path
+            ident = o.get("id")
+            if not isinstance(ident, str) or not ident:
+                self.fail(f"{path}.id", "must be a non-empty string")
+            if ident in seen:
+                self.fail(f"{path}.id", f"objective id {ident!r} is used twice")
+            seen.add(ident)
+            x, y = self.number(o["x"], f"{path}.x"), self.number(o["y"], f"{path}.y")
+            if not (0 <= x <= table.width and 0 <= y <= table.height):
+                self.fail(path, f"objective {ident} is off the table")
+            objectives.append(Objective(ident, x, y, str(o.get("name", ""))))
+        return tuple(zones), tuple(objectives)
 
     def _points(self, points, path: str, minimum: int) -> tuple[tuple[float, float], ...]:
         if not isinstance(points, list) or len(points) > LIMITS["vertices"]:

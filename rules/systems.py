@@ -56,7 +56,8 @@ if TYPE_CHECKING:
 #: "flag" a tick box (true when ticked), "yes-no" a yes / no / not-asked choice, "choice" one of
 #: the declaration's `choices`, "count" a whole number, "enemy-units" tick boxes of enemy units,
 #: "enemy-unit" one enemy unit, "friendly-unit" one friendly unit (e.g. a character),
-#: "enemy-model" one enemy model, "ability" one of the unit's surge abilities, "trigger" what set
+#: "enemy-model" one enemy model, "ability" one of the unit's abilities that grant the move type
+#: (`abilities[].kind` is the move type's name, e.g. a surge ability), "trigger" what set
 #: a surge off (21.01: an event from `choices`, by whom, and the counts).
 DECLARATION_KINDS: Mapping[str, type] = MappingProxyType(
     {

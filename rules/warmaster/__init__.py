@@ -36,6 +36,12 @@ SYSTEM = register_system(
             StateFlag("command", "Command value", "battle", offers=False),
             StateFlag("joined", "Joined unit", "battle", offers=False),
             StateFlag("stands_lost", "Stands lost", "battle", offers=False),
+            # RULES.md 2.9: a unit that charged takes no more orders; a character whose (or whose
+            # General's) order failed gives no more; a unit in combat without an enemy touching it
+            # cannot make way.
+            StateFlag("charged", "Charged this phase", "phase", offers=False),
+            StateFlag("orders_over", "Orders over this phase", "phase", offers=False),
+            StateFlag("in_combat", "In combat", "battle"),
         ),
         # RULES.md 2.2: the kinds the engine judges and, for each, the rulebook's names.
         terrain_field="type",
@@ -43,10 +49,19 @@ SYSTEM = register_system(
             TerrainKind("open", "Open ground", ("open", "hill", "bridge", "road")),
             TerrainKind("woods", "Woods", ("woods", "wood", "scrub", "tall-scrub")),
             TerrainKind("village", "Village", ("village",)),
+            # 2.2 / 2.9: everyone enters, flyers may end there, dense for the order roll.
+            TerrainKind("broken", "Broken or marshy ground", ("broken-ground", "marshy-ground")),
             TerrainKind(
                 "water",
                 "Shallow water, low obstacles",
-                names=("river", "shallow-river", "ford", "low-obstacle"),
+                names=(
+                    "river",
+                    "shallow-river",
+                    "ford",
+                    "low-obstacle",
+                    "loose-terrain",
+                    "high-linear-obstacle",  # infantry only on the ground; flyers may end there
+                ),
             ),
             TerrainKind(
                 "impassable",
@@ -57,6 +72,7 @@ SYSTEM = register_system(
                     "buildings",
                     "boulders",
                     "deep-water",
+                    "lake",
                     "ravine",
                     "ravines",
                     "cliff",
@@ -66,8 +82,24 @@ SYSTEM = register_system(
                 ),
             ),
         ),
-        # Common names players give terrain, each meaning one of the rulebook's names above.
-        terrain_aliases=MappingProxyType({}),
+        # Common names players give terrain, each meaning one of the rulebook's names above
+        # (the picture drew these before the engine judged them).
+        terrain_aliases=MappingProxyType(
+            {
+                "hills": "hill",
+                "forest": "woods",
+                "town": "village",
+                "stream": "river",
+                "marsh": "marshy-ground",
+                "broken": "broken-ground",
+                "obstacle": "low-obstacle",
+                "wall": "low-obstacle",
+                "hedge": "low-obstacle",
+                "fence": "low-obstacle",
+                "lakes": "lake",
+                "water": "deep-water",
+            }
+        ),
     )
 )
 
@@ -93,11 +125,22 @@ def _in_phase(phase: str, rule: str):
 
 
 CHARGE_TARGETS = Declaration("charge_targets", "enemy-units", "Charge targets")
-FORTIFIED = Declaration("fortified", "flag", "Fortified")
-IRREGULAR = Declaration("irregular", "flag", "Irregular formation")
+#: 2.7: flyers may attack a fortified unit, which still counts as fortified against them.
+CHARGES_FORTIFIED = Declaration("fortified", "flag", "The unit charged is fortified")
+#: 2.5: a flyer charging from irregular formation goes at most 10 cm.
+IRREGULAR = Declaration("irregular", "flag", "Charging from irregular formation")
 ORDERED_BY = Declaration("ordered_by", "friendly-unit", "Ordered by", required=True)
 HITS = Declaration("hits", "count", "Hits", required=True)
 FRIENDS_MAKE_WAY = Declaration("friends_make_way", "yes-no", "Friends in the way")
+#: 2.9 retreats: the losing units sharing the result, and the side retreated from on a tie.
+LOSING_UNITS = Declaration("losing_units", "count", "Losing units sharing the result")
+RETREAT_FROM = Declaration(
+    "retreat_from",
+    "choice",
+    "Retreat away from (on a tie)",
+    choices=(("front", "Front"), ("rear", "Rear"), ("left", "Left"), ("right", "Right")),
+)
+PURSUED = Declaration("charge_targets", "enemy-units", "Pursued unit", required=True)
 
 SYSTEM.add(
     MoveType(
@@ -106,7 +149,7 @@ SYSTEM.add(
         rule=command.RULE_INITIATIVE,
         adjudicate=command.adjudicate_initiative_charge,
         eligibility=_steered(command.adjudicate_initiative_charge, "initiative-charge"),
-        declarations=(CHARGE_TARGETS,),
+        declarations=(CHARGE_TARGETS, CHARGES_FORTIFIED, IRREGULAR),
         phases=("command",),
     ),
     MoveType(
@@ -125,7 +168,7 @@ SYSTEM.add(
         rule=command.RULE_ORDERS,
         adjudicate=command.adjudicate_order_charge,
         eligibility=_steered(command.adjudicate_order_charge, "order-charge", (1, 1)),
-        declarations=(ORDERED_BY, CHARGE_TARGETS),
+        declarations=(ORDERED_BY, CHARGE_TARGETS, CHARGES_FORTIFIED, IRREGULAR),
         dice="two D6 for the order",
         phases=("command",),
     ),
@@ -152,9 +195,9 @@ SYSTEM.add(
         declarations=(
             Declaration("shooter", "enemy-model", "Shooting stand", required=True),
             HITS,
+            # 2.6: one die fewer if the flyers are defended, two fewer if fortified.
             Declaration("defended", "flag", "Defended"),
-            FORTIFIED,
-            IRREGULAR,
+            Declaration("fortified", "flag", "Fortified"),
             FRIENDS_MAKE_WAY,
         ),
         dice="one D6 per hit",
@@ -167,7 +210,7 @@ SYSTEM.add(
         adjudicate=combat.adjudicate_retreat,
         suggest=combat.suggest_retreat,
         eligibility=_in_phase("combat", combat.RULE),
-        declarations=(HITS,),
+        declarations=(HITS, LOSING_UNITS, RETREAT_FROM, FRIENDS_MAKE_WAY),
         phases=("combat",),
     ),
     MoveType(
@@ -177,6 +220,7 @@ SYSTEM.add(
         adjudicate=combat.adjudicate_pursuit,
         suggest=combat.suggest_pursuit,
         eligibility=_in_phase("combat", combat.RULE),
+        declarations=(PURSUED,),
         phases=("combat",),
     ),
     MoveType(
@@ -192,7 +236,8 @@ SYSTEM.add(
         title="Fall back after combat",
         rule=combat.RULE,
         adjudicate=combat.adjudicate_combat_fall_back,
-        eligibility=_steered(combat.adjudicate_combat_fall_back, "combat-fall-back"),
+        eligibility=_steered(combat.adjudicate_combat_fall_back, "combat-fall-back", (1, 1, 1)),
+        dice="three D6 (2.9: the fall back distance)",
         phases=("combat",),
     ),
     MoveType(

@@ -12,31 +12,27 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from types import MappingProxyType
 
-from shapely.ops import nearest_points
-
 from ..errors import InvalidInput
-from ..geometry import EPSILON, within
+from ..geometry import EPSILON
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
+from .bystanders import may_join, nearest_join
 from .flying import (
     FLYER_PACE,
     check_distances,
     check_flown_end,
     end_models,
     engaged,
-    engine_may_place,
     finish,
     fmt,
     new_verdict,
     phase_check,
 )
-from .home_back import slots
-from .stands import board, distance_moved, is_character
+from .stands import board, is_character
 from .terrain import forbidden_terrain_under
 
 RULE = "flying-units/characters"
@@ -96,29 +92,16 @@ def escape_reason(situation: Situation, unit: Unit) -> str | None:
 
 
 def plan_escape(situation: Situation, unit: Unit) -> Model | None:
-    """The shortest legal move (<= 30 cm) ending touching another friendly unit, or None."""
-    stand = unit.models[0]
+    """2.8: the shortest legal move (<= 30 cm) ending touching another friendly unit the
+    character may join, or None. Exact to SEARCH_STEP (bystanders.nearest_join)."""
     joined = unit.state.get("joined")
-    best, best_cost = None, math.inf
-    for host in situation.friends_of(unit):
-        if host.id == joined or is_character(host):
-            continue
-        for anchor in host.models:
-            if anchor.footprint.distance(stand.footprint) > ESCAPE_DISTANCE + 5:
-                continue
-            p, q = nearest_points(stand.footprint, anchor.footprint)
-            candidates = [(stand.x + q.x - p.x, stand.y + q.y - p.y)] + slots(anchor, stand)
-            for x, y in candidates:
-                cand = stand.placed(x, y)
-                cost = distance_moved(stand, x, y, stand.facing)
-                if (
-                    cost < best_cost
-                    and within(cost, ESCAPE_DISTANCE)
-                    and cand.footprint.distance(anchor.footprint) <= EPSILON
-                    and engine_may_place(situation, unit, cand.footprint)
-                ):
-                    best, best_cost = cand, cost
-    return best
+    return nearest_join(
+        situation,
+        unit,
+        away_from={joined} if joined else set(),
+        limit=ESCAPE_DISTANCE,
+        straight_route=False,  # a flying mount flies over whatever is in the way
+    )
 
 
 def suggest_character_escape(situation: Situation, move: Move) -> Move:
@@ -148,13 +131,15 @@ def adjudicate_character_escape(situation: Situation, move: Move) -> Verdict:
     )
     if reason is None:
         return verdict
-    if plan_escape(situation, unit) is None:
+    # A player's placement is judged on its own: a legal one proves a place exists, so the
+    # character is ruled slain only when no placement is given and the search finds none.
+    if not move.end and plan_escape(situation, unit) is None:
         verdict.check(
             RULE,
             "after-moving",
             True,
             unit.id,
-            f"No friendly unit can be reached within {fmt(ESCAPE_DISTANCE)} cm, "
+            f"No friendly unit it may join can be reached within {fmt(ESCAPE_DISTANCE)} cm, "
             f"so {unit.id} is slain.",
         )
         verdict.events.append({"event": "slain", "unit": unit.id})
@@ -184,6 +169,17 @@ def adjudicate_character_escape(situation: Situation, move: Move) -> Verdict:
             and m.footprint.distance(o.footprint) <= EPSILON
         }
     )
+    joinable = [h for h in hosts if may_join(situation, unit, situation.unit(h))]
+    if hosts and not joinable:
+        verdict.check(
+            RULE,
+            "after-moving",
+            False,
+            unit.id,
+            f"Every stand of {', '.join(hosts)} stands in terrain {unit.id} cannot enter (woods "
+            "or impassable terrain, for a flying mount), so it cannot join that unit (2.8).",
+        )
+    hosts = joinable or hosts
     verdict.check(
         RULE,
         "after-moving",

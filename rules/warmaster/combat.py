@@ -24,18 +24,23 @@ PLACEMENT_TOLERANCE.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
+import shapely
 from shapely.ops import nearest_points
 
+from ..dice import Dice
 from ..errors import InvalidInput
 from ..geometry import EPSILON
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
+from .bystanders import finish_past_characters
+from .drive_back import confusion_roll
 from .flying import (
     FLYER_PACE,
     check_distances,
@@ -43,14 +48,23 @@ from .flying import (
     check_flown_end,
     check_on_table,
     end_models,
+    engaged,
     finish,
     fmt,
+    in_combat,
     new_verdict,
     phase_check,
     refuse_ground_unit,
     touching_enemy_units,
 )
-from .stands import block_intervals, board, centroid, overlaps, swept_hull
+from .stands import (
+    block_intervals,
+    board,
+    stands_together,
+    sweep_intervals,
+    swept_hull,
+    table_limit,
+)
 from .terrain import forbidden_terrain_under, no_flyer_end_terrain
 
 RULE = "flying-units/combat"
@@ -72,8 +86,8 @@ def _first_contacts(
     if region is None or distance <= EPSILON:
         return out
     for o in b.stands_near(region):
-        if o.unit == unit.id or o.unit in skip_units:
-            continue
+        if o.unit == unit.id or o.unit in skip_units or not b.counts(o):
+            continue  # 2.9: characters never block
         kind = "friends" if b.army_of[o.unit] == unit.army else "enemy"
         for a, z in block_intervals(unit.models, ux, uy, distance, [o.footprint]):
             if z - a > 1e-9 or a > EPSILON:
@@ -93,61 +107,158 @@ def _moved(unit: Unit, ux: float, uy: float, t: float) -> list[Model]:
     return [m.placed(m.x + ux * t, m.y + uy * t) for m in unit.models]
 
 
-def plan_retreat(situation: Situation, unit: Unit, move: Move) -> dict:
+SIDES = ("front", "rear", "left", "right")
+
+
+def retreat_distance(move: Move) -> float:
+    """2.9: the combat-result difference (`hits`) divided by the number of losing units
+    (`losing_units`, default 1), rounded up, at least 1 cm."""
     hits = move.declared("hits")
     if hits is None or hits < 0:
         raise InvalidInput(
             "declarations.hits", "a retreat needs the number of hits the combat was lost by"
         )
+    losers = move.declared("losing_units") or 1
+    if not isinstance(losers, int) or losers < 1:
+        raise InvalidInput("declarations.losing_units", "a whole number, 1 or more")
+    return float(max(1, math.ceil(hits / losers)))
+
+
+def _frame(m: Model) -> tuple[float, float, float, float]:
+    a = math.radians(m.facing)
+    return math.cos(a), math.sin(a), -math.sin(a), math.cos(a)  # forward, right
+
+
+def side_touched(m: Model, enemy: Model) -> str | None:
+    """Which side of stand m the enemy stand touches: the edge the contact lies on; a corner
+    contact counts on m's edge parallel to the enemy stand's front (2.9)."""
+    contact = m.footprint.exterior.intersection(enemy.footprint.buffer(2 * EPSILON))
+    if contact.is_empty:
+        return None
+    c = contact.centroid
+    fx, fy, rx, ry = _frame(m)
+    frontage, depth = m.base.size
+    f = (c.x - m.x) * fx + (c.y - m.y) * fy
+    r = (c.x - m.x) * rx + (c.y - m.y) * ry
+    on_fb = abs(abs(f) - depth / 2) < 1e-3
+    on_lr = abs(abs(r) - frontage / 2) < 1e-3
+    if on_fb and on_lr:  # a corner: the edge parallel to the enemy's front
+        efx, efy, _, _ = _frame(enemy)
+        parallel_to_front_edge = abs(efx * fx + efy * fy) >= math.sqrt(0.5)
+        on_lr = not parallel_to_front_edge
+        on_fb = parallel_to_front_edge
+    if on_fb:
+        return "front" if f > 0 else "rear"
+    if on_lr:
+        return "right" if r > 0 else "left"
+    return None
+
+
+def retreat_direction(situation: Situation, unit: Unit, move: Move) -> tuple[float, float, str]:
+    """2.9: away from the side with the most touching enemy stands (the loser picks on a tie:
+    `retreat_from`); with none touching, straight away from the closest enemy stand."""
     b = board(situation)
-    enemies = [o for o in b.stands if b.army_of[o.unit] != unit.army]
+    touching: dict[str, set[str]] = {side: set() for side in SIDES}
+    for m in unit.models:
+        for o in b.stands_near(m.footprint, 2 * EPSILON):
+            if b.army_of[o.unit] == unit.army or not b.counts(o):
+                continue
+            if m.footprint.distance(o.footprint) <= EPSILON and m.base.kind == "rect":
+                side = side_touched(m, o)
+                if side:
+                    touching[side].add(o.id)  # each enemy stand once per side
+    counts = {side: len(ids) for side, ids in touching.items()}
+    most = max(counts.values())
+    first = unit.models[0]
+    fx, fy, rx, ry = _frame(first)
+    away = {"front": (-fx, -fy), "rear": (fx, fy), "left": (rx, ry), "right": (-rx, -ry)}
+    if most > 0:
+        tied = [side for side in SIDES if counts[side] == most]
+        chosen = move.declared("retreat_from")
+        if len(tied) > 1 and chosen not in tied:
+            raise InvalidInput(
+                "declarations.retreat_from",
+                f"as many enemy stands touch the unit's {' and '.join(tied)}: the losing player "
+                "chooses which side it retreats from",
+            )
+        side = chosen if len(tied) > 1 else tied[0]
+        ux, uy = away[side]
+        return ux, uy, f"away from its {side}, where {most} enemy stand(s) touch it"
+    enemies = [o for o in b.stands if b.army_of[o.unit] != unit.army and b.counts(o)]
     if not enemies:
         raise InvalidInput("unit", f"{unit.id} has no enemy to retreat from")
-    nearest = min(
-        enemies, key=lambda o: min(o.footprint.distance(m.footprint) for m in unit.models)
-    )
-    cx, cy = centroid(unit.models)
-    length = math.hypot(cx - nearest.x, cy - nearest.y)
-    if length <= EPSILON:
-        raise InvalidInput(
-            "unit", f"{unit.id} has no direction to retreat in: an enemy sits on its centre"
-        )
-    ux, uy = (cx - nearest.x) / length, (cy - nearest.y) / length
-    distance = float(hits)
+    block = shapely.union_all([m.footprint for m in unit.models])
+    nearest = min(enemies, key=lambda o: o.footprint.distance(block))
+    p, q = nearest_points(nearest.footprint, block)
+    gap = p.distance(q)
+    if gap <= EPSILON:
+        raise InvalidInput("unit", f"{unit.id} has no direction to retreat in")
+    return (q.x - p.x) / gap, (q.y - p.y) / gap, f"straight away from {nearest.unit}"
+
+
+def plan_retreat(situation: Situation, unit: Unit, move: Move) -> dict:
+    """2.9: the retreat, judged stand by stand along the ground."""
+    distance = retreat_distance(move)
+    ux, uy, why = retreat_direction(situation, unit, move)
+    b = board(situation)
+    make_way = bool(move.declared("friends_make_way"))
+    engagement = set(engaged(situation, unit))
     plan: dict[str, Any] = {
         "distance": distance,
-        "from": nearest.id,
+        "why": why,
         "direction": (ux, uy),
-        "destroyed": None,
-        "halted": None,
+        "destroyed": {},  # stand id -> what blocked it
         "make_way": [],
+        "off_table": False,
     }
-    t = distance
-    for a, kind, ident in _first_contacts(situation, unit, ux, uy, distance):
-        if a >= t:
-            break
-        if kind in ("enemy", "terrain"):
-            plan["destroyed"] = (kind, ident)
-            break
-        if move.declared("friends_make_way"):
-            continue
-        plan["halted"] = ident
-        t = a
-        break
-    ends = _moved(unit, ux, uy, t)
-    plan["travelled"] = t
+    edge = table_limit(b.table, [m.footprint for m in unit.models], ux, uy)
+    if distance > edge + EPSILON:
+        plan["off_table"] = True
+        plan["ends"] = []
+        return plan
+    terrain = no_flyer_end_terrain(situation)
+    make_way_units: set[str] = set()
+    ends = []
+    for m in unit.models:
+        region = swept_hull(m.footprint, ux * distance, uy * distance)
+        # crossing = sharing area on the way (a hair smaller stand: sliding along an edge or
+        # starting in touch and moving away is not crossing)
+        core = m.footprint.buffer(-1e-4, join_style="mitre")
+        end_fp = m.placed(m.x + ux * distance, m.y + uy * distance).footprint
+        blocked = None
+        for o in b.stands_near(region):
+            if o.unit == unit.id or not b.counts(o):
+                continue  # 2.9: characters never block
+            crossing = bool(sweep_intervals(core, ux, uy, distance, [o.footprint]))
+            ends_touching = end_fp.distance(o.footprint) <= EPSILON
+            other = situation.unit(o.unit)
+            if b.army_of[o.unit] != unit.army:
+                if crossing:
+                    blocked = f"enemy {o.unit}"
+                elif ends_touching and o.unit not in engagement:
+                    blocked = f"enemy {o.unit} of another combat, which it would end touching"
+            elif crossing:
+                if in_combat(situation, other):
+                    blocked = f"{o.unit}, friends in combat who cannot make way"
+                elif make_way:
+                    make_way_units.add(o.unit)
+                else:
+                    blocked = f"{o.unit}, friends who do not make way"
+            if blocked:
+                break
+        if not blocked:
+            for f, kind in terrain:
+                if f.footprint.intersects(region) and sweep_intervals(
+                    core, ux, uy, distance, [f.footprint]
+                ):
+                    blocked = f"{f.id} ({kind}), which it cannot cross on the ground"
+                    break
+        if blocked:
+            plan["destroyed"][m.id] = blocked
+        else:
+            ends.append(m.placed(m.x + ux * distance, m.y + uy * distance))
     plan["ends"] = ends
-    if move.declared("friends_make_way"):
-        plan["make_way"] = sorted(
-            {
-                o.unit
-                for m in ends
-                for o in b.stands_near(m.footprint)
-                if o.unit != unit.id
-                and b.army_of[o.unit] == unit.army
-                and overlaps(m.footprint, o.footprint)
-            }
-        )
+    plan["make_way"] = sorted(make_way_units)
     return plan
 
 
@@ -210,6 +321,7 @@ def characters_must_leave(
 
 
 def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
+    """2.7 / 2.9: a flyer's retreat along the ground, stand by stand."""
     unit = situation.unit(move.unit)
     verdict = new_verdict(move)
     if not refuse_ground_unit(verdict, unit):
@@ -217,55 +329,117 @@ def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
     phase_check(verdict, situation, unit, "combat", RULE)
     plan = plan_retreat(situation, unit, move)
     verdict.move["max_distance"] = plan["distance"]
+    losers = move.declared("losing_units") or 1
     verdict.check(
         RULE,
         "before-moving",
         True,
         unit.id,
-        f"{unit.id} lost the combat by {move.declared('hits')} hit(s), so it retreats "
-        f"{fmt(plan['distance'])} cm (1 cm a hit) along the ground, straight away from "
-        f"{plan['from']}.",
+        f"{unit.id}'s side lost the combat by {move.declared('hits')}, shared by {losers} losing "
+        f"unit(s), rounded up: it retreats {fmt(plan['distance'])} cm along the ground, "
+        f"{plan['why']}, keeping formation and facing.",
         plan["distance"],
         None,
     )
-    if plan["destroyed"]:
-        kind, ident = plan["destroyed"]
+    if plan["off_table"]:
         verdict.check(
             RULE,
             "while-moving",
             True,
             unit.id,
-            f"Retreating on the ground, {unit.id} runs into "
-            f"{'enemy ' + ident if kind == 'enemy' else ident + ', which it cannot cross on foot'} "
-            "and is destroyed.",
+            f"The retreat takes {unit.id} over the table edge: a unit that retreats off the table "
+            "is destroyed (2.9).",
         )
         verdict.events.append({"event": "destroyed", "unit": unit.id})
         return finish(verdict, situation, [], {}, [m.id for m in unit.models])
-    if plan["halted"]:
+    for stand_id, what in plan["destroyed"].items():
         verdict.check(
             RULE,
             "while-moving",
             True,
-            unit.id,
-            f"{unit.id} halts after {fmt(plan['travelled'])} cm where it touches friends "
-            f"({plan['halted']}) who do not make way.",
-            plan["travelled"],
-            plan["distance"],
+            stand_id,
+            f"Retreating on the ground, {stand_id} would have to cross {what}: that stand is "
+            "destroyed (2.9: a blocked retreat is judged stand by stand).",
         )
+        verdict.events.append({"event": "stand-destroyed", "unit": unit.id, "stand": stand_id})
+    removed = list(plan["destroyed"])
+    if len(removed) == len(unit.models):
+        verdict.events.append({"event": "destroyed", "unit": unit.id})
+        return finish(verdict, situation, [], {}, removed)
+    survivors = [m for m in unit.models if m.id not in plan["destroyed"]]
+    kept = dataclasses.replace(unit, models=tuple(survivors))
     ends = check_engine_placement(
-        verdict, RULE, unit, move, plan["ends"], "the move along the ground"
+        verdict, RULE, kept, move, plan["ends"], "the retreat along the ground"
     )
-    if check_on_table(verdict, situation, RULE, unit, plan["ends"], "This move"):
-        check_flown_end(
-            verdict, situation, unit, ends, may_touch_enemy=True, ignore=plan["make_way"]
-        )
+    check_flown_end(
+        verdict,
+        situation,
+        kept,
+        ends,
+        may_touch_enemy=True,
+        ignore=plan["make_way"],
+        together=not removed,
+    )
     if plan["make_way"]:
         verdict.events.append({"event": "make-way", "unit": unit.id, "friends": plan["make_way"]})
+        for friend in plan["make_way"]:
+            verdict.events.append(confusion_roll(friend, 1, f"made way for {unit.id}"))
+        verdict.events.append(
+            confusion_roll(unit.id, len(plan["make_way"]), "forced friends to make way")
+        )
+    if removed and not stands_together(ends):
+        verdict.check(
+            RULE,
+            "after-moving",
+            True,
+            unit.id,
+            f"The surviving stands of {unit.id} are split: if they are still out of formation "
+            "and unengaged at the end of the turn, the owner removes one more stand of their "
+            "choice (2.9).",
+        )
+        verdict.events.append({"event": "remove-a-stand-if-still-split", "unit": unit.id})
     characters_must_leave(verdict, situation, unit, ends)
-    return finish(verdict, situation, ends)
+    state = {}
+    if removed:
+        lost = int(unit.state.get("stands_lost", 0) or 0)
+        state = {unit.id: {"stands_lost": lost + len(removed)}}
+    on_the_way = characters_on_the_way(situation, kept, plan["direction"], plan["distance"])
+    return finish_past_characters(verdict, situation, kept, ends, state, removed, on_the_way)
+
+
+def characters_on_the_way(
+    situation: Situation, unit: Unit, direction: tuple[float, float], distance: float
+) -> list[str]:
+    """2.9: lone enemy characters a ground move touches anywhere on its path."""
+    b = board(situation)
+    ux, uy = direction
+    out = set()
+    for m in unit.models:
+        region = swept_hull(m.footprint, ux * distance, uy * distance)
+        for o in b.stands_near(region, 2 * EPSILON):
+            if o.unit in b.characters and b.army_of[o.unit] != unit.army:
+                if region.distance(o.footprint) <= EPSILON:
+                    out.add(o.unit)
+    return sorted(out)
+
+
+def _edge_outside(situation: Situation, target: Unit) -> float:
+    """Length of the target's stand edges outside terrain a flyer on the ground cannot enter."""
+    blocked = [f.footprint for f, _ in no_flyer_end_terrain(situation)]
+    edges = shapely.union_all([m.footprint.exterior for m in target.models])
+    if blocked:
+        edges = edges.difference(shapely.union_all(blocked))
+    return edges.length
+
+
+#: 2.9: a pursuer may pursue only an enemy with at least this much edge (cm) outside terrain
+#: the pursuer cannot enter.
+PURSUIT_EDGE = 1.0
 
 
 def adjudicate_pursuit(situation: Situation, move: Move) -> Verdict:
+    """2.7 / 2.9: a pursuit along the ground, straight at the retreating enemy, up to full pace;
+    a pursuit that cannot reach it is refused (the unit stands or falls back instead)."""
     unit = situation.unit(move.unit)
     verdict = new_verdict(move)
     if not refuse_ground_unit(verdict, unit):
@@ -273,61 +447,100 @@ def adjudicate_pursuit(situation: Situation, move: Move) -> Verdict:
     phase_check(verdict, situation, unit, "combat", RULE)
     plan = plan_pursuit(situation, unit, move)
     verdict.move.update(max_distance=plan["distance"], target=plan["target"])
-    if plan["halted"]:
-        kind, ident = plan["halted"]
-        verdict.check(
-            RULE,
-            "while-moving",
-            True,
-            unit.id,
-            f"Pursuing on the ground, {unit.id} is stopped by {ident} "
-            f"after {fmt(plan['travelled'])} cm "
-            f"and does not reach {plan['target']}.",
-            plan["travelled"],
-            plan["distance"],
-        )
-    else:
-        verdict.check(
-            RULE,
-            "while-moving",
-            True,
-            unit.id,
-            f"{unit.id} pursues {fmt(plan['distance'])} cm along the ground into contact with "
-            f"{plan['target']}.",
-            plan["distance"],
-            None,
-        )
+    target = situation.unit(plan["target"])
+    outside = _edge_outside(situation, target)
+    verdict.check(
+        RULE,
+        "eligible-if",
+        outside >= PURSUIT_EDGE - EPSILON,
+        unit.id,
+        f"{fmt(outside)} cm of {target.id}'s edge lies outside woods and impassable terrain, "
+        f"at least {fmt(PURSUIT_EDGE)} cm, so {unit.id} may pursue it."
+        if outside >= PURSUIT_EDGE - EPSILON
+        else f"Only {fmt(outside)} cm of {target.id}'s edge lies outside terrain {unit.id} cannot "
+        f"enter on the ground; it needs {fmt(PURSUIT_EDGE)} cm, so {unit.id} cannot pursue: it "
+        "stands or falls back instead.",
+        outside,
+        PURSUIT_EDGE,
+    )
+    reach = plan["distance"] <= FLYER_PACE + EPSILON
+    verdict.check(
+        RULE,
+        "eligible-if",  # 2.9: only a unit that can reach the enemy may pursue
+        reach and not plan["halted"],
+        unit.id,
+        f"Pursuing on the ground, {unit.id} would be stopped by {plan['halted'][1]} after "
+        f"{fmt(plan['travelled'])} cm, short of {plan['target']}: a unit that cannot reach the "
+        "enemy cannot pursue; it stands or falls back instead."
+        if plan["halted"]
+        else f"{unit.id} pursues {fmt(plan['distance'])} cm along the ground into contact with "
+        f"{plan['target']} (a full-pace move reaches {fmt(FLYER_PACE)} cm).",
+        plan["distance"],
+        FLYER_PACE,
+    )
+    if not verdict.legal:
+        return verdict
     ends = check_engine_placement(
         verdict, RULE, unit, move, plan["ends"], "the move along the ground"
     )
     if check_on_table(verdict, situation, RULE, unit, plan["ends"], "This move"):
         check_flown_end(verdict, situation, unit, ends, may_touch_enemy=True)
     characters_must_leave(verdict, situation, unit, ends)
-    return finish(verdict, situation, ends)
+    on_the_way = characters_on_the_way(situation, unit, plan["direction"], plan["travelled"])
+    return finish_past_characters(verdict, situation, unit, ends, None, (), on_the_way)
+
+
+#: 2.9: no stand may move more than this in a combat advance (flyers too, flown).
+ADVANCE_DISTANCE = 20.0
+#: 2.9: a fall back is up to 3D6 cm; it must end this far from enemies and units in combat.
+FALL_BACK_DICE = 3
+FALL_BACK_GAP = 1.0
 
 
 def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdict:
+    """2.7 / 2.9: a combat advance (at most 20 cm, into contact) or fall back (at most 3D6 cm,
+    ending 1 cm from enemies and units in combat or confused), flown over stands and terrain."""
     unit = situation.unit(move.unit)
-    verdict = new_verdict(move, max_distance=FLYER_PACE)
+    verdict = new_verdict(move)
     if not refuse_ground_unit(verdict, unit):
         return verdict
     phase_check(verdict, situation, unit, "combat", RULE)
+    dice = Dice(move.dice, move.seed)
+    if advance:
+        limit = ADVANCE_DISTANCE
+        verdict.check(
+            RULE,
+            "before-moving",
+            True,
+            unit.id,
+            f"A combat advance is flown, over stands and terrain, and no stand may move more than "
+            f"{fmt(limit)} cm (2.9).",
+            None,
+            limit,
+        )
+    else:
+        rolled = dice.roll(FALL_BACK_DICE)
+        dice.finish()
+        verdict.move.update(dice.summary())
+        limit = float(sum(rolled))
+        verdict.check(
+            RULE,
+            "before-moving",
+            True,
+            unit.id,
+            f"A fall back is flown up to 3D6 cm: {' + '.join(map(str, rolled))} = {fmt(limit)} cm "
+            "(2.9).",
+            limit,
+            None,
+        )
+    verdict.move["max_distance"] = limit
     if move.end is None:
         raise InvalidInput("end", f"a {move.type} needs the stands' end positions")
     what = "advance" if advance else "fall back"
-    verdict.check(
-        RULE,
-        "before-moving",
-        True,
-        unit.id,
-        f"A flyer's combat {what} is flown like a Command phase move. How far it may go is set by "
-        f"the combat rules, which Arbiter does not judge: it holds the move to the flyer's "
-        "full pace "
-        f"of {fmt(FLYER_PACE)} cm.",
-    )
     ends = end_models(unit, move)
-    check_distances(verdict, unit, ends, FLYER_PACE, RULE, f"a flown combat {what}")
+    check_distances(verdict, unit, ends, limit, RULE, f"a flown combat {what}")
     check_flown_end(verdict, situation, unit, ends, may_touch_enemy=advance)
+    state = {}
     if advance:
         touched = touching_enemy_units(situation, unit, ends)
         verdict.check(
@@ -340,8 +553,37 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
             else f"A combat advance brings {unit.id} into contact with the enemy; "
             "it ends touching none.",
         )
+    else:
+        near = _near_enemies_or_combat(situation, unit, ends)
+        if near:
+            verdict.check(
+                RULE,
+                "after-moving",
+                True,
+                unit.id,
+                f"{unit.id} ends its fall back within {fmt(FALL_BACK_GAP)} cm of "
+                f"{', '.join(near)} (enemies or units in combat), so it is confused (2.9).",
+            )
+            verdict.events.append({"event": "confused", "unit": unit.id, "because": near})
+            state = {unit.id: {"confused": True}}
     characters_must_leave(verdict, situation, unit, ends)
-    return finish(verdict, situation, ends)
+    return finish_past_characters(verdict, situation, unit, ends, state)
+
+
+def _near_enemies_or_combat(situation: Situation, unit: Unit, ends: list[Model]) -> list[str]:
+    """Units (not characters) within 1 cm of the end stands that are enemies or in combat."""
+    b = board(situation)
+    out = set()
+    for m in ends:
+        for o in b.stands_near(m.footprint, FALL_BACK_GAP):
+            if o.unit == unit.id or not b.counts(o):
+                continue
+            if m.footprint.distance(o.footprint) >= FALL_BACK_GAP - 1e-9:
+                continue
+            other = situation.unit(o.unit)
+            if other.army != unit.army or in_combat(situation, other):
+                out.add(o.unit)
+    return sorted(out)
 
 
 def adjudicate_combat_advance(situation: Situation, move: Move) -> Verdict:

@@ -22,6 +22,7 @@ from ..geometry import EPSILON, within
 from ..move import Move, Pose
 from ..situation import Situation, Unit
 from ..verdict import Finding, Verdict
+from .bystanders import finish_past_characters
 from .flying import (
     COMMAND_RANGE,
     FLYER_CHARGE,
@@ -31,15 +32,14 @@ from .flying import (
     check_flown_end,
     end_models,
     engaged,
-    finish,
     fmt,
     new_verdict,
     phase_check,
     refuse_ground_unit,
     touching_enemy_units,
 )
-from .stands import formation, is_character, unit_distance
-from .terrain import unit_sees
+from .stands import board, formation, is_character, overlaps, unit_distance
+from .terrain import kind_of, unit_sees
 
 RULE_ORDERS = "flying-units/orders"
 RULE_COMMAND = "command/orders"
@@ -66,24 +66,76 @@ def character_of(situation: Situation, move: Move, declaration: str) -> Unit:
     return situation.unit(char_id)
 
 
+#: 2.9: terrain kinds that are dense for the order roll (villages, broken or marshy ground, woods).
+DENSE_KINDS = frozenset({"woods", "village", "broken"})
+
+
+def in_dense_terrain(situation: Situation, unit: Unit) -> bool:
+    """2.9: any stand even partly in dense terrain (or the scenario's `in_dense_terrain`)."""
+    if unit.flag("in_dense_terrain"):
+        return True
+    return any(
+        kind_of(situation, f) in DENSE_KINDS and overlaps(m.footprint, f.footprint)
+        for f in situation.terrain
+        for m in unit.models
+    )
+
+
 def order_penalties(situation: Situation, unit: Unit, character: Unit) -> list[tuple[str, int]]:
-    """2.3: the modifiers to the order roll, as (reason, value) pairs."""
+    """2.9: the modifiers to the order roll, as (reason, value) pairs, all adding up."""
     penalties = []
     gap = unit_distance(character.models, unit.models)
-    steps = 0 if within(gap, COMMAND_RANGE) else math.ceil((gap - COMMAND_RANGE) / 20.0 - EPSILON)
+    # -1 per full 20 cm beyond 20 cm; a flyer is only ordered from within 20 cm, so always 0.
+    steps = 0 if within(gap, COMMAND_RANGE) else math.floor((gap - COMMAND_RANGE) / 20.0 + EPSILON)
     if steps:
         penalties.append((f"{fmt(gap)} cm from the character", -steps))
     earlier = int(unit.state.get("orders_this_phase", 0) or 0)
     if earlier:
-        penalties.append((f"{earlier} order(s) already this phase", -earlier))
-    if any(within(unit_distance(e.models, unit.models), 20.0) for e in situation.enemies_of(unit)):
-        penalties.append(("an enemy within 20 cm", -1))
-    if unit.flag("in_dense_terrain"):
+        which = {1: "the 2nd order", 2: "the 3rd order"}.get(earlier, f"order {earlier + 1}")
+        penalties.append((which, -earlier))
+    b = board(situation)
+    enemies = [e for e in situation.enemies_of(unit) if e.id not in b.characters]
+    near = min((unit_distance(e.models, unit.models) for e in enemies), default=math.inf)
+    if within(near, 20.0):
+        penalties.append((f"the closest enemy unit {fmt(near)} cm away", -1))
+    if in_dense_terrain(situation, unit):
         penalties.append(("in dense terrain", -1))
     lost = int(unit.state.get("stands_lost", 0) or 0)
     if lost:
         penalties.append((f"{lost} stand(s) lost", -lost))
     return penalties
+
+
+def army_order_rolls(situation: Situation, unit: Unit) -> list[str]:
+    """2.9: the friendly units that have had an order roll this phase (passed or failed)."""
+    return [
+        u.id
+        for u in situation.units
+        if u.army == unit.army and int(u.state.get("orders_this_phase", 0) or 0) > 0
+    ]
+
+
+def army_characters_moved(situation: Situation, unit: Unit) -> list[str]:
+    """2.9: the friendly characters that have made their own move this phase."""
+    return [
+        u.id for u in situation.friends_of(unit) if is_character(u) and u.flag("moved_this_phase")
+    ]
+
+
+def check_before_orders(verdict: Verdict, situation: Situation, unit: Unit, rule: str) -> None:
+    """2.9: initiative and home back come before any order: refused once any friendly order
+    roll has been made this phase ([house]: a failed roll counts)."""
+    rolls = army_order_rolls(situation, unit)
+    if rolls:
+        verdict.check(
+            rule,
+            "eligible-if",
+            False,
+            unit.id,
+            f"Orders have already been given in this army this phase ({', '.join(rolls)}); "
+            "initiative and home back come before any order, so it is too late now "
+            "(a failed order roll counts too [house]).",
+        )
 
 
 def check_order(verdict: Verdict, situation: Situation, unit: Unit, move: Move, dice: Dice) -> bool:
@@ -135,16 +187,33 @@ def check_order(verdict: Verdict, situation: Situation, unit: Unit, move: Move, 
             unit.id,
             f"All of a unit's orders in a phase come from one character ({previous}).",
         )
-    # 2.3: character moves come after orders, so a character that has moved gives no more.
-    if character.flag("moved_this_phase"):
+    # 2.9: character moves come after all orders: once any friendly character has moved, no
+    # more orders are given this phase.
+    moved = army_characters_moved(situation, unit)
+    if moved:
         ok &= verdict.check(
             RULE_COMMAND,
             "eligible-if",
             False,
             character.id,
-            f"{character.id} has already made its own move; characters move after giving "
-            "their orders, so it gives no more this phase.",
+            f"{', '.join(moved)} has already made its own move; characters move after all "
+            "orders are given, so no more orders this phase.",
         )
+    if character.flag("orders_over"):
+        ok &= verdict.check(
+            RULE_COMMAND,
+            "eligible-if",
+            False,
+            character.id,
+            f"{character.id} has failed an order this phase (or the General has), which ends its "
+            "orders for the phase.",
+        )
+    for flag, text in (
+        ("initiative_moved", "moved by initiative this phase, so it cannot be ordered"),
+        ("charged", "charged this phase, so it takes no more orders"),
+    ):
+        if unit.flag(flag):
+            ok &= verdict.check(RULE_COMMAND, "eligible-if", False, unit.id, f"{unit.id} {text}.")
     gap = unit_distance(character.models, unit.models)
     ok &= verdict.check(
         RULE_ORDERS,
@@ -169,17 +238,80 @@ def check_order(verdict: Verdict, situation: Situation, unit: Unit, move: Move, 
     rolled = dice.roll(2)
     total = sum(rolled)
     why = ", ".join(f"{v} for {r}" for r, v in penalties) or "no modifiers"
-    return verdict.check(
+    passed = total <= needed and total != 12
+    verdict.check(
         RULE_COMMAND,
         "before-moving",
-        total <= needed,
+        True,
         unit.id,
-        f"The order roll {rolled[0]} + {rolled[1]} = {total} must be at most Command "
-        f"{command} with {why}: {needed}."
-        + ("" if total <= needed else " The order fails and the unit stays put."),
+        f"The order roll {rolled[0]} + {rolled[1]} = {total} is compared with Command "
+        f"{command} with {why}: {needed}. "
+        + ("The order is passed." if passed else "The order fails."),
         total,
         needed,
     )
+    return passed
+
+
+#: 2.9: a flyer's half-pace move after a failed first order (cm; flown [house]).
+FLYER_HALF_PACE = 10.0
+
+
+def failed_order(
+    verdict: Verdict, situation: Situation, unit: Unit, move: Move, total: int
+) -> Verdict:
+    """2.9: what a unit may do after a failed order roll, and what the failure ends."""
+    character = character_of(situation, move, "ordered_by")
+    earlier = int(unit.state.get("orders_this_phase", 0) or 0)
+    general = character.has("GENERAL")
+    blunder = total == 12 and not general
+    if total == 12 and general:
+        limit, why = 0.0, "The General rolled 12: the order fails and the unit may not move at all"
+    elif blunder:
+        limit, why = (
+            0.0,
+            (
+                f"{character.id} rolled 12: a blunder. The unit makes no half-pace move; roll a D6 "
+                "on the Blunder table (Arbiter does not judge the blunder's result)"
+            ),
+        )
+        verdict.events.append({"event": "blunder-roll", "unit": unit.id, "dice": "D6"})
+    elif earlier == 0:
+        limit, why = (
+            FLYER_HALF_PACE,
+            (
+                "A failed first order lets the unit move half pace, 10 cm for flyers (flown "
+                "[house]), without charging or ending touching an enemy"
+            ),
+        )
+    else:
+        limit, why = 0.0, "A failed later order: the unit does not move"
+    ends = end_models(unit, move) if move.end is not None else list(unit.models)
+    verdict.check(RULE_COMMAND, "before-moving", True, unit.id, why + ".", None, limit)
+    check_distances(verdict, unit, ends, limit, RULE_COMMAND, "after a failed order, the unit")
+    check_flown_end(verdict, situation, unit, ends, may_touch_enemy=False)
+    ends_text = (
+        "all orders for the phase (the General failed)"
+        if general
+        else (f"{character.id}'s orders for the phase")
+    )
+    verdict.check(
+        RULE_COMMAND,
+        "after-moving",
+        True,
+        character.id,
+        f"The failed order ends {ends_text}.",
+    )
+    verdict.events.append(
+        {"event": "order-failed", "unit": unit.id, "roll": total, "by": move.declared("ordered_by")}
+    )
+    state: dict[str, dict] = {
+        unit.id: {"orders_this_phase": earlier + 1, "ordered_by": character.id}
+    }
+    over = [c for c in situation.friends_of(unit) if is_character(c)] if general else [character]
+    for c in over:
+        state[c.id] = {"orders_over": True}
+    return finish_past_characters(verdict, situation, unit, ends, state)
 
 
 def charge_limit(unit: Unit, move: Move) -> tuple[float, str]:
@@ -245,12 +377,13 @@ def move_declares_fortified(verdict: Verdict) -> bool:
 
 
 def closest_visible_enemies(situation: Situation, unit: Unit) -> tuple[list[Unit], float]:
-    """2.3: the closest enemy units the flyer can see (several when equally close, within
-    EPSILON: the player picks one), and their distance."""
+    """2.3 / 2.9: the closest enemy units the flyer can see (several when equally close, within
+    EPSILON: the player picks one), and their distance. Characters are never targets."""
+    characters = board(situation).characters
     seen = [
         (unit_distance(unit.models, e.models), e)
         for e in situation.enemies_of(unit)
-        if unit_sees(situation, unit, e)
+        if e.id not in characters and unit_sees(situation, unit, e)
     ]
     if not seen:
         return [], math.inf
@@ -295,11 +428,11 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
             if unit.flag(flag)
             else f"{unit.id} is free to use initiative.",
         )
-    # 2.3: initiative moves come first in the phase, one per unit
+    # 2.9: initiative moves come first in the phase, one per unit, before any order roll
+    check_before_orders(verdict, situation, unit, RULE_INITIATIVE)
     for flag, text in (
         ("initiative_moved", "has already charged on initiative this phase"),
         ("homed_back", "has homed back, and home back comes after initiative moves"),
-        ("orders_this_phase", "has taken orders, and orders come after initiative moves"),
     ):
         if unit.flag(flag):
             verdict.check(
@@ -344,7 +477,9 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
     check_flown_end(verdict, situation, unit, ends, may_touch_enemy=True)
     check_charge_contact(verdict, situation, unit, ends, [target.id], RULE_INITIATIVE)
     verdict.events.append({"event": "charged", "unit": unit.id, "target": target.id})
-    return finish(verdict, situation, ends, {unit.id: {"initiative_moved": True}})
+    return finish_past_characters(
+        verdict, situation, unit, ends, {unit.id: {"initiative_moved": True, "charged": True}}
+    )
 
 
 def _adjudicate_order(situation: Situation, move: Move, charge: bool) -> Verdict:
@@ -361,15 +496,21 @@ def _adjudicate_order(situation: Situation, move: Move, charge: bool) -> Verdict
         return verdict
     ordered = check_order(verdict, situation, unit, move, dice)
     verdict.move.update(dice.summary())
-    if not ordered:
+    if not verdict.legal:
         return verdict
     dice.finish()
+    if not ordered:
+        return failed_order(verdict, situation, unit, move, sum(d.value for d in dice.rolled))
     if move.end is None:
         raise InvalidInput(
             "end",
             f"an {move.type} needs the stands' end positions; the engine does not choose them",
         )
     ends = end_models(unit, move)
+    if formation(unit.models) == "irregular" and not charge:
+        # 2.9: a flyer that starts an ordered move in irregular formation moves half pace.
+        limit, why = FLYER_IRREGULAR_CHARGE, "an order move from irregular formation (half pace)"
+        verdict.move["max_distance"] = limit
     check_distances(verdict, unit, ends, limit, RULE_CHARGE, why)
     check_flown_end(verdict, situation, unit, ends, may_touch_enemy=charge)
     if charge:
@@ -378,12 +519,10 @@ def _adjudicate_order(situation: Situation, move: Move, charge: bool) -> Verdict
         check_charge_sight(verdict, situation, unit, targets or touched)
     earlier = int(unit.state.get("orders_this_phase", 0) or 0)
     character = move.declared("ordered_by")
-    return finish(
-        verdict,
-        situation,
-        ends,
-        {unit.id: {"orders_this_phase": earlier + 1, "ordered_by": character}},
-    )
+    state = {"orders_this_phase": earlier + 1, "ordered_by": character}
+    if charge:
+        state["charged"] = True
+    return finish_past_characters(verdict, situation, unit, ends, {unit.id: state})
 
 
 def adjudicate_order_move(situation: Situation, move: Move) -> Verdict:

@@ -3,9 +3,11 @@
 How the engine reads 2.6:
 - Dice: one D6 per hit (`hits`), one die fewer when the target is defended, two fewer when it is
   fortified (fortified takes precedence). The unit moves the total in cm.
-- Direction: straight away from the shooting stand (`shooter`), along the line from that stand's
-  centre to the centre of the driven unit's stands. The unit moves as a block: no stand turns or
-  changes place in the formation.
+- Direction: straight away from the shooting stand (`shooter`, the closest enemy stand that shot
+  at the unit), along the line from that stand's closest point to the closest point of the driven
+  unit (2.6, 2.9). The unit moves as a block: no stand turns or changes place in the formation.
+- Only infantry and artillery can be defended or fortified (2.9): the declaration is refused for
+  any other flyer. Units in combat are not driven back.
 - Flyers pass over whatever lies on the way; only where the block would end matters:
   - over woods or terrain infantry cannot enter: it stops in front of that piece, touching it;
   - over friendly stands: if the friends make way (`friends_make_way`) it ends there and the
@@ -15,9 +17,16 @@ How the engine reads 2.6:
     enemy already within 1 cm at the start stops it where it is if the block would come nearer.
   Each stop can uncover another (stopping in front of a wood may leave the block over a friend),
   so the rules are applied until the end position is clear.
+  Friends in combat cannot make way: the flyers halt 1 cm short of them, confused ([house]:
+  "halt as they touch" read as the general rules' 1 cm). Characters never stop the flyers: a
+  friendly one is moved aside, a lone enemy one displaced (bystanders.py).
 - Any 6 rolled confuses the unit. A total beyond the flyer's full pace (100 cm) destroys it.
-- Driven off the table edge: not judged (a failed finding says so), because RULES.md does not fix
-  it; settle it by the rulebook.
+- Confusion rolls the players make, reported as `confusion-roll` events, never rolled by the
+  engine (2.9): one D6 for a unit that halts in front of impassable terrain or woods (confused on
+  a 6); one for each friendly unit that makes way, and one per unit forced for the flyers.
+- Driven off the table (any part of a stand over the edge): the unit leaves the table; the
+  leave-the-table D6 (-1 per stand lost) is owed and reported (`leave-table-roll`); the unit is
+  shown where it left, touching the edge (2.9 "Leaving the table").
 `suggest` computes the drive back; `adjudicate` of a hand placement requires each stand within
 PLACEMENT_TOLERANCE of the engine's position.
 """
@@ -28,24 +37,29 @@ import math
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
+import shapely
+from shapely.ops import nearest_points
+
 from ..dice import Dice
 from ..errors import InvalidInput
 from ..geometry import EPSILON
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
+from .bystanders import finish_past_characters
 from .flying import (
     FLYER_PACE,
     check_engine_placement,
     check_flown_end,
-    check_on_table,
+    engaged,
     finish,
     fmt,
+    in_combat,
     new_verdict,
     phase_check,
     refuse_ground_unit,
 )
-from .stands import block_intervals, board, centroid, interval_containing, overlaps
+from .stands import block_intervals, board, interval_containing, overlaps, table_limit
 from .terrain import no_flyer_end_terrain
 
 RULE = "flying-units/drive-back"
@@ -66,6 +80,7 @@ class Outcome:
     destroyed_by: str | None = None
     make_way: list[str] = field(default_factory=list)
     ends: list[Model] = field(default_factory=list)
+    left_table: bool = False
 
 
 def dice_count(hits: int, defended: bool, fortified: bool) -> int:
@@ -74,12 +89,14 @@ def dice_count(hits: int, defended: bool, fortified: bool) -> int:
 
 
 def direction_away(shooter: Model, unit: Unit) -> tuple[float, float]:
-    cx, cy = centroid(unit.models)
-    dx, dy = cx - shooter.x, cy - shooter.y
+    """2.6 / 2.9: from the shooter's closest point to the closest point of the unit."""
+    block = shapely.union_all([m.footprint for m in unit.models])
+    p, q = nearest_points(shooter.footprint, block)
+    dx, dy = q.x - p.x, q.y - p.y
     length = math.hypot(dx, dy)
     if length <= EPSILON:
         raise InvalidInput(
-            "declarations.shooter", "the shooting stand sits on the driven unit's centre"
+            "declarations.shooter", "the shooting stand touches the driven unit: it is in combat"
         )
     return dx / length, dy / length
 
@@ -118,11 +135,15 @@ def settle(
                 ("terrain", [f.id for f in over_terrain], [f.footprint for f in over_terrain])
             )
         friends, enemies = {}, {}
+        busy = {}
         for m in block:
             for o in b.stands_near(m.footprint, ENEMY_GAP):
-                if o.unit == unit.id:
-                    continue
-                if b.army_of[o.unit] == unit.army:
+                if o.unit == unit.id or not b.counts(o):
+                    continue  # 2.9: characters never stop or confuse the flyers
+                if b.army_of[o.unit] == unit.army and in_combat(situation, situation.unit(o.unit)):
+                    if m.footprint.distance(o.footprint) < ENEMY_GAP - 1e-3:
+                        busy[o.id] = o
+                elif b.army_of[o.unit] == unit.army:
                     if overlaps(m.footprint, o.footprint):
                         friends[o.id] = o
                 else:
@@ -136,6 +157,14 @@ def settle(
                 outcome.make_way = sorted(set(outcome.make_way) | set(units))
             else:
                 stops.append(("friends", units, [o.footprint for o in friends.values()]))
+        if busy:
+            stops.append(
+                (
+                    "busy",
+                    sorted({o.unit for o in busy.values()}),
+                    [o.footprint.buffer(ENEMY_GAP, quad_segs=32) for o in busy.values()],
+                )
+            )
         if enemies:
             stops.append(
                 (
@@ -151,7 +180,7 @@ def settle(
             hit = interval_containing(block_intervals(unit.models, ux, uy, reach, shapes), t)
             stop_at = hit[0] if hit else t
             outcome.stops.append((what, ids))
-            if what in ("friends", "enemy"):
+            if what in ("friends", "enemy", "busy"):
                 outcome.confused_by.append(what)
             new_t = min(new_t, stop_at)
         if new_t >= t - 1e-9:  # cannot move back any further
@@ -188,6 +217,14 @@ def plan_drive_back(situation: Situation, unit: Unit, move: Move, dice: Dice) ->
         outcome.destroyed_by = "pace"
         outcome.ends = list(unit.models)
         return outcome
+    b = board(situation)
+    edge = table_limit(b.table, [m.footprint for m in unit.models], ux, uy)
+    if outcome.distance > edge + EPSILON:
+        # 2.9: any part of a stand crossing the edge takes the whole unit off the table
+        outcome.left_table = True
+        outcome.travelled = edge
+        outcome.ends = [m.placed(m.x + ux * edge, m.y + uy * edge) for m in unit.models]
+        return outcome
     settle(
         situation,
         unit,
@@ -215,6 +252,8 @@ STOP_TEXT = {
     "enemy": "it would have ended over or next to enemy {ids}, so it stops 1 cm in front of "
     "them and "
     "is confused",
+    "busy": "it would have ended over or next to friends in combat ({ids}), who cannot make way, "
+    "so it halts 1 cm short of them and is confused [house: 1 cm]",
 }
 
 
@@ -225,6 +264,31 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
     if not refuse_ground_unit(verdict, unit):
         return verdict
     phase_check(verdict, situation, unit, "shooting", RULE)
+    busy = engaged(situation, unit)
+    verdict.check(
+        RULE,
+        "eligible-if",
+        not busy,
+        unit.id,
+        f"{unit.id} is not in combat."
+        if not busy
+        else f"{unit.id} is in combat with {', '.join(busy)}; units in combat are not driven back.",
+    )
+    for declared in ("defended", "fortified"):
+        if move.declared(declared):
+            may = unit.has("INFANTRY") or unit.has("ARTILLERY")
+            verdict.check(
+                RULE,
+                "eligible-if",
+                may,
+                unit.id,
+                f"{unit.id} is infantry or artillery, so it can be {declared}."
+                if may
+                else f"Only infantry and artillery stands can be {declared}, and {unit.id} is "
+                "neither: it rolls every drive-back die.",
+            )
+    if not verdict.legal:
+        return verdict
     dice = Dice(move.dice, move.seed)
     outcome = plan_drive_back(situation, unit, move, dice)
     dice.finish()
@@ -273,16 +337,13 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
             + STOP_TEXT[what].format(ids=", ".join(ids))
             + ".",
         )
-    on_table = check_on_table(
-        verdict, situation, RULE, unit, outcome.ends, "This drive back", outcome.travelled
-    )
+    if outcome.left_table:
+        return _left_table(verdict, situation, unit, move, outcome)
     ends = check_engine_placement(verdict, RULE, unit, move, outcome.ends, "the drive back")
-    if on_table:
-        check_flown_end(
-            verdict, situation, unit, ends, ignore=outcome.make_way, stage="end-of-move"
-        )
+    check_flown_end(verdict, situation, unit, ends, ignore=outcome.make_way, stage="end-of-move")
     if outcome.make_way:
         verdict.events.append({"event": "make-way", "unit": unit.id, "friends": outcome.make_way})
+    _confusion_rolls(verdict, unit, outcome)
     state = {}
     if outcome.confused_by:
         verdict.events.append(
@@ -296,4 +357,67 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
             f"{unit.id} is confused ({', '.join(sorted(set(outcome.confused_by)))}).",
         )
         state = {unit.id: {"confused": True}}
-    return finish(verdict, situation, ends, state)
+    return finish_past_characters(verdict, situation, unit, ends, state)
+
+
+def confusion_roll(unit_id: str, dice: int, because: str) -> dict:
+    """A confusion roll the players make (2.9): `dice` D6, confused on any 6."""
+    return {"event": "confusion-roll", "unit": unit_id, "dice": f"{dice}D6", "because": because}
+
+
+def _confusion_rolls(verdict: Verdict, unit: Unit, outcome: Outcome) -> None:
+    """2.9: the separate confusion D6s owed, reported for the players to roll."""
+    if any(what == "terrain" for what, _ in outcome.stops):
+        verdict.events.append(confusion_roll(unit.id, 1, "halted in front of terrain"))
+        verdict.check(
+            RULE,
+            "after-moving",
+            True,
+            unit.id,
+            f"{unit.id} halted in front of terrain it may not end over: roll a separate D6 for "
+            "it, confused on a 6 (not one of the drive-back dice).",
+        )
+    if outcome.make_way:
+        for friend in outcome.make_way:
+            verdict.events.append(confusion_roll(friend, 1, f"made way for {unit.id}"))
+        n = len(outcome.make_way)
+        verdict.events.append(confusion_roll(unit.id, n, "forced friends to make way"))
+        verdict.check(
+            RULE,
+            "after-moving",
+            True,
+            unit.id,
+            f"{', '.join(outcome.make_way)} made way: each rolls a D6 and is confused on a 6; "
+            f"{unit.id} rolls {n} D6 (one per unit it forced aside) and is confused on any 6.",
+        )
+
+
+def _left_table(
+    verdict: Verdict, situation: Situation, unit: Unit, move: Move, outcome: Outcome
+) -> Verdict:
+    """2.9 "Leaving the table": the unit leaves; the players roll the D6 it owes."""
+    lost = int(unit.state.get("stands_lost", 0) or 0)
+    verdict.check(
+        RULE,
+        "after-moving",
+        True,
+        unit.id,
+        f"The drive back of {fmt(outcome.distance)} cm takes {unit.id} over the table edge after "
+        f"{fmt(outcome.travelled)} cm, so the whole unit leaves the table. Roll a D6"
+        + (f", -1 per stand lost ({-lost})" if lost else "")
+        + ": 0 or less, destroyed; 1-2, off the table until the start of its side's next turn; "
+        "3-4, it returns at once where it left and may not move again this turn; 5-6, it returns "
+        "at once where it left.",
+        outcome.distance,
+        outcome.travelled,
+    )
+    verdict.events.append(
+        {"event": "leave-table-roll", "unit": unit.id, "dice": "D6", "modifier": -lost}
+    )
+    ends = outcome.ends
+    for m in ends:
+        verdict.models[m.id] = {
+            "distance_moved": round(outcome.travelled, 4),
+            "end": {"x": round(m.x, 6), "y": round(m.y, 6), "facing": round(m.facing, 6)},
+        }
+    return finish(verdict, situation, ends, {})

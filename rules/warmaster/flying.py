@@ -124,6 +124,7 @@ def check_flown_end(
     may_touch_enemy: bool = False,
     ignore: Iterable[str] = (),
     stage: str = "end-of-move",
+    together: bool = True,
 ) -> None:
     """2.2 / 2.5 end of move for flyers: table, terrain, friends, enemies, stands in touch.
 
@@ -152,11 +153,15 @@ def check_flown_end(
             f"{', '.join(f.id + ' (' + k + ')' for f, k in bad)}; a flyer "
             "may never end a move over woods or in terrain infantry cannot enter.",
         )
+        # 2.9: characters in the way are moved aside or displaced (bystanders.py), never block.
         friends_under = sorted(
             {
                 o.unit
                 for o in b.stands_near(fp)
-                if o.unit not in ignore and b.army_of[o.unit] == unit.army and stands_overlap(m, o)
+                if o.unit not in ignore
+                and b.counts(o)
+                and b.army_of[o.unit] == unit.army
+                and stands_overlap(m, o)
             }
         )
         own_under = [o.id for o in ends[:i] if stands_overlap(m, o)]
@@ -165,7 +170,7 @@ def check_flown_end(
             {
                 f"enemy {o.unit}"
                 for o in b.stands_near(fp)
-                if b.army_of[o.unit] != unit.army and stands_overlap(m, o)
+                if b.army_of[o.unit] != unit.army and b.counts(o) and stands_overlap(m, o)
             }
         )
         under = friends_under + own_under + enemy_under
@@ -183,7 +188,9 @@ def check_flown_end(
             {
                 o.unit
                 for o in b.stands_near(fp, 2 * EPSILON)
-                if b.army_of[o.unit] != unit.army and fp.distance(o.footprint) <= EPSILON
+                if b.army_of[o.unit] != unit.army
+                and b.counts(o)
+                and fp.distance(o.footprint) <= EPSILON
             }
         )
         if may_touch_enemy:
@@ -198,6 +205,8 @@ def check_flown_end(
             else f"{m.id} would end touching enemy {', '.join(enemies)}, "
             "which only a charge may do.",
         )
+    if not together:
+        return  # the caller judges the formation (a retreat that lost stands, 2.9)
     together = stands_together(ends)
     verdict.check(
         "units/formation",
@@ -211,19 +220,31 @@ def check_flown_end(
 
 
 def touching_enemy_units(situation: Situation, unit: Unit, stands: Iterable[Model]) -> list[str]:
-    """Enemy units with a stand touching one of `stands`."""
+    """Enemy units with a stand touching one of `stands`. 2.9: enemy characters are not units
+    and never count (a lone one touched is displaced instead, bystanders.py)."""
     b = board(situation)
     out = set()
     for m in stands:
         for o in b.stands_near(m.footprint, 2 * EPSILON):
-            if b.army_of[o.unit] != unit.army and m.footprint.distance(o.footprint) <= EPSILON:
+            if (
+                b.army_of[o.unit] != unit.army
+                and b.counts(o)
+                and m.footprint.distance(o.footprint) <= EPSILON
+            ):
                 out.add(o.unit)
     return sorted(out)
 
 
 def engaged(situation: Situation, unit: Unit) -> list[str]:
-    """A unit is engaged (in combat) when one of its stands touches an enemy stand."""
+    """A unit is engaged (in combat) when one of its stands touches an enemy unit's stand (2.9:
+    enemy characters do not count)."""
     return touching_enemy_units(situation, unit, unit.models)
+
+
+def in_combat(situation: Situation, unit: Unit) -> bool:
+    """In combat: engaged, or marked so by the scenario (`state.in_combat`: e.g. a unit whose
+    enemy has been removed but whose combat is not over this phase; format extension)."""
+    return unit.flag("in_combat") or bool(engaged(situation, unit))
 
 
 def finish(

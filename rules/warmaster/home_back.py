@@ -38,7 +38,7 @@ from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
 from ..systems import SYSTEMS
 from ..verdict import Verdict
-from .command import character_of
+from .command import character_of, check_before_orders
 from .flying import (
     COMMAND_RANGE,
     check_flown_end,
@@ -56,18 +56,26 @@ from .flying import (
 from .stands import (
     ENEMY_CLEARANCE,
     board,
+    contact_centres,
+    interval_containing,
     is_character,
+    merge_intervals,
     overlaps,
     same_facing,
     stands_together,
     sweep_intervals,
     swept_hull,
+    table_limit,
     unit_distance,
 )
 
 RULE = "flying-units/home-back"
 PLACEMENT_TOLERANCE = SYSTEMS["warmaster-revolution"].placement_tolerance
 HOME_BACK_CM_PER_PIP = 10.0
+#: How much smaller (cm) the first stand is swept, so that touching is not taken for blocking.
+CORE = 1e-5
+#: Spacing (cm) of the spots tried round a stand already placed: below PLACEMENT_TOLERANCE.
+SEARCH_STEP = 0.05
 #: When the first stand's furthest allowed spot leaves no room for the others, it steps back
 #: toward its start by this much and tries again (well inside the placement tolerance).
 STEP_BACK = 0.05
@@ -111,7 +119,8 @@ def eligibility(verdict: Verdict, situation: Situation, unit: Unit) -> bool:
         if not spell
         else f"A spell prevents {unit.id} from moving, so it cannot home back.",
     )
-    # 2.3: home back comes after initiative and before orders, once a phase.
+    # 2.9: home back comes after initiative and before any order roll of the army, once a phase.
+    check_before_orders(verdict, situation, unit, RULE)
     earlier = int(unit.state.get("orders_this_phase", 0) or 0)
     for done, text in (
         (unit.flag("homed_back"), f"{unit.id} has already homed back this phase."),
@@ -192,7 +201,17 @@ def plan_home_back(situation: Situation, unit: Unit, character: Unit, roll: int)
     # Swept a little beyond `wanted`, so an obstacle that ends exactly there is told apart from
     # one the stand would still be inside.
     reach = swept_hull(first.footprint, ux * (wanted + 1), uy * (wanted + 1))
-    blocked = sweep_intervals(first.footprint, ux, uy, wanted + 1, ctx.obstacles_near(reach))
+    # Swept a hair smaller, so sliding along a friend's edge (touching, which is allowed) is not
+    # taken for running into it; the stop is then put that hair back (CORE) before the contact.
+    core = first.footprint.buffer(-CORE, join_style="mitre")
+    blocked = []
+    for obstacle in ctx.obstacles_near(reach):
+        full = sweep_intervals(first.footprint, ux, uy, wanted + 1, [obstacle])
+        for a, b in sweep_intervals(core, ux, uy, wanted + 1, [obstacle]):
+            # the blocked stretch starts where the true stand first touches this obstacle
+            outer = interval_containing(full, a)
+            blocked.append((outer[0] if outer else a, b))
+    blocked = merge_intervals(blocked)
     t = min(wanted, ctx.table_limit(first, ux, uy))
     t = _step_out(blocked, t)
     ends = None
@@ -248,15 +267,7 @@ class _Context:
 
     def table_limit(self, stand: Model, ux: float, uy: float) -> float:
         """How far the stand can move along (ux, uy) and stay on the table."""
-        limit = math.inf
-        width, height = self.situation.table.width, self.situation.table.height
-        for cx, cy in list(stand.footprint.exterior.coords)[:-1]:
-            for c, u, top in ((cx, ux, width), (cy, uy, height)):
-                if u > EPSILON:
-                    limit = min(limit, (top - c) / u)
-                elif u < -EPSILON:
-                    limit = min(limit, (0 - c) / u)
-        return max(0.0, limit)
+        return table_limit(self.board.table, [stand.footprint], ux, uy)
 
     def allowed(self, fp, placed: list, min_gap: float) -> bool:
         """May a stand of the homing unit end with this footprint? Besides where any flyer may
@@ -295,15 +306,21 @@ class _Context:
             ) and any(ideal.footprint.distance(p.footprint) <= EPSILON for p in placed.values()):
                 best = ideal
             else:
+                # every spot touching a stand already placed (the rings sampled every
+                # SEARCH_STEP, so the nearest free spot is found to within it), nearest first
                 best_cost = math.inf
+                fps = [p.footprint for p in placed.values()]
                 for anchor in placed.values():
-                    for x, y in slots(anchor, m):
-                        cand = m.placed(x, y)
+                    for x, y in contact_centres(
+                        anchor.footprint, m, (ideal.x, ideal.y), SEARCH_STEP
+                    ):
                         cost = math.hypot(x - ideal.x, y - ideal.y)
-                        if cost < best_cost and self.allowed(
-                            cand.footprint, [p.footprint for p in placed.values()], min_gap
-                        ):
+                        if cost >= best_cost:
+                            break
+                        cand = m.placed(x, y)
+                        if self.allowed(cand.footprint, fps, min_gap):
                             best, best_cost = cand, cost
+                            break
             if best is None:
                 return None
             placed[m.id] = best
@@ -315,44 +332,6 @@ class _Context:
             return False
         fps.append(m.footprint)
         return True
-
-
-def slots(anchor: Model, stand: Model) -> list[tuple[float, float]]:
-    """Centres where `stand` (keeping its facing) touches `anchor`: beside, behind, in front and
-    corner to corner when both are rectangles facing the same way; otherwise in 16 directions."""
-    if (
-        anchor.base.kind == "rect"
-        and stand.base.kind == "rect"
-        and same_facing(anchor.facing, stand.facing, 1e-6)
-    ):
-        wa, da = anchor.base.size
-        wb, db = stand.base.size
-        a = math.radians(anchor.facing)
-        fx, fy, rx, ry = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
-        f_off, r_off = (da + db) / 2, (wa + wb) / 2
-        out = []
-        for f, r in (
-            (0, r_off),
-            (0, -r_off),
-            (-f_off, 0),
-            (f_off, 0),
-            (-f_off, r_off),
-            (-f_off, -r_off),
-            (f_off, r_off),
-            (f_off, -r_off),
-        ):
-            out.append((anchor.x + f * fx + r * rx, anchor.y + f * fy + r * ry))
-        return out
-    out = []
-    shape = stand.base.footprint(anchor.x, anchor.y, stand.facing)
-    reach = anchor.base.radius + stand.base.radius + 1.0
-    for k in range(16):
-        ang = 2 * math.pi * k / 16
-        ux, uy = math.cos(ang), math.sin(ang)
-        hits = sweep_intervals(shape, ux, uy, reach, [anchor.footprint])
-        t = hits[0][1] if hits else 0.0
-        out.append((anchor.x + ux * t, anchor.y + uy * t))
-    return out
 
 
 # -- the move rule -----------------------------------------------------------------------------

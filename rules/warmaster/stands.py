@@ -19,6 +19,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 import shapely
 from shapely import STRtree
 from shapely.geometry import LineString, MultiPoint, Point, Polygon, box
@@ -280,7 +281,13 @@ class Board:
     tree: STRtree
     army_of: dict[str, str]
     table: Polygon
+    characters: frozenset[str] = frozenset()  # ids of character units (2.9: not units)
     cache: dict = field(default_factory=dict)  # other per-situation indexes, by name
+
+    def counts(self, stand: Model) -> bool:
+        """2.9: a stand that counts as part of a unit for closest enemy, sight, touching and
+        blocking questions: every stand but a character's (alone or joined)."""
+        return stand.unit not in self.characters
 
     def stands_near(self, region: Polygon, margin: float = 0.0) -> list[Model]:
         query = region if margin <= 0 else region.buffer(margin, join_style="mitre")
@@ -303,6 +310,7 @@ def board(situation: Situation) -> Board:
         STRtree(footprints),
         {u.id: u.army for u in situation.units},
         box(0, 0, situation.table.width, situation.table.height),
+        frozenset(u.id for u in situation.units if is_character(u)),
     )
     situation.memo["warmaster.board"] = result
     return result
@@ -317,6 +325,47 @@ def block_intervals(
     for m in stands:
         out.extend(sweep_intervals(m.footprint, ux, uy, t_max, obstacles))
     return merge_intervals(out)
+
+
+def table_limit(table: Polygon, footprints: Iterable[Polygon], ux: float, uy: float) -> float:
+    """How far footprints can move along the unit vector (ux, uy) and stay on the table."""
+    x0, y0, x1, y1 = table.bounds
+    limit = math.inf
+    for fp in footprints:
+        for cx, cy in list(fp.exterior.coords)[:-1]:
+            for c, u, low, top in ((cx, ux, x0, x1), (cy, uy, y0, y1)):
+                if u > EPSILON:
+                    limit = min(limit, (top - c) / u)
+                elif u < -EPSILON:
+                    limit = min(limit, (low - c) / u)
+    return max(0.0, limit)
+
+
+def contact_centres(
+    anchor: Polygon, stand: Model, toward: tuple[float, float], step: float
+) -> list[tuple[float, float]]:
+    """Every centre where `stand` (keeping its facing) touches the convex footprint `anchor`, to
+    within `step` along the ring they form, nearest `toward` first.
+
+    Exact ring: the stand centred at c touches the anchor when c lies on the boundary of the
+    Minkowski sum anchor + (-stand shape), the convex hull of the pairwise vertex differences.
+    The ring is sampled every `step` and the point of it nearest `toward` is added, so the
+    nearest free centre found is within `step` of the true nearest free centre."""
+    shape = np.asarray(stand.footprint.exterior.coords[:-1]) - (stand.x, stand.y)
+    corners_a = np.asarray(anchor.exterior.coords[:-1])
+    pts = (corners_a[:, None, :] - shape[None, :, :]).reshape(-1, 2)
+    ring = np.asarray(shapely.convex_hull(shapely.multipoints(pts)).exterior.coords)
+    seg = np.hypot(np.diff(ring[:, 0]), np.diff(ring[:, 1]))
+    along = np.concatenate([[0.0], np.cumsum(seg)])
+    n = max(8, math.ceil(along[-1] / step))
+    at = np.linspace(0.0, along[-1], n, endpoint=False)
+    xs = np.interp(at, along, ring[:, 0])
+    ys = np.interp(at, along, ring[:, 1])
+    nearest = LineString(ring).interpolate(LineString(ring).project(Point(toward)))
+    xs = np.append(xs, nearest.x)
+    ys = np.append(ys, nearest.y)
+    order = np.argsort(np.hypot(xs - toward[0], ys - toward[1]), kind="stable")
+    return list(zip(xs[order].tolist(), ys[order].tolist(), strict=True))
 
 
 def centroid(stands: Iterable[Model]) -> tuple[float, float]:

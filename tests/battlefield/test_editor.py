@@ -5,7 +5,6 @@ import pytest
 from shapely.geometry import Point
 
 from battlefield.editor import (
-    PRESETS,
     add_terrain,
     add_unit,
     block_positions,
@@ -15,6 +14,7 @@ from battlefield.editor import (
     place_models,
     ring_overlays,
 )
+from battlefield.games import game
 from battlefield.models import Scenario, ScenarioEdit, StaleScenario, UnitProfile
 from battlefield.validation import validate_scenario
 from rules import InvalidInput, Situation
@@ -61,7 +61,7 @@ def test_the_editor_page_shows_the_interactive_table_and_every_form(client, squa
     assert "data-placement" in html and 'role="group"' in html and 'tabindex="0"' in html
     assert 'name="pose-B1-x" value="30"' in html and 'name="pose-C1-facing" value="90"' in html
     assert f'name="version" value="{squads.version}"' in html
-    for preset in PRESETS["wh40k-11e"].values():
+    for preset in game("wh40k-11e").PRESETS.values():
         assert preset["label"].replace("″", "″") in html
     assert "Battle-shocked" in html and "Add a unit by hand" in html
     assert "js/table.js" in html and "css/table.css" in html
@@ -131,11 +131,11 @@ def test_every_40k_and_warmaster_preset_makes_a_valid_scenario(client, player):
         client.post("/scenarios/new", {"name": "t", "table": f"{system}:{size}"})
         doc = Scenario.objects.latest("pk").document
         width, height = doc["table"]["width"], doc["table"]["height"]
-        for i, preset in enumerate(PRESETS[system]):
+        for i, preset in enumerate(game(system).PRESETS):
             x, y = width * (0.15 + 0.23 * (i % 4)), height * (0.15 + 0.3 * (i // 4))
             add_terrain(doc, preset, x, y, rotation=30 * i)
         validate_scenario(doc)
-        assert len({t["id"] for t in doc["terrain"]}) == len(PRESETS[system])
+        assert len({t["id"] for t in doc["terrain"]}) == len(game(system).PRESETS)
 
 
 def test_moving_and_turning_terrain_keeps_its_shape_about_the_new_centre(client, squads):

@@ -9,7 +9,6 @@ from django.core.management import call_command
 
 from battlefield.lessons import LESSON_DIR, load_lessons, read_lesson
 from battlefield.models import Lesson, Scenario, Step
-from rules import SYSTEMS
 
 pytestmark = pytest.mark.django_db
 PARTIAL = {"HX-Request": "true", "HX-Request-Type": "partial"}
@@ -98,9 +97,7 @@ def test_checking_a_try_is_open_to_anyone_and_stores_nothing(client, demo):
     assert response.status_code == 200
     html = response.content.decode()
     assert "verdict-body" in html and 'hx-swap-oob="true"' in html
-    covered = "surge" in SYSTEMS["wh40k-11e"].move_types
-    if not covered:
-        assert "does not judge surge moves" in html
+    assert "does not judge surge moves" not in html
     assert move["unit"] == "B"
     assert Step.objects.count() == steps
     assert list(Scenario.objects.values_list("version", flat=True)) == versions
@@ -115,12 +112,8 @@ def test_a_try_with_a_bad_pose_answers_422_with_the_error(client, demo):
 
 
 def test_suggest_in_a_try_is_refused_plainly_while_the_engine_lacks_the_move_type(client, demo):
-    if "surge" in SYSTEMS["wh40k-11e"].move_types:
-        html = client.post("/lessons/surge-basics/suggest", {}, headers=PARTIAL).content.decode()
-        assert html.lstrip().startswith('<fieldset id="pose-fields"')
-    else:
-        response = client.post("/lessons/surge-basics/suggest", {}, headers=PARTIAL)
-        assert response.status_code == 422 and "does not cover surge" in response.content.decode()
+    html = client.post("/lessons/surge-basics/suggest", {}, headers=PARTIAL).content.decode()
+    assert html.lstrip().startswith('<fieldset id="pose-fields"')
 
 
 def test_a_lesson_file_with_the_wrong_slug_is_refused(tmp_path):

@@ -8,10 +8,9 @@ import pytest
 from django.test import Client
 
 from battlefield.models import Scenario
-from rules import SYSTEMS
-from rules.systems import MoveRule
 from tests.battlefield.test_steps import MOVED, rolled_normal_move
 from tests.documents import scenario
+from tests.registry import judge_move_type
 
 pytestmark = pytest.mark.django_db
 
@@ -66,9 +65,7 @@ def test_nothing_changed_answers_304_with_one_query(shared, django_assert_max_nu
 
 
 def test_a_committed_step_shows_a_banner_with_its_link(client, shared, monkeypatch):
-    monkeypatch.setitem(
-        SYSTEMS["wh40k-11e"].move_rules, "normal", MoveRule("09.05", rolled_normal_move)
-    )
+    judge_move_type(monkeypatch, "wh40k-11e", "normal", adjudicate=rolled_normal_move)
     client.post(f"/scenarios/{shared.pk}/move/commit", {**MOVED, "version": "1"})
     shared.refresh_from_db()
     assert shared.version == 2

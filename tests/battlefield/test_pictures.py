@@ -7,8 +7,10 @@ import pytest
 from PIL import Image
 from shapely.geometry import LineString, Point, box
 
+from battlefield.games.warmaster import STYLES as TERRAIN_WARMASTER
+from battlefield.games.wh40k import STYLES as TERRAIN_40K
 from battlefield.pictures import Overlay, legend_entries, table_png, table_svg
-from battlefield.scene import ARMY_COLOURS, TABLE_COLOUR, TERRAIN_40K, TERRAIN_WARMASTER, scene
+from battlefield.scene import ARMY_COLOURS, TABLE_COLOUR, scene
 from rules import Situation
 from tests.documents import scenario
 

@@ -77,6 +77,15 @@ def test_the_move_schema_knows_every_move_type_and_declaration_the_engine_parses
     assert set(schema["$defs"]["declarations"]["properties"]) == set(declarations_of())
 
 
+def test_the_scenario_schema_s_terrain_names_are_the_registry_s():
+    schema = scenario_schema()
+    warmaster = SYSTEMS["warmaster-revolution"]
+    names = schema["$defs"]["warmaster_terrain_type"]["examples"]
+    assert set(names) == set(warmaster.terrain_names)
+    categories = schema["properties"]["terrain"]["items"]["properties"]["category"]["enum"]
+    assert set(categories) == {k.name for k in SYSTEMS["wh40k-11e"].terrain_kinds}
+
+
 def test_the_trigger_schema_matches_the_engine_s_trigger_fields():
     from rules.wh40k.surge import EVENTS, SURGE_TRIGGERS, TRIGGER_FIELDS
 

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from battlefield.models import Scenario, Step
-from battlefield.stepper import MOVE_DECLARATIONS, in_force, parse_dice
+from battlefield.stepper import in_force, parse_dice
 from rules import InvalidInput
 from tests.documents import scenario
 from tests.registry import judge_move_type
@@ -121,14 +121,15 @@ def test_the_declaration_step_asks_only_what_the_move_type_uses(client, mine):
     assert charge.index('name="take_to_the_skies"') < charge.index('name="roll"')
 
 
-def test_every_declaration_a_form_asks_is_a_declaration_of_the_move_format():
-    from rules import SYSTEMS
-    from rules.systems import declarations_of
+def test_every_declaration_kind_has_a_template_block_that_asks_it():
+    from django.template.loader import get_template
 
-    for system, types in MOVE_DECLARATIONS.items():
-        for move_type, names in types.items():
-            assert move_type in SYSTEMS[system].move_types
-            assert set(names) <= set(declarations_of(system))
+    from battlefield.stepper import DECLARE, KIND_BLOCKS
+    from rules.systems import DECLARATION_KINDS
+
+    assert set(KIND_BLOCKS) == set(DECLARATION_KINDS)
+    for block in set(KIND_BLOCKS.values()):
+        get_template(f"{DECLARE}#{block}")
 
 
 def test_rolling_on_the_server_fixes_the_seed_in_the_url(client, mine):
@@ -340,19 +341,9 @@ def test_dice_entered_by_hand_accept_spaces_or_commas():
             parse_dice(bad)
 
 
-# -- with the real engine (skipped while its move type is not on main) -------------------------
+# -- with the real engine ---------------------------------------------------------------------
 
 
-def needs(system, move_type):
-    from rules import SYSTEMS
-
-    return pytest.mark.skipif(
-        move_type not in SYSTEMS[system].move_types,
-        reason=f"the engine does not judge {move_type} moves yet",
-    )
-
-
-@needs("warmaster-revolution", "home-back")
 def test_a_warmaster_home_back_with_dice_entered_by_hand_runs_through_every_step(
     client, django_user_model
 ):

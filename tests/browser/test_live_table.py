@@ -11,10 +11,9 @@ import time
 import pytest
 
 from battlefield.models import Scenario
-from rules import SYSTEMS
-from rules.systems import MoveRule
 from tests.battlefield.test_steps import rolled_normal_move
 from tests.documents import scenario
+from tests.registry import judge_move_type
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -31,9 +30,7 @@ SET_VISIBILITY = """(state) => {
 def table(monkeypatch, django_user_model):
     """A shared scenario whose 40K normal moves a plumbing rule judges legal (the engine's own
     rules are tested elsewhere; this is about the page)."""
-    monkeypatch.setitem(
-        SYSTEMS["wh40k-11e"].move_rules, "normal", MoveRule("09.05", rolled_normal_move)
-    )
+    judge_move_type(monkeypatch, "wh40k-11e", "normal", adjudicate=rolled_normal_move)
     owner = django_user_model.objects.create_user("owner")
     return Scenario.objects.create(
         document=scenario(), owner=owner, visibility=Scenario.Visibility.UNLISTED

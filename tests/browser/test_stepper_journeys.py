@@ -1,6 +1,6 @@
 """Browser journeys through the move stepper, step links and lessons (Playwright, Debian's
-Chromium). Each asserts what a player sees. Journeys whose move type the engine does not judge
-yet are skipped with a reason naming it, so they start running when that engine lands.
+Chromium). Each asserts what a player sees. Every move type they make is registered and judged
+(rules.SYSTEMS): a journey never skips for want of one; it fails.
 
 Browsers come from the shared tests/browser/conftest.py.
 """
@@ -16,20 +16,11 @@ import pytest
 from django.core.management import call_command
 
 from battlefield.models import Scenario
-from rules import SYSTEMS
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-
-
-def needs(system: str, move_type: str):
-    return pytest.mark.skipif(
-        move_type not in SYSTEMS[system].move_types,
-        reason=f"the engine does not judge {system} {move_type} moves yet "
-        f"(rules.SYSTEMS[{system!r}].move_types has no {move_type!r})",
-    )
 
 
 @pytest.fixture
@@ -86,7 +77,6 @@ def placement_values(page) -> dict[str, float]:
     }
 
 
-@needs("warmaster-revolution", "home-back")
 def test_a_warmaster_home_back_with_dice_entered_by_hand(fresh, request):
     demo()
     page = fresh()
@@ -156,7 +146,6 @@ def illegal_fixed_committed_shared(
     assert not page.errors and not stranger.errors
 
 
-@needs("warmaster-revolution", "home-back")
 def test_an_illegal_home_back_is_outlined_fixed_with_suggest_committed_and_shared(fresh, request):
     # EA1 flown 20 cm sideways, off the straight line toward the general
     illegal_fixed_committed_shared(
@@ -169,7 +158,6 @@ def test_an_illegal_home_back_is_outlined_fixed_with_suggest_committed_and_share
     )
 
 
-@needs("wh40k-11e", "surge")
 def test_an_illegal_surge_is_outlined_fixed_with_suggest_committed_and_shared(fresh, request):
     # B1 moved 3" away from the Crisis Battlesuits instead of toward them
     illegal_fixed_committed_shared(
@@ -183,7 +171,6 @@ def test_an_illegal_surge_is_outlined_fixed_with_suggest_committed_and_shared(fr
     )
 
 
-@needs("wh40k-11e", "surge")
 def test_the_surge_lesson_runs_to_the_end(fresh, request):
     demo()
     page = fresh()
@@ -206,7 +193,6 @@ def test_the_surge_lesson_runs_to_the_end(fresh, request):
     assert not page.errors
 
 
-@needs("wh40k-11e", "advance")
 def test_taking_to_the_skies_drops_the_maximum_distance_by_2(fresh, request):
     demo()
     page = fresh()

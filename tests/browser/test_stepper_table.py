@@ -12,14 +12,8 @@ import pytest
 from playwright.sync_api import expect
 
 from battlefield.models import Scenario
-from rules import SYSTEMS
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        "surge" not in SYSTEMS["wh40k-11e"].move_types, reason="the engine has no surge moves"
-    ),
-]
+pytestmark = [pytest.mark.django_db(transaction=True)]
 DEMO = Path(__file__).resolve().parents[2] / "battlefield" / "demo" / "scenarios"
 # The Berzerkers' surge of the worked example, 4 on the die (the step's own URL).
 SURGE = (
@@ -143,10 +137,6 @@ def test_the_lesson_try_it_table_moves_with_the_keyboard(page, site):
     expect(page.locator("#verdict .verdict-body")).to_be_visible()
 
 
-@pytest.mark.skipif(
-    "home-back" not in SYSTEMS["warmaster-revolution"].move_types,
-    reason="the engine has no Warmaster home back",
-)
 def test_an_anonymous_visitor_tries_a_move_from_the_share_page_and_nothing_is_saved(
     page, site, django_user_model, screenshot
 ):

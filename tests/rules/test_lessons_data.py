@@ -19,6 +19,8 @@ from shapely.geometry import LineString, box
 from rules import SYSTEMS, InvalidInput, Move, Situation, adjudicate, suggest
 from rules.geometry import footprint_distance, within
 from rules.move import MOVE_FORMAT
+from rules.warmaster.command import closest_visible_enemies
+from rules.warmaster.stands import unit_distance
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DEMO = ROOT / "battlefield" / "demo"
@@ -263,6 +265,7 @@ def test_the_try_it_step_is_a_move_without_end_poses_and_with_fixed_dice(path):
         "advance": 1,  # M + D6 (09.06)
         "charge": 2,  # 2D6 (11.04)
         "home-back": 1,  # 1D6 x 10 cm (RULES.md 2.4)
+        "character-escape": 0,  # no dice: 30 cm to a friendly unit (RULES.md 2.8)
     }.get(move.type, None)
     if move.type == "drive-back":
         needed = move.declared("hits")  # one D6 per hit (RULES.md 2.6)
@@ -283,8 +286,7 @@ def test_the_engine_suggests_a_legal_move_for_every_try_it(path):
     doc = load(path)
     s = scenario_of(doc)
     move = try_move(doc)
-    if move.type not in SYSTEMS[s.system].move_types:
-        pytest.skip(f"the engine does not judge {move.type} moves for {s.system} yet")
+    assert SYSTEMS[s.system].move_types[move.type].judged, f"{move.type} is not judged"
     try:
         suggested = suggest(s, move)
     except InvalidInput as refusal:
@@ -551,3 +553,27 @@ def test_warmaster_pegasus_driven_onto_friends_who_stay_put_halts_touching_them(
     halted = shifted(s, unit.id, drive_back_shift(s, move, 3.0))
     assert min(m.footprint.distance(f.footprint) for m in halted for f in friends) <= 1e-6
     assert all(m.footprint.intersection(f.footprint).area <= 1e-9 for m in halted for f in friends)
+
+
+def test_characters_and_flyers_the_warboss_is_nearer_but_the_boyz_are_the_target():
+    """RULES.md 2.9: the lone Warboss is 7.75 cm from the eagles, the Boyz 16 cm; characters are
+    not units, so the closest visible enemy unit (the initiative target) is the Boyz."""
+    s = scenario_of(lesson("warmaster-characters-and-flyers"))
+    eagles = s.unit("eagles")
+    assert unit_distance(eagles.models, s.unit("warboss").models) == pytest.approx(7.75)
+    closest, gap = closest_visible_enemies(s, eagles)
+    assert [u.id for u in closest] == ["boyz"] and gap == pytest.approx(16.0)
+
+
+def test_characters_and_flyers_the_prince_is_touched_and_the_spearmen_within_30_cm():
+    s = scenario_of(lesson("warmaster-characters-and-flyers"))
+    prince, wolves = s.model("PR1"), s.unit("wolves")
+    assert (
+        min(footprint_distance(prince.base, prince.pos, m.base, m.pos) for m in wolves.models)
+        <= 1e-6
+    )
+    gap = min(
+        footprint_distance(prince.base, prince.pos, m.base, m.pos)
+        for m in s.unit("spearmen").models
+    )
+    assert gap == pytest.approx(17.75, abs=0.01) and within(gap, 30.0)

@@ -7,6 +7,8 @@ so a retreat of d cm puts F's centres at x = 50 - d.
 
 import pytest
 
+from rules import InvalidInput
+
 from .builders import (
     character,
     enemy,
@@ -54,11 +56,74 @@ def test_a_flyer_retreating_into_impassable_terrain_or_enemies_is_destroyed():
     assert "destroyed" in [e["event"] for e in foes.events]
 
 
-def test_a_retreat_halts_against_friends_who_do_not_make_way():
-    # friend G1 at x 43..45: F halts with its rear edge on 45, centres at 46 (4 cm)
-    verdict = judge(fought(flyers("G", [stand("G1", 44, 54)], keywords=("INFANTRY",))), retreat(8))
+def test_a_retreat_into_friends_who_do_not_make_way_destroys_the_blocked_stand():
+    # 2.9, stand by stand: friend G1 (x 43..45, y 52..56) lies behind F2 (y 52..56). 8 cm back,
+    # F2 would cross it: F2 is destroyed. F1 (y 48..52) and F3 (y 56..60) only slide along its
+    # edges and end at x 41..43 (centres 42). The two survivors are split.
+    g = flyers("G", [stand("G1", 44, 54)], keywords=("INFANTRY",))
+    verdict = judge(fought(g), retreat(8))
     assert verdict.legal, failed_rules(verdict)
-    assert xs(verdict) == [46.0]
+    assert {"event": "stand-destroyed", "unit": "F", "stand": "F2"} in verdict.events
+    assert xs(verdict) == [42.0]
+    assert {"event": "remove-a-stand-if-still-split", "unit": "F"} in verdict.events
+    after = verdict.after.unit("F")
+    assert [m.id for m in after.models] == ["F1", "F3"] and after.state["stands_lost"] == 1
+
+
+def test_friends_that_make_way_let_the_whole_unit_retreat_and_owe_confusion_dice():
+    g = flyers("G", [stand("G1", 44, 54)], keywords=("INFANTRY",))
+    verdict = judge(fought(g), retreat(8, friends_make_way=True))
+    assert verdict.legal, failed_rules(verdict)
+    assert xs(verdict) == [42.0] and len(verdict.after.unit("F").models) == 3
+    assert {"event": "make-way", "unit": "F", "friends": ["G"]} in verdict.events
+    rolls = sorted((e["unit"], e["dice"]) for e in verdict.events if e["event"] == "confusion-roll")
+    assert rolls == [("F", "1D6"), ("G", "1D6")]
+
+
+def test_friends_in_combat_cannot_make_way_for_a_retreat():
+    # G1 is touched by enemy K (x 41..43): G is in combat, so F2 is destroyed all the same
+    g = flyers("G", [stand("G1", 44, 54)], keywords=("INFANTRY",))
+    verdict = judge(fought(g, enemy("K", 42, 54)), retreat(8, friends_make_way=True))
+    assert {"event": "stand-destroyed", "unit": "F", "stand": "F2"} in verdict.events
+
+
+def test_the_retreat_distance_is_shared_by_the_losing_units_rounded_up():
+    # lost by 5, two losing units: ceil(5 / 2) = 3 cm
+    verdict = judge(fought(), retreat(5, losing_units=2))
+    assert xs(verdict) == [47.0]
+    # lost by 0 (a unit that must still retreat): at least 1 cm
+    assert xs(judge(fought(), retreat(0))) == [49.0]
+
+
+def test_a_retreat_goes_straight_back_from_the_side_the_enemy_touches():
+    # K1 faces -y at (52, 61): x 50..54, y 60..62, touching F3's right edge (y = 60, F faces +x,
+    # so its right is +y) over x 50..51. F retreats 5 cm straight to its left (-y), keeping x;
+    # centre to centre from K1 would have gone (-2, -7) / 7.28 and shifted x.
+    flank = flyers("K", [stand("K1", 52, 61, 270)], army="blue", keywords=("INFANTRY",))
+    doc = scenario([line_of_flyers("F", 50, 54), flank], phase="combat")
+    verdict = judge(doc, retreat(5))
+    assert verdict.legal, failed_rules(verdict)
+    ys = sorted(round(v["end"]["y"], 4) for v in verdict.models.values())
+    assert ys == [45.0, 49.0, 53.0]
+    assert xs(verdict) == [50.0]
+
+
+def test_a_tie_between_sides_is_the_losers_choice():
+    # E1 touches F's front (F1 and F3 also meet it corner to corner: still one stand on the
+    # front); K1 touches its right flank: one enemy stand each
+    flank = flyers("K", [stand("K1", 52, 61, 270)], army="blue", keywords=("INFANTRY",))
+    with pytest.raises(InvalidInput) as err:
+        judge(fought(flank), retreat(5))
+    assert err.value.field == "declarations.retreat_from"
+    assert xs(judge(fought(flank), retreat(5, retreat_from="front"))) == [45.0]
+
+
+def test_a_retreat_off_the_table_destroys_the_unit():
+    # F at x = 4 (x 3..5), E touching its front: 5 cm back crosses the edge x = 0
+    doc = scenario([line_of_flyers("F", 4, 54), enemy("E", 6, 54)], phase="combat")
+    verdict = judge(doc, retreat(5))
+    assert verdict.legal and {"event": "destroyed", "unit": "F"} in verdict.events
+    assert not verdict.after.has_unit("F")
 
 
 def test_a_pursuit_goes_along_the_ground_into_contact():
@@ -71,8 +136,9 @@ def test_a_pursuit_goes_along_the_ground_into_contact():
     assert xs(verdict) == [58.0]
 
 
-def test_a_pursuit_is_blocked_by_woods_on_the_way():
-    # wood x 53..55: F stops with its front edge on 53, centres at 52, short of E
+def test_a_pursuit_that_cannot_reach_the_enemy_is_refused():
+    # wood x 53..55 lies between F (front edge 51) and E (x 59..61): on the ground F would stop
+    # at the wood after 2 cm, short of E. 2.9: a unit that cannot reach does not pursue.
     doc = scenario(
         [line_of_flyers("F", 50, 54), enemy("E", 60, 54)],
         [terrain("w", "woods", 53, 40, 55, 70)],
@@ -81,23 +147,85 @@ def test_a_pursuit_is_blocked_by_woods_on_the_way():
     verdict = judge(
         doc, {"unit": "F", "type": "pursuit", "declarations": {"charge_targets": ["E"]}}
     )
-    assert verdict.legal and xs(verdict) == [52.0]
-    assert any("does not reach" in f.text for f in verdict.findings)
+    assert not verdict.legal
+    assert any("cannot reach" in t for _, _, t in failed_rules(verdict))
 
 
-def test_combat_advances_and_fall_backs_are_flown():
+@pytest.mark.parametrize("a, legal", [(0.5, True), (0.45, False)])
+def test_a_pursuit_needs_1_cm_of_the_enemys_edge_outside_woods(a, legal):
+    # E (x 59..61, y 52..56) retreated into a wood covering x >= 59 but for a notch of width a
+    # (x 59..59 + a, y up to 52 + a) at E's top-left corner: 2a cm of E's edge lies outside it
+    # (a along its top edge, a along its left edge). F's path (x 51..59) stays clear of the wood.
+    wood = {
+        "id": "w",
+        "type": "woods",
+        "footprint": [[59 + a, 40], [90, 40], [90, 70], [59, 70], [59, 52 + a], [59 + a, 52 + a]],
+    }
+    doc = scenario([line_of_flyers("F", 50, 54), enemy("E", 60, 54)], [wood], phase="combat")
+    verdict = judge(
+        doc, {"unit": "F", "type": "pursuit", "declarations": {"charge_targets": ["E"]}}
+    )
+    assert verdict.legal is legal, failed_rules(verdict)
+    edge = next(f for f in verdict.findings if f.stage == "eligible-if" and f.limit == 1.0)
+    assert edge.measured == pytest.approx(2 * a)
+
+
+def _line(x):
+    return {"F1": {"x": x, "y": 50}, "F2": {"x": x, "y": 54}, "F3": {"x": x, "y": 58}}
+
+
+@pytest.mark.parametrize("enemy_x, legal", [(72.0, True), (72.1, False)])
+def test_a_combat_advance_is_flown_at_most_20_cm(enemy_x, legal):
+    # F spans x 49..51; E spans enemy_x - 1 ..: F must fly enemy_x - 52 cm to touch it, over the
+    # wood (x 53..65). 2.9: no stand may advance more than 20 cm.
     doc = scenario(
-        [line_of_flyers("F", 50, 54), enemy("E", 80, 54)],
-        [terrain("w", "woods", 55, 40, 70, 70)],
+        [line_of_flyers("F", 50, 54), enemy("E", enemy_x, 54)],
+        [terrain("w", "woods", 53, 40, 65, 70)],
         phase="combat",
     )
-    to = {"F1": {"x": 78, "y": 50}, "F2": {"x": 78, "y": 54}, "F3": {"x": 78, "y": 58}}
-    advance = judge(doc, {"unit": "F", "type": "combat-advance", "end": to})
-    assert advance.legal, failed_rules(advance)  # over the wood into contact with E (79..81)
-    back = {"F1": {"x": 30, "y": 50}, "F2": {"x": 30, "y": 54}, "F3": {"x": 30, "y": 58}}
-    assert judge(doc, {"unit": "F", "type": "combat-fall-back", "end": back}).legal
-    onto_wood = {m: {"x": 60, "y": p["y"]} for m, p in to.items()}
-    assert not judge(doc, {"unit": "F", "type": "combat-fall-back", "end": onto_wood}).legal
+    verdict = judge(doc, {"unit": "F", "type": "combat-advance", "end": _line(enemy_x - 2)})
+    assert verdict.legal is legal, failed_rules(verdict)
+    assert verdict.move["max_distance"] == 20
+
+
+@pytest.mark.parametrize("end_x, legal", [(32.0, True), (31.9, False)])
+def test_a_fall_back_is_flown_at_most_3d6_cm(end_x, legal):
+    # 3D6 = 6 + 6 + 6 = 18 cm: from x = 50 back to x = 32 exactly
+    doc = scenario(
+        [line_of_flyers("F", 50, 54), enemy("E", 52, 54)],
+        [terrain("w", "woods", 53, 40, 65, 70)],
+        phase="combat",
+    )
+    fall_back = {"unit": "F", "type": "combat-fall-back", "dice": [6, 6, 6], "end": _line(end_x)}
+    verdict = judge(doc, fall_back)
+    assert verdict.legal is legal, failed_rules(verdict)
+    assert verdict.move["max_distance"] == 18
+
+
+def test_a_fall_back_may_not_end_over_woods():
+    doc = scenario(
+        [line_of_flyers("F", 50, 54), enemy("E", 52, 54)],
+        [terrain("w", "woods", 38, 40, 45, 70)],
+        phase="combat",
+    )
+    verdict = judge(
+        doc, {"unit": "F", "type": "combat-fall-back", "dice": [6, 6, 6], "end": _line(40)}
+    )
+    assert any(r == "flying-units/terrain" for r, _, _ in failed_rules(verdict))
+
+
+def test_a_fall_back_ending_within_1_cm_of_an_enemy_confuses_the_unit():
+    # D spans x 31..33, y 60.5..64.5: 0.5 cm from F3 (y 56..60) once F is back at x = 32
+    doc = scenario(
+        [line_of_flyers("F", 50, 54), enemy("E", 52, 54), enemy("D", 32, 62.5)],
+        phase="combat",
+    )
+    verdict = judge(
+        doc, {"unit": "F", "type": "combat-fall-back", "dice": [6, 6, 6], "end": _line(32)}
+    )
+    assert verdict.legal, failed_rules(verdict)
+    assert {"event": "confused", "unit": "F", "because": ["D"]} in verdict.events
+    assert verdict.after.unit("F").state["confused"] is True
 
 
 def test_a_flying_character_moves_100_cm_under_the_flyers_terrain_rules():
@@ -189,3 +317,137 @@ def test_a_character_with_nothing_to_escape_from_makes_no_escape_move():
     assert not judge(
         doc, {"unit": "C", "type": "character-escape", "end": {"C1": {"x": 20, "y": 54}}}
     ).legal
+
+
+def test_a_flying_character_may_not_join_a_unit_standing_wholly_in_a_wood():
+    # C (round, radius 1) at (10, 54) is touched by E1 (x 11..13). G1 (x 34..36, y 52..56) stands
+    # wholly in a wood covering exactly its footprint; H1 (x 34..36, y 68..72) stands in the open.
+    # C may not join G (2.8): touching G1 at (33, 54), 23 cm away, is refused; it flies to H.
+    doc = scenario(
+        [
+            character("C", 10, 54, flying=True),
+            enemy("E", 12, 54),
+            flyers("G", [stand("G1", 35, 54)], keywords=("INFANTRY",)),
+            flyers("H", [stand("H1", 35, 70)], keywords=("INFANTRY",)),
+        ],
+        [terrain("w", "woods", 34, 52, 36, 56)],
+        phase="combat",
+    )
+    onto_g = judge(
+        doc, {"unit": "C", "type": "character-escape", "end": {"C1": {"x": 33, "y": 54}}}
+    )
+    assert not onto_g.legal
+    assert any("cannot join" in t for _, _, t in failed_rules(onto_g))
+    verdict = judge(doc, {"unit": "C", "type": "character-escape"})
+    assert verdict.legal, failed_rules(verdict)
+    assert verdict.after.unit("C").state["joined"] == "H"
+
+
+def test_a_legal_hand_escape_is_accepted_whatever_the_search_finds():
+    # The same table without H: the engine's own escape goes nowhere (G cannot be joined), so
+    # with no placement C is slain; a placement touching the wood-bound G is refused on its own
+    # merits, not ruled "slain"
+    doc = scenario(
+        [
+            character("C", 10, 54, flying=True),
+            enemy("E", 12, 54),
+            flyers("G", [stand("G1", 35, 54)], keywords=("INFANTRY",)),
+        ],
+        [terrain("w", "woods", 34, 52, 36, 56)],
+        phase="combat",
+    )
+    assert {"event": "slain", "unit": "C"} in judge(
+        doc, {"unit": "C", "type": "character-escape"}
+    ).events
+    hand = judge(doc, {"unit": "C", "type": "character-escape", "end": {"C1": {"x": 33, "y": 54}}})
+    assert not any(e["event"] == "slain" for e in hand.events)
+
+
+# -- property: the escape the engine suggests is the shortest there is ----------------------------
+
+import math  # noqa: E402
+
+from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from rules import Move, Situation, adjudicate, suggest  # noqa: E402
+from rules.warmaster.flying import PLACEMENT_TOLERANCE  # noqa: E402
+
+
+@st.composite
+def escape_tables(draw):
+    cx, cy = draw(st.floats(20, 160)), draw(st.floats(20, 100))
+    units = [character("C", cx, cy, flying=True), enemy("E", cx + 2, cy)]
+    for i in range(draw(st.integers(1, 5))):
+        units.append(
+            flyers(
+                f"G{i}",
+                [
+                    stand(
+                        f"G{i}s",
+                        cx + draw(st.floats(-32, 32)),
+                        cy + draw(st.floats(-32, 32)),
+                        draw(st.sampled_from([0, 30, 90])),
+                    )
+                ],
+                army=draw(st.sampled_from(["red", "red", "blue"])),
+                keywords=("INFANTRY",),
+            )
+        )
+    pieces = []
+    for i in range(draw(st.integers(0, 3))):
+        tx, ty = cx + draw(st.floats(-30, 30)), cy + draw(st.floats(-30, 30))
+        w, h = draw(st.floats(2, 15)), draw(st.floats(2, 15))
+        kind = draw(st.sampled_from(["woods", "impassable", "river"]))
+        pieces.append(terrain(f"t{i}", kind, tx, ty, tx + w, ty + h))
+    angles = draw(st.lists(st.floats(0, 2 * math.pi), min_size=3, max_size=3))
+    return scenario(units, pieces, phase="combat"), angles
+
+
+@settings(
+    max_examples=int(__import__("os").environ.get("WM_EXAMPLES", 12)),
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
+)
+@given(escape_tables())
+def test_no_legal_hand_escape_is_shorter_than_the_suggestion(case):
+    """2.8: adjudicate(suggest(x)) is legal, and no hand placement touching a friendly stand
+    (spots all round each one) is both legal and shorter by more than PLACEMENT_TOLERANCE; when
+    the engine finds none (slain), no hand placement is legal."""
+    doc, angles = case
+    try:
+        situation = Situation.from_document(doc)
+    except Exception:
+        assume(False)
+    start = situation.model("C1")
+    move = Move.from_document({"unit": "C", "type": "character-escape"}, situation.system)
+    engine = suggest(situation, move)
+    verdict = adjudicate(situation, engine)
+    assume(all(f.passed for f in verdict.findings if f.stage == "eligible-if"))
+    assert verdict.legal, failed_rules(verdict)
+    slain = any(e["event"] == "slain" for e in verdict.events)
+    best = math.inf if slain else verdict.models["C1"]["distance_moved"]
+    for unit in situation.units:
+        if unit.army != "red" or unit.id == "C":
+            continue
+        anchor = unit.models[0]
+        for a in angles:
+            # walk out from the stand's centre until the round base only touches it
+            ux, uy = math.cos(a), math.sin(a)
+            lo, hi = 0.0, 10.0
+            for _ in range(40):
+                mid = (lo + hi) / 2
+                spot = start.placed(anchor.x + ux * mid, anchor.y + uy * mid)
+                if spot.footprint.distance(anchor.footprint) > 0:
+                    hi = mid
+                else:
+                    lo = mid
+            x, y = anchor.x + ux * hi, anchor.y + uy * hi
+            hand = Move.from_document(
+                {"unit": "C", "type": "character-escape", "end": {"C1": {"x": x, "y": y}}},
+                situation.system,
+            )
+            judged = adjudicate(situation, hand)
+            if judged.legal:
+                moved = math.hypot(x - start.x, y - start.y)
+                assert moved >= best - PLACEMENT_TOLERANCE, (x, y, moved, best)

@@ -243,10 +243,12 @@ def test_initiative_charges_the_closest_visible_enemy_within_20_cm(ex, legal):
 
 def test_initiative_ignores_an_enemy_the_flyers_cannot_see():
     # H (x 24..26, y 42..46) is nearer, gap sqrt(13^2 + 2^2) = 13.15 cm, but a building (x 14..18,
-    # y 20..53) stands between; E (x 24..26, y 64..68, gap sqrt(13^2 + 4^2) = 13.6 cm) is in view.
+    # y 20..56) stands between: the flattest line from F's front edge, (11, 60) to H's corner
+    # (26, 46), is at y = 53.5 where it leaves the building (x = 18). E (x 24..26, y 64..68, gap
+    # sqrt(13^2 + 4^2) = 13.6 cm) is in view.
     doc = scenario(
         [line_of_flyers("F", 10, 54), enemy("H", 25, 44), enemy("E", 25, 66)],
-        [terrain("house", "building", 14, 20, 18, 53)],
+        [terrain("house", "building", 14, 20, 18, 56)],
     )
     verdict = judge(
         doc,

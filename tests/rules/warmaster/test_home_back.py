@@ -342,3 +342,83 @@ def test_the_verdict_is_plain_json_with_the_scenario_after_the_move():
     assert verdict["legal"] and verdict["move"]["max_distance"] == 20
     moved = {m["id"]: m["x"] for u in verdict["scenario"]["units"] for m in u["models"]}
     assert moved["F2"] == 30 and verdict["scenario"]["units"][0]["state"]["homed_back"] is True
+
+
+def test_a_stand_shifted_along_an_edge_is_found_when_nothing_aligned_fits():
+    # Roll 6 (60 cm) against a gap of 49 cm to the round C at (61, 54) (near edge x = 60): F2
+    # flies straight into touch, to x 58..60 (centre 59). F1's place in the line (x 58..60,
+    # y 48..52) overlaps friend K1 (x 59.2..61.2); the corner-to-corner spot (x 56..58) overlaps
+    # friend L1 (x 54.8..56.8). Touching F2's top edge, F1 fits with its centre at x 57.8..58.2;
+    # the nearest its place in the line is 58.2 (0.8 cm off): the unit still flies the full
+    # distance (2.4) instead of stopping 0.8 cm short to keep the line.
+    doc = scenario(
+        [
+            line_of_flyers("F", 10, 54),
+            character("C", 61, 54),
+            flyers("K", [stand("K1", 60.2, 50)], keywords=("INFANTRY",)),
+            flyers("L", [stand("L1", 55.8, 50)], keywords=("INFANTRY",)),
+        ]
+    )
+    verdict = judge(doc, suggested(doc, home_back(6)).to_document())
+    assert verdict.legal, failed_rules(verdict)
+    placed = ends(verdict)
+    assert placed["F2"] == (pytest.approx(59, abs=1e-2), pytest.approx(54))
+    assert placed["F1"] == (pytest.approx(58.2, abs=PLACEMENT_TOLERANCE), pytest.approx(50))
+    # a hand placement that stops the line 7 cm short (x 51..53) is refused
+    short = {m: {"x": 52, "y": y} for m, y in (("F1", 50), ("F2", 54), ("F3", 58))}
+    verdict = judge(doc, {**home_back(6), "end": short})
+    assert not verdict.legal
+    assert any("could end" in t for _, _, t in failed_rules(verdict))
+
+
+@settings(
+    max_examples=int(__import__("os").environ.get("WM_EXAMPLES", 20)),
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
+)
+@given(home_back_scenarios(), st.lists(st.floats(0.0, 1.0), min_size=3, max_size=3))
+def test_no_legal_hand_placement_ends_nearer_the_character_than_the_suggestion(case, shifts):
+    """2.4 "as far as possible": hand placements further along the straight line (the engine's
+    placement pushed on, or the whole unit moved on in formation) are never both legal and
+    nearer the character than the engine's by more than PLACEMENT_TOLERANCE."""
+    doc, roll = case
+    situation = legal_start(doc)
+    assume(situation is not None)
+    unit = situation.unit("F")
+    move = Move.from_document(home_back(roll), "warmaster-revolution")
+    engine = suggest(situation, move)
+    probe = adjudicate(situation, engine)
+    assume(probe.legal)
+    char = situation.model("C1").footprint
+    first = min(unit.models, key=lambda m: m.footprint.distance(char)).id
+    best = probe.after.model(first).footprint.distance(char)
+    start = unit.model(first)
+    end = probe.after.model(first)
+    from shapely.ops import nearest_points
+
+    p, q = nearest_points(start.footprint, char)
+    gap = p.distance(q)
+    assume(gap > 1e-6)
+    ux, uy = (q.x - p.x) / gap, (q.y - p.y) / gap
+    wanted = min(gap, roll * 10.0)
+    done = (end.x - start.x) * ux + (end.y - start.y) * uy
+    for k, f in enumerate(shifts):
+        extra = f * (wanted - done)
+        if extra <= PLACEMENT_TOLERANCE:
+            continue
+        base = probe.after if k < 2 else situation  # pushed on, or moved on in formation
+        push = extra if k < 2 else done + extra
+        hand = {
+            m.id: {
+                "x": base.model(m.id).x + ux * push,
+                "y": base.model(m.id).y + uy * push,
+                "facing": m.facing,
+            }
+            for m in unit.models
+        }
+        verdict = adjudicate(
+            situation, Move.from_document({**home_back(roll), "end": hand}, situation.system)
+        )
+        if verdict.legal:
+            gap_hand = verdict.after.model(first).footprint.distance(char)
+            assert gap_hand >= best - PLACEMENT_TOLERANCE, (hand, gap_hand, best)

@@ -65,11 +65,18 @@ def test_sight_is_blocked_by_stands_of_other_units():
 @pytest.mark.parametrize(
     "kind, x0, x1, visible",
     [
-        ("woods", 18, 21, False),  # 3 cm of wood along the line: more than 2 cm
-        ("woods", 19, 20.5, True),  # 1.5 cm of wood: seen through
+        ("woods", 18, 21, False),
+        # 2.2: ANY wood between two stands blocks, however thin (the 2 cm is for a stand inside)
+        ("woods", 19, 20.5, False),
+        ("village", 19, 20.5, False),  # villages block as woods
         ("building", 19, 20, False),
+        ("high-linear-obstacle", 19, 20, False),
         ("hill", 18, 22, False),  # a hill between the two stands
         ("river", 15, 25, True),
+        # 2.2: impassable, but low: deep water, lakes and ravines do not block sight
+        ("ravine", 15, 25, True),
+        ("deep-water", 15, 25, True),
+        ("lake", 15, 25, True),
     ],
 )
 def test_sight_through_terrain(kind, x0, x1, visible):
@@ -93,3 +100,56 @@ def test_flyers_see_exactly_as_ground_units_do():
     doc = scenario([line_of_flyers("F", 10, 54), enemy("E", 30, 54), screen])
     s = Situation.from_document(doc)
     assert not unit_sees(s, s.unit("F"), s.unit("E"))
+
+
+# F1 at (10, 54) facing +x spans x 9..11, y 52..56; E at (30, 54) spans x 29..31.
+@pytest.mark.parametrize(
+    "x0, x1, visible",
+    [
+        (9.5, 12.5, True),  # F1 inside the wood, its front edge 1.5 cm from the wood's edge
+        (9.5, 13.5, False),  # 2.5 cm of wood in front of F1: more than 2 cm
+        (27.0, 35.0, True),  # E inside, 2 cm of wood in front of it: seen exactly that far
+        (26.5, 35.0, False),  # 2.5 cm of wood in front of E
+    ],
+)
+def test_a_stand_inside_a_wood_sees_and_is_seen_up_to_2_cm_into_it(x0, x1, visible):
+    doc = scenario(
+        [flyers("F", [stand("F1", 10, 54)]), enemy("E", 30, 54)],
+        [terrain("w", "woods", x0, 40, x1, 70)],
+    )
+    assert sight(doc) is visible
+
+
+@pytest.mark.parametrize(
+    "ex, ey, visible",
+    [
+        (20, 54, False),  # straight behind F1 (front edge at x = 41): outside the 180-degree arc
+        (40, 40, False),  # beside it: E spans x 39..41, nothing in front of the front edge line
+        (42, 40, True),  # E spans x 41..43: in front of the line through the front corners
+        (60, 20, True),
+    ],
+)
+def test_a_stand_sees_only_in_front_of_the_line_through_its_front_corners(ex, ey, visible):
+    doc = scenario([flyers("F", [stand("F1", 40, 54)]), enemy("E", ex, ey)])
+    assert sight(doc) is visible
+
+
+def test_all_round_sight_sees_behind():
+    doc = scenario(
+        [
+            flyers("F", [stand("F1", 40, 54)], keywords=("FLYING", "ALL-ROUND-SIGHT")),
+            enemy("E", 20, 54),
+        ]
+    )
+    s = Situation.from_document(doc)
+    assert unit_sees(s, s.unit("F"), s.unit("E"))
+
+
+def test_characters_never_block_sight():
+    # 2.9: a friendly Hero (4 x 2 cm, x 19..21, y 52..56) squarely between F1 and E
+    from .builders import character
+
+    doc = scenario(
+        [flyers("F", [stand("F1", 10, 54)]), enemy("E", 30, 54), character("H", 20, 54, rect=True)]
+    )
+    assert sight(doc)

@@ -40,7 +40,8 @@ def _summary(situation: Situation, move_doc: dict, *, suggested: bool = False) -
             move = suggest(situation, move)
         verdict = adjudicate(situation, move)
     except InvalidInput as exc:
-        return {"invalid": f"{exc.field}: {exc.message}"}
+        # The field is the judgment; the message's wording is not a verdict (and is reworded).
+        return {"invalid": exc.field}
     return {
         "legal": verdict.legal,
         "findings": [[f.rule, f.stage, f.passed, f.subject, f.text] for f in verdict.findings],

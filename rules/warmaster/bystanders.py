@@ -1,0 +1,290 @@
+"""Characters in the way of a move (RULES.md 2.9, "Characters are not units").
+
+A character stand (General, Wizard, Hero) never blocks, halts or confuses a moving unit:
+- a friendly character that a friendly move crosses or ends on is moved aside by its owner, the
+  least distance needed ([house] if there is no room nearby: the nearest spot clear of stands and
+  of terrain it cannot enter). The engine reports `character-moved-aside` with where it goes;
+- a lone enemy character touched by a moving stand (flown moves: only where the move ends) moves
+  at once up to 30 cm into touch with a friendly unit of its owner's choice, or is slain. The
+  engine offers the nearest such spot (`character-displaced` with `to` and `distance`), or
+  reports `slain` when none is within 30 cm. A character on foot goes round impassable terrain
+  and enemy units: the engine only finds straight routes, so when none is clear it reports the
+  displacement without a spot and says the owner places it (never "slain" on that ground).
+The searches sample the ring of touching positions every `SEARCH_STEP` cm, so the spot offered
+is within `SEARCH_STEP` (< PLACEMENT_TOLERANCE) of the nearest one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from ..geometry import EPSILON
+from ..situation import Model, Situation, Unit
+from ..verdict import Verdict
+from .flying import finish, fmt
+from .stands import board, contact_centres, overlaps, stands_overlap, swept_hull
+from .terrain import forbidden_terrain_under, kind_of
+
+RULE = "general/characters"
+#: 2.8 / 2.9: how far a displaced or escaping character may go (never more, mount or not).
+DISPLACE_DISTANCE = 30.0
+#: Spacing (cm) of the candidate spots on a touching ring: below PLACEMENT_TOLERANCE (0.1 cm).
+SEARCH_STEP = 0.05
+
+
+def cannot_enter(situation: Situation, character: Unit, footprint) -> bool:
+    """Terrain the character cannot be in: for a flying mount the flyers' rule (woods, terrain
+    infantry cannot enter, 2.5); on foot only terrain nobody enters (2.2)."""
+    bad = forbidden_terrain_under(situation, footprint)
+    if character.has("FLYING"):
+        return bool(bad)
+    return any(kind == "impassable" for _, kind in bad)
+
+
+def may_join(situation: Situation, character: Unit, host: Unit) -> bool:
+    """2.8: a character cannot join a unit whose stands all stand in terrain it cannot enter."""
+    return not all(cannot_enter(situation, character, m.footprint) for m in host.models)
+
+
+def _route_clear(situation: Situation, character: Unit, start: Model, end: Model, crossing):
+    """A straight route on foot: no impassable terrain, no enemy unit but `crossing`."""
+    if character.has("FLYING"):
+        return True
+    region = swept_hull(start.footprint, end.x - start.x, end.y - start.y)
+    b = board(situation)
+    for o in b.stands_near(region):
+        if b.army_of[o.unit] != character.army and o.unit not in crossing and b.counts(o):
+            if overlaps(region, o.footprint):
+                return False
+    for f in situation.terrain:
+        if kind_of(situation, f) == "impassable" and overlaps(region, f.footprint):
+            return False
+    return True
+
+
+def nearest_join(
+    situation: Situation,
+    character: Unit,
+    *,
+    away_from: Iterable[str] = (),
+    crossing: Iterable[str] = (),
+    ignore: Iterable[str] = (),
+    limit: float = DISPLACE_DISTANCE,
+    straight_route: bool = True,
+) -> Model | None:
+    """The character's nearest spot, within `limit`, touching a friendly unit it may join (not
+    one in `away_from`), clear of other stands and of terrain it cannot be in; None if none.
+    `ignore`: unit ids whose stands do not count as in the way (the mover's old place)."""
+    stand = character.models[0]
+    away_from, crossing, ignore = set(away_from), set(crossing), set(ignore)
+    b = board(situation)
+    best, best_cost = None, math.inf
+    for host in situation.friends_of(character):
+        if (
+            host.id in away_from
+            or host.id in b.characters
+            or not may_join(situation, character, host)
+        ):
+            continue
+        for anchor in host.models:
+            if anchor.footprint.distance(stand.footprint) > min(limit, best_cost) + EPSILON:
+                continue
+            for x, y in contact_centres(anchor.footprint, stand, (stand.x, stand.y), SEARCH_STEP):
+                cost = math.hypot(x - stand.x, y - stand.y)
+                if cost > min(limit, best_cost) + EPSILON:
+                    break
+                cand = stand.placed(x, y)
+                if _free(situation, character, cand, ignore) and (
+                    not straight_route
+                    or _route_clear(situation, character, stand, cand, crossing | {host.id})
+                ):
+                    best, best_cost = cand, cost
+                    break
+    return best
+
+
+def _free(situation: Situation, character: Unit, cand: Model, ignore: set) -> bool:
+    b = board(situation)
+    fp = cand.footprint
+    if not b.table.buffer(EPSILON).contains(fp) or cannot_enter(situation, character, fp):
+        return False
+    for o in b.stands_near(fp, 2 * EPSILON):
+        if o.unit == character.id or o.unit in ignore:
+            continue
+        if stands_overlap(cand, o):
+            return False
+        if b.army_of[o.unit] != character.army and fp.distance(o.footprint) <= EPSILON:
+            return False  # not into touch with an enemy
+    return True
+
+
+def nearest_clear(situation: Situation, character: Unit, blockers: list[Model]) -> Model | None:
+    """[house] The nearest spot clear of every stand (the movers' end stands `blockers`
+    included) and of terrain the character cannot be in: searched on rings round the blockers."""
+    stand = character.models[0]
+    best, best_cost = None, math.inf
+    for blocker in blockers:
+        for x, y in contact_centres(blocker.footprint, stand, (stand.x, stand.y), SEARCH_STEP):
+            cost = math.hypot(x - stand.x, y - stand.y)
+            if cost >= best_cost:
+                break
+            cand = stand.placed(x, y)
+            if any(stands_overlap(cand, o) for o in blockers):
+                continue
+            if _free(situation, character, cand, {m.unit for m in blockers}):
+                best, best_cost = cand, cost
+                break
+    return best
+
+
+def characters_in_the_way(
+    verdict: Verdict,
+    situation: Situation,
+    unit: Unit,
+    ends: list[Model],
+    *,
+    touched_on_the_way: Iterable[str] = (),
+) -> tuple[dict[str, Model], list[str]]:
+    """2.9: the characters the move's end stands are on (friends) or touch (lone enemies), and
+    where each goes. Adds a finding and an event for each; returns (new poses by model id, ids
+    of slain character units) for the situation after the move."""
+    b = board(situation)
+    moved: dict[str, Model] = {}
+    slain: list[str] = []
+    hit = set(touched_on_the_way)
+    for m in ends:
+        for o in b.stands_near(m.footprint, 2 * EPSILON):
+            if o.unit in b.characters and o.unit != unit.id:
+                if b.army_of[o.unit] == unit.army and stands_overlap(m, o):
+                    hit.add(o.unit)
+                elif (
+                    b.army_of[o.unit] != unit.army and m.footprint.distance(o.footprint) <= EPSILON
+                ):
+                    hit.add(o.unit)
+    for char_id in sorted(hit):
+        character = situation.unit(char_id)
+        if character.army == unit.army:
+            spot = nearest_clear(situation, character, ends)
+            _moved_aside(verdict, unit, character, spot, moved)
+        elif not character.state.get("joined"):
+            _displaced(verdict, situation, unit, character, moved, slain)
+    return moved, slain
+
+
+def moved_aside_event(char_id: str, to: dict | None) -> dict:
+    return {"event": "character-moved-aside", "unit": char_id, "to": to}
+
+
+def _moved_aside(verdict, unit, character, spot, moved) -> None:
+    stand = character.models[0]
+    if spot is None:
+        text = (
+            f"{unit.id} may pass over and end on its own character {character.id}; the owner "
+            "moves the character aside to the nearest clear spot (Arbiter found none nearby, "
+            "so place it by hand)."
+        )
+        verdict.events.append(moved_aside_event(character.id, None))
+    else:
+        gap = math.hypot(spot.x - stand.x, spot.y - stand.y)
+        text = (
+            f"{unit.id} may pass over and end on its own character {character.id}: characters "
+            f"never block a move. The owner moves {character.id} {fmt(gap)} cm aside, to "
+            f"({fmt(spot.x)}, {fmt(spot.y)}); {unit.id} is not halted or confused."
+        )
+        moved[stand.id] = spot
+        verdict.events.append(
+            {
+                "event": "character-moved-aside",
+                "unit": character.id,
+                "to": {"x": round(spot.x, 4), "y": round(spot.y, 4)},
+                "distance": round(gap, 4),
+            }
+        )
+    verdict.check(RULE, "after-moving", True, character.id, text + " [house where no room]")
+
+
+def _displaced(verdict, situation, unit, character, moved, slain) -> None:
+    stand = character.models[0]
+    spot = nearest_join(situation, character, crossing={unit.id}, ignore={unit.id})
+    if spot is not None:
+        gap = math.hypot(spot.x - stand.x, spot.y - stand.y)
+        moved[stand.id] = spot
+        verdict.check(
+            RULE,
+            "after-moving",
+            True,
+            character.id,
+            f"{unit.id} touches the lone enemy character {character.id}, which is not a unit: it "
+            f"must move at once up to {fmt(DISPLACE_DISTANCE)} cm to join a friendly unit. The "
+            f"nearest place is {fmt(gap)} cm away, at ({fmt(spot.x)}, {fmt(spot.y)}); its owner "
+            "may choose another unit within reach. The move stays legal.",
+            gap,
+            DISPLACE_DISTANCE,
+        )
+        verdict.events.append(
+            {
+                "event": "character-displaced",
+                "unit": character.id,
+                "to": {"x": round(spot.x, 4), "y": round(spot.y, 4)},
+                "distance": round(gap, 4),
+            }
+        )
+        return
+    hop = None
+    if not character.has("FLYING"):
+        # On foot the route may bend round obstacles, which the engine does not search: if a
+        # hop would reach a unit, the owner places the character; it is not ruled slain.
+        hop = nearest_join(situation, character, ignore={unit.id}, straight_route=False)
+    if hop is not None:
+        verdict.check(
+            RULE,
+            "after-moving",
+            True,
+            character.id,
+            f"{unit.id} touches the lone enemy character {character.id}: it must move up to "
+            f"{fmt(DISPLACE_DISTANCE)} cm round impassable terrain and enemy units to join a "
+            "friendly unit. Arbiter finds no straight route, so its owner places it (or, if no "
+            "route of 30 cm exists, it is slain).",
+        )
+        verdict.events.append({"event": "character-displaced", "unit": stand.unit, "to": None})
+        return
+    general = character.has("GENERAL")
+    verdict.check(
+        RULE,
+        "after-moving",
+        True,
+        character.id,
+        f"{unit.id} touches the lone enemy character {character.id}, and no friendly unit it "
+        f"could join is within {fmt(DISPLACE_DISTANCE)} cm: it is slain"
+        + (" (a General: the battle is over)." if general else "."),
+    )
+    slain.append(character.id)
+    verdict.events.append({"event": "slain", "unit": stand.unit, "general": general})
+
+
+def finish_past_characters(
+    verdict: Verdict,
+    situation: Situation,
+    unit: Unit,
+    ends: list[Model],
+    state=None,
+    removed: Iterable[str] = (),
+    touched_on_the_way: Iterable[str] = (),
+) -> Verdict:
+    """`finish` for a move whose end stands may meet characters: they are moved aside or
+    displaced (or slain) as 2.9 says, in the findings, the events and the situation after."""
+    moved, slain = characters_in_the_way(
+        verdict, situation, unit, ends, touched_on_the_way=touched_on_the_way
+    )
+    gone = list(removed) + [m.id for c in slain for m in situation.unit(c).models]
+    return finish(verdict, situation, list(ends) + list(moved.values()), state, gone)
+
+
+__all__ = [
+    "finish_past_characters",
+    "characters_in_the_way",
+    "nearest_join",
+    "may_join",
+    "DISPLACE_DISTANCE",
+]

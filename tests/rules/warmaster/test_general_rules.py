@@ -1,0 +1,267 @@
+"""RULES.md 2.9, the general rules the flyer rules stand on: the Command phase across the army,
+characters that are not units, order rolls that fail.
+
+Geometry (cm): unit F is three 4 x 2 cm stands facing +x at x = 10, y = 50, 54, 58, so it spans
+x 9..11, y 48..60 and its front edge is x = 11. A rect character at (cx, cy) spans cx - 1 .. cx + 1
+and cy - 2 .. cy + 2. `enemy(id, x, y)` is one blue stand spanning x - 1 .. x + 1, y - 2 .. y + 2.
+"""
+
+import pytest
+
+from .builders import character, enemy, failed_rules, judge, line_of_flyers, scenario
+
+F_YS = (("F1", 50), ("F2", 54), ("F3", 58))
+
+
+def to_x(x, dy=0):
+    return {m: {"x": x, "y": y + dy} for m, y in F_YS}
+
+
+def order(end_x, dice=(3, 3), move_type="order-move", by="C", **declarations):
+    return {
+        "unit": "F",
+        "type": move_type,
+        "dice": list(dice),
+        "end": to_x(end_x),
+        "declarations": {"ordered_by": by, **declarations},
+    }
+
+
+def hero(unit_id, x, y, army="red", keyword="HERO", command=8, state=None):
+    """A rect Hero or Wizard (no GENERAL keyword)."""
+    return {
+        "id": unit_id,
+        "army": army,
+        "name": unit_id,
+        "keywords": ["CHARACTER", keyword],
+        "state": {"command": command, **(state or {})},
+        "models": [{"id": f"{unit_id}1", "base": {"rect": [40, 20]}, "x": x, "y": y}],
+    }
+
+
+INITIATIVE = {
+    "unit": "F",
+    "type": "initiative-charge",
+    # F ends spanning x 22..24, y 60..72: its front edge touches E (x 24..26, y 64..68)
+    "end": {"F1": {"x": 23, "y": 62}, "F2": {"x": 23, "y": 66}, "F3": {"x": 23, "y": 70}},
+}
+
+
+# -- the Command phase across the army ------------------------------------------------------------
+
+
+def test_initiative_is_refused_once_any_unit_of_the_army_has_had_an_order_roll():
+    base = [line_of_flyers("F", 10, 54), enemy("E", 25, 66), character("C", 20, 100, rect=True)]
+    assert judge(scenario(base), INITIATIVE).legal
+    # another red unit, far away, has had an order roll (a failed one counts: [house])
+    ordered = line_of_flyers("G", 150, 20, state={"orders_this_phase": 1, "ordered_by": "C"})
+    verdict = judge(scenario([*base, ordered]), INITIATIVE)
+    assert not verdict.legal
+    assert any("G" in t and "before any order" in t for _, _, t in failed_rules(verdict))
+
+
+def test_home_back_is_refused_once_any_unit_of_the_army_has_had_an_order_roll():
+    ordered = line_of_flyers("G", 150, 20, state={"orders_this_phase": 1, "ordered_by": "C"})
+    doc = scenario([line_of_flyers("F", 10, 54), character("C", 80, 54, rect=True), ordered])
+    verdict = judge(
+        doc,
+        {"unit": "F", "type": "home-back", "dice": [3], "declarations": {"home_back_to": "C"}},
+    )
+    assert not verdict.legal
+    assert any("before any order" in t for _, _, t in failed_rules(verdict))
+
+
+def test_a_unit_that_moved_by_initiative_cannot_be_ordered():
+    doc = scenario(
+        [
+            line_of_flyers("F", 10, 54, state={"initiative_moved": True}),
+            character("C", 20, 70, rect=True),
+        ]
+    )
+    verdict = judge(doc, order(40))
+    assert not verdict.legal
+    assert any("initiative" in t for _, _, t in failed_rules(verdict))
+
+
+def test_no_orders_once_any_friendly_character_has_moved():
+    doc = scenario(
+        [
+            line_of_flyers("F", 10, 54),
+            character("C", 20, 70, rect=True),
+            hero("D", 150, 100, state={"moved_this_phase": True}),
+        ]
+    )
+    verdict = judge(doc, order(40))
+    assert not verdict.legal
+    assert any("D has already made its own move" in t for _, _, t in failed_rules(verdict))
+
+
+@pytest.mark.parametrize("flag", ["orders_over", None])
+def test_a_character_whose_order_failed_gives_no_more_orders(flag):
+    state = {flag: True} if flag else {}
+    doc = scenario([line_of_flyers("F", 10, 54), character("C", 20, 70, rect=True, state=state)])
+    assert judge(doc, order(40)).legal is (flag is None)
+
+
+# -- characters are not units -------------------------------------------------------------------
+
+
+def test_initiative_ignores_a_nearer_lone_enemy_general():
+    # the blue General (x 15..17, y 52..56) is 4 cm from F; E is 13.6 cm away: E is the target
+    doc = scenario(
+        [
+            line_of_flyers("F", 10, 54),
+            character("G", 16, 54, army="blue", rect=True),
+            enemy("E", 25, 66),
+        ]
+    )
+    verdict = judge(doc, INITIATIVE)
+    assert verdict.legal, failed_rules(verdict)
+    assert verdict.move["target"] == "E"
+
+
+def test_an_initiative_charge_never_targets_a_character():
+    # the only enemy within 20 cm is a General: no initiative target
+    doc = scenario([line_of_flyers("F", 10, 54), character("G", 16, 54, army="blue", rect=True)])
+    verdict = judge(doc, {**INITIATIVE, "end": to_x(10)})
+    assert not verdict.legal
+
+
+def test_an_enemy_character_within_20_cm_costs_no_order_penalty():
+    # Command 8, roll 4 + 4 = 8: passes only without the -1 for an enemy within 20 cm; the blue
+    # General stands 13 cm from F (x 24..26)
+    doc = scenario(
+        [
+            line_of_flyers("F", 10, 54),
+            character("C", 20, 70, command=8, rect=True),
+            character("G", 25, 54, army="blue", rect=True),
+        ]
+    )
+    verdict = judge(doc, order(60, dice=(4, 4)))
+    assert verdict.legal, failed_rules(verdict)
+    roll = next(f for f in verdict.findings if f.rule == "command/orders" and f.measured == 8)
+    assert roll.limit == 8
+
+
+def test_an_enemy_unit_within_20_cm_costs_one():
+    doc = scenario(
+        [
+            line_of_flyers("F", 10, 54),
+            character("C", 20, 70, command=8, rect=True),
+            enemy("E", 25, 54),
+        ]
+    )
+    verdict = judge(doc, order(60, dice=(4, 4)))
+    roll = next(f for f in verdict.findings if f.rule == "command/orders" and f.measured == 8)
+    assert roll.limit == 7
+
+
+def test_a_flown_move_may_end_touching_a_lone_enemy_general_who_is_displaced():
+    # F flies to x = 40 (spans x 39..41). The blue General (round 20 mm, radius 1 cm) stands at
+    # (42, 54): touching F2's front edge. Its nearest place touching its own unit B (x 59..61,
+    # y 52..56) is centred at (58, 54): 16 cm, within 30.
+    doc = scenario(
+        [
+            line_of_flyers("F", 10, 54),
+            character("C", 20, 70, rect=True),
+            character("G", 42, 54, army="blue"),
+            enemy("B", 60, 54),
+        ]
+    )
+    verdict = judge(doc, order(40))
+    assert verdict.legal, failed_rules(verdict)
+    event = next(e for e in verdict.events if e["event"] == "character-displaced")
+    assert event["unit"] == "G"
+    assert event["distance"] == pytest.approx(16.0, abs=0.05)
+    assert (event["to"]["x"], event["to"]["y"]) == (pytest.approx(58, abs=0.05), pytest.approx(54))
+    assert verdict.after.model("G1").x == pytest.approx(58, abs=0.05)
+
+
+def test_a_lone_enemy_general_with_no_unit_within_30_cm_is_slain():
+    # B now spans x 79..81: 36 cm from the General's spot
+    doc = scenario(
+        [
+            line_of_flyers("F", 10, 54),
+            character("C", 20, 70, rect=True),
+            character("G", 42, 54, army="blue"),
+            enemy("B", 80, 54),
+        ]
+    )
+    verdict = judge(doc, order(40))
+    assert verdict.legal, failed_rules(verdict)
+    assert {"event": "slain", "unit": "G", "general": True} in verdict.events
+    assert not verdict.after.has_unit("G") or not verdict.after.unit("G").models
+
+
+def test_flyers_may_end_on_their_own_hero_who_is_moved_aside():
+    # H (x 39..41, y 52..56) lies under F2's end: the owner moves it 2 cm clear (to x 37 or 43)
+    doc = scenario(
+        [line_of_flyers("F", 10, 54), character("C", 20, 70, rect=True), hero("H", 40, 54)]
+    )
+    verdict = judge(doc, order(40))
+    assert verdict.legal, failed_rules(verdict)
+    event = next(e for e in verdict.events if e["event"] == "character-moved-aside")
+    assert event["unit"] == "H" and event["distance"] == pytest.approx(2.0, abs=0.06)
+
+
+# -- failed orders, blunders -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("end_x, legal", [(20.0, True), (20.1, False), (10.0, True)])
+def test_a_failed_first_order_allows_a_10_cm_half_pace_move(end_x, legal):
+    # Command 6, roll 4 + 4 = 8 fails
+    doc = scenario([line_of_flyers("F", 10, 54), character("C", 20, 70, command=6, rect=True)])
+    verdict = judge(doc, order(end_x, dice=(4, 4)))
+    assert verdict.legal is legal, failed_rules(verdict)
+    assert any(e["event"] == "order-failed" for e in verdict.events)
+    if legal:
+        assert verdict.after.unit("F").state["orders_this_phase"] == 1
+        assert verdict.after.unit("C").state["orders_over"] is True
+
+
+def test_a_failed_first_order_may_not_end_touching_an_enemy():
+    # E spans x 21..23: F ending at x = 20 (x 19..21) touches it
+    doc = scenario(
+        [
+            line_of_flyers("F", 10, 54),
+            character("C", 20, 70, command=6, rect=True),
+            enemy("E", 22, 50),
+        ]
+    )
+    assert not judge(doc, order(20, dice=(4, 4))).legal
+
+
+@pytest.mark.parametrize("end_x, legal", [(10.0, True), (15.0, False)])
+def test_a_failed_later_order_allows_no_move(end_x, legal):
+    doc = scenario(
+        [
+            line_of_flyers("F", 10, 54, state={"orders_this_phase": 1, "ordered_by": "C"}),
+            character("C", 20, 70, command=8, rect=True),
+        ]
+    )
+    # 5 + 4 = 9 against 8 - 1 (2nd order) = 7: fails
+    verdict = judge(doc, order(end_x, dice=(5, 4)))
+    assert verdict.legal is legal, failed_rules(verdict)
+
+
+@pytest.mark.parametrize("end_x, legal", [(10.0, True), (15.0, False)])
+def test_a_heros_12_is_a_blunder_with_no_half_pace_move(end_x, legal):
+    doc = scenario([line_of_flyers("F", 10, 54), hero("C", 20, 70, command=10)])
+    verdict = judge(doc, order(end_x, dice=(6, 6)))
+    assert verdict.legal is legal, failed_rules(verdict)
+    assert {"event": "blunder-roll", "unit": "F", "dice": "D6"} in verdict.events
+
+
+def test_a_generals_12_fails_with_no_move_and_ends_all_orders():
+    doc = scenario(
+        [
+            line_of_flyers("F", 10, 54),
+            character("C", 20, 70, command=10, rect=True),
+            hero("D", 150, 100),
+        ]
+    )
+    assert not judge(doc, order(15, dice=(6, 6))).legal
+    verdict = judge(doc, order(10, dice=(6, 6)))
+    assert verdict.legal, failed_rules(verdict)
+    assert not any(e["event"] == "blunder-roll" for e in verdict.events)
+    assert verdict.after.unit("D").state["orders_over"] is True
