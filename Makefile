@@ -8,7 +8,7 @@ PIP := $(PY) -m pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test bench lint venv test-deps migrate demo clean backup load purge serve lock
+.PHONY: goldens run test bench lint venv test-deps migrate demo clean backup load purge serve lock
 LOCKS := requirements
 
 $(PY):
@@ -70,6 +70,11 @@ test: $(VENV)/.installed-test
 bench: export DEBUG ?= true
 bench: $(VENV)/.installed-bench
 	$(PY) bench/run.py
+
+# Re-record the verdict regression corpus (tests/regression) from the engine as it is now; review
+# the result with `git diff tests/regression/goldens` before committing it.
+goldens: $(VENV)/.installed-test
+	$(PY) -m tests.regression.corpus --write
 
 # mypy's Django plugin imports the settings: a development run (DEBUG on, no SECRET_KEY).
 lint: export DEBUG ?= true

@@ -447,6 +447,8 @@ class Step(models.Model):
     #: For an undo step: the index of the step it takes back (its move and verdict are empty).
     undoes = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: The step's picture (PNG), drawn on first request and kept: a step never changes.
+    png = models.BinaryField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["scenario", "index"]

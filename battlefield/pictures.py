@@ -86,11 +86,23 @@ def table_svg(
 
 def legend_entries(situation: Situation) -> list[LegendRow]:
     """The legend of a situation's picture: armies (by colour) then the terrain styles used."""
+    return _legend_rows(scene(situation))
+
+
+def _legend_rows(drawing) -> list[LegendRow]:
     rows = []
-    for entry in scene(situation).legend:
+    for entry in drawing.legend:
         kind = {"disc": "army", "square": "terrain"}.get(entry.kind, entry.kind)
         rows.append(LegendRow(kind, entry.text, entry.paint.fill or "", entry.paint.stroke or ""))
     return rows
+
+
+def table_svg_and_legend(situation: Situation) -> tuple[SafeString, list[LegendRow]]:
+    """`table_svg(situation)` and `legend_entries(situation)` from one drawing (a page showing
+    both need not draw the table twice)."""
+    drawing = scene(situation)
+    context = {"scene": drawing, "dom_id": "table", "interactive": False}
+    return SafeString(render_to_string("battlefield/table.svg", context)), _legend_rows(drawing)
 
 
 # -- PNG ----------------------------------------------------------------------------------------

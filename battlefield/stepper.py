@@ -18,8 +18,8 @@ locked and no commit.
 from __future__ import annotations
 
 import dataclasses
+import json
 import secrets
-import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
@@ -39,6 +39,7 @@ from rules.systems import SYSTEMS, Declaration, MoveType
 
 from . import ratelimit
 from .models import Scenario, StaleScenario, Step
+from .pagecache import situation_of
 from .permissions import can_edit, editable_scenario, shared_scenario, viewable_scenario
 from .pictures import Overlay, table_png, table_svg
 from .ratelimit import rate_limit
@@ -331,6 +332,20 @@ def reach_overlays(situation, move: Move, verdict) -> list:
     reach = getattr(rules, "reach", None)
     if reach is None or verdict is None:
         return []
+    # Kept on the situation (one per scenario version, `situation_of`) by declared move: the
+    # region depends on the board and the declarations, not on where the player put the models,
+    # and it is half the cost of a Check.
+    memo = situation.memo.setdefault("battlefield.reach_overlays", OrderedDict())
+    key = (
+        reach,  # the engine's function (a test may stand in its own)
+        move.unit,
+        move.type,
+        json.dumps(move.declarations, sort_keys=True, default=str),
+        tuple(move.dice or ()),
+        move.seed,
+    )
+    if key in memo:
+        return memo[key]
     try:
         regions = reach(situation, move)
     except (InvalidInput, NotImplementedError):
@@ -342,7 +357,14 @@ def reach_overlays(situation, move: Move, verdict) -> list:
         if kind.startswith("floor"):  # 40K upper floors (RULES.md 1.5): 'floor 3"'
             css, label = "reachable reachable-floor", f"reachable on the {kind} up"
         overlays.append(Overlay(geometry, css, label))
+    memo[key] = overlays
+    while len(memo) > REACH_MEMO:
+        memo.popitem(last=False)
     return overlays
+
+
+#: Declared moves whose reach is kept per scenario version.
+REACH_MEMO = 8
 
 
 def failing_models(situation, verdict) -> list[str]:
@@ -620,29 +642,6 @@ def link(base: str, query: dict) -> str:
 # -- views ------------------------------------------------------------------------------------
 
 TEMPLATE = "battlefield/move.html"
-
-
-#: Situations by (share token, version): a version never changes its document, and the token is
-#: random per scenario, so an entry can never be stale (any app server may hold its own).
-_SITUATIONS: OrderedDict = OrderedDict()
-SITUATION_CACHE = 32
-_SITUATIONS_LOCK = threading.Lock()
-
-
-def situation_of(scenario: Scenario):
-    """`scenario.situation`, built once per version (building a busy table costs ~50 ms)."""
-    key = (scenario.share_token, scenario.version)
-    with _SITUATIONS_LOCK:
-        situation = _SITUATIONS.get(key)
-        if situation is not None:
-            _SITUATIONS.move_to_end(key)
-            return situation
-    situation = scenario.situation
-    with _SITUATIONS_LOCK:
-        _SITUATIONS[key] = situation
-        while len(_SITUATIONS) > SITUATION_CACHE:
-            _SITUATIONS.popitem(last=False)
-    return situation
 
 
 def scenario_urls(scenario: Scenario, *, token: str | None = None, commit: bool = True) -> Urls:
@@ -1019,11 +1018,18 @@ def step_png(request, token: str, index: int):
     etag = f'"{token[:8]}-step-{index}"'
     if request.headers.get("If-None-Match") == etag:
         return HttpResponse(status=304)
-    before, after, highlight = step_situations(step)
-    shown = after or before
-    if shown is None:
-        shown = scenario.situation
-    response = HttpResponse(table_png(shown, highlight=highlight), content_type="image/png")
+    png = step.png
+    if png is None:
+        before, after, highlight = step_situations(step)
+        shown = after or before
+        if shown is None:  # nothing of its own to show: the scenario as it is now (not kept)
+            png = table_png(scenario.situation, highlight=highlight)
+        else:
+            # A step never changes, so its picture is drawn once and kept with it (every app
+            # server reads the same row); a concurrent first request draws it too, harmlessly.
+            png = bytes(table_png(shown, highlight=highlight))
+            Step.objects.filter(pk=step.pk, png__isnull=True).update(png=png)
+    response = HttpResponse(bytes(png), content_type="image/png")
     response["ETag"] = etag
     response["Cache-Control"] = picture_cache_control(scenario, max_age=86400)
     return response

@@ -40,6 +40,7 @@ from . import permissions
 from .accounts import SharingForm
 from .forms import ImportForm, NewScenarioForm, RenameForm
 from .models import RESTORE_DAYS, Lesson, Scenario, blank_document
+from .pagecache import page_drawing, situation_of
 from .permissions import (
     deletable_scenario,
     editable_scenario,
@@ -212,13 +213,15 @@ def share(request, token: str):
 
 
 def scenario_context(request, scenario: Scenario, *, editable: bool, **extra) -> dict:
-    situation = scenario.situation
+    # Per scenario version: the Situation, and the drawing with its legend (battlefield/pagecache)
+    situation = situation_of(scenario)
+    drawing = page_drawing(scenario)
     png_url = f"{request.build_absolute_uri(scenario_png_url(scenario))}?v={scenario.version}"
     return {
         "scenario": scenario,
         "situation": situation,
-        "svg": table_svg(situation),
-        "legend": legend(situation),
+        "svg": drawing["svg"],
+        "legend": legend(situation, drawing["legend_rows"]),
         "editable": editable,
         "share_absolute_url": request.build_absolute_uri(scenario.share_url()),
         "og_image": png_url,
@@ -243,9 +246,10 @@ def scenario_png_url(scenario: Scenario) -> str:
     return reverse("share_png", args=[scenario.share_token])
 
 
-def legend(situation) -> dict:
+def legend(situation, rows=None) -> dict:
     """What the page lists beside the table: armies in their picture colours with their units,
-    and the terrain styles used (from the pictures' own legend, so the swatches match)."""
+    and the terrain styles used (from the pictures' own legend, so the swatches match; `rows`
+    when the caller has them already)."""
     palette = army_colours(situation)
     armies = []
     for army in situation.armies:
@@ -269,7 +273,8 @@ def legend(situation) -> dict:
                 "models": sum(u["models"] for u in units),
             }
         )
-    rows = legend_entries(situation)
+    if rows is None:
+        rows = legend_entries(situation)
     return {
         "armies": armies,
         "terrain": [row for row in rows if row.kind == "terrain"],

@@ -31,6 +31,17 @@ def urlconf():
     return module
 
 
+def forget() -> None:
+    """Empty every page cache (the baseline: each request computes everything afresh)."""
+    from django.core.cache import cache
+
+    from battlefield import pagecache
+
+    cache.clear()
+    with pagecache._SITUATIONS_LOCK:
+        pagecache._SITUATIONS.clear()
+
+
 def main() -> None:
     import django
 
@@ -40,7 +51,7 @@ def main() -> None:
     from django.db import connection
     from django.test import Client
     from django.test.utils import override_settings, setup_test_environment
-    from timing import median_ms, report
+    from timing import compare, median_cpu_ms, median_ms, report
 
     from battlefield.models import Scenario
 
@@ -88,6 +99,21 @@ def main() -> None:
             step = median_ms(lambda: client.post(check, data, headers=PARTIAL), repeat=30)
             report("trivial view", trivial)
             report("step partial (Check: verdict + table SVG)", step, TARGET_MS)
+            # Issue 16: what is kept per scenario version, against the same request with every
+            # page cache emptied first (the work done before issue 16), CPU medians.
+            share = scenario.share_url()
+            anonymous = Client()
+            assert anonymous.get(share).status_code == 200
+            cached_share = median_cpu_ms(lambda: anonymous.get(share), repeat=30)
+            cold_share = median_cpu_ms(lambda: anonymous.get(share), repeat=15, before=forget)
+            compare("share page, busy table (CPU)", cached_share, cold_share, 5)
+            cached_check = median_cpu_ms(
+                lambda: client.post(check, data, headers=PARTIAL), repeat=15
+            )
+            cold_check = median_cpu_ms(
+                lambda: client.post(check, data, headers=PARTIAL), repeat=9, before=forget
+            )
+            compare("Check, busy table, surge (CPU)", cached_check, cold_check, 15)
             print(
                 f"   ratio step / trivial: {step / trivial:.1f}x; "
                 f"response {len(response.content) / 1024:.1f} KB"

@@ -16,7 +16,7 @@ import time
 from functools import partial
 
 from shapely.geometry import Point, Polygon
-from timing import median_ms, report
+from timing import compare, median_cpu_ms, median_ms, report
 
 from rules import Move, Situation, adjudicate, suggest
 
@@ -59,9 +59,18 @@ def block(prefix: str, n: int, x0: float, y0: float, cols: int, step: float = 1.
     ]
 
 
-def board(seed: int) -> dict | None:
-    """A scenario with 25 terrain pieces, a 20-model surging unit B, its target C (10 models,
-    about 6" away) and three more enemy units; None if the pieces landed on the units."""
+def surging_block(n: int) -> list[dict]:
+    """Unit B's models: 5 abreast up to 20 models (the bench's unit), 10 abreast beyond, the
+    front rank always 7.5" short of the target."""
+    cols = 5 if n <= 20 else 10
+    rows = -(-n // cols)
+    return block("B", n, 20.0 if cols == 5 else 16.5, 14.5 - (rows - 1) * 1.5, cols=cols)
+
+
+def board(seed: int, models: int = 20) -> dict | None:
+    """A scenario with 25 terrain pieces, a surging unit B (20 models unless `models` says),
+    its target C (10 models, about 6" away) and three more enemy units; None if the pieces
+    landed on the units."""
     rng = random.Random(seed)
     units = [
         {
@@ -78,7 +87,7 @@ def board(seed: int) -> dict | None:
                     "distance": "D6",
                 }
             ],
-            "models": block("B", 20, 20.0, 10.0, cols=5),
+            "models": surging_block(models),
         },
         {
             "id": "C",
@@ -152,7 +161,53 @@ MOVE = {
 }
 
 
+#: Unit sizes for the growth curve (issue 16: 5 to 60 models, no worse than n log n).
+CURVE = (5, 10, 20, 40, 60)
+
+
+def _forget_surge_caches() -> None:
+    """Empty the surge solver's own caches (not the navigator's): each sample is a new surge."""
+    from rules.wh40k import surge_solver
+
+    for name in ("_circle", "_union_of_circles"):
+        cached = getattr(surge_solver, name, None)  # absent in the baseline
+        if cached is not None:
+            cached.cache_clear()
+
+
+def suggest_curve(sizes: list[int]) -> dict[str, float]:
+    """CPU median of suggest for a unit of each size (first board of seeds 0.. that fits)."""
+    move = Move.from_document(MOVE, "wh40k-11e")
+    out = {}
+    for n in sizes:
+        doc = next(d for d in (board(seed, n) for seed in range(100)) if d is not None)
+        situation = Situation.from_document(doc)
+        out[str(n)] = median_cpu_ms(
+            partial(suggest, situation, move), repeat=3, before=_forget_surge_caches
+        )
+    return out
+
+
+def print_curve(sizes=CURVE) -> None:
+    from baseline import measure
+
+    now = suggest_curve(list(sizes))
+    before = measure("bench_surge", "suggest_curve", list(sizes)) or {}
+    first = str(sizes[0])
+    print(f"   suggest growth curve (CPU medians; n log n from {first} models allows x(n))")
+    for n in sizes:
+        allowed = now[first] * (n * math.log(n)) / (sizes[0] * math.log(sizes[0]))
+        targets = {20: 50.0, 60: 300.0}
+        compare(
+            f"suggest, {n:>2} models (n log n would allow {allowed:.0f} ms)",
+            now[str(n)],
+            before.get(str(n)),
+            targets.get(n),
+        )
+
+
 def main() -> None:
+    print_curve()
     docs = [d for d in (board(seed) for seed in range(40)) if d is not None][:6]
     move = Move.from_document(MOVE, "wh40k-11e")
     cold, suggest_ms, judge_ms, legal, engaged = [], [], [], 0, []

@@ -42,31 +42,43 @@ def big_table() -> dict:
     }
 
 
-def main() -> None:
-    import django
-
-    django.setup()
+def figures() -> dict[str, float]:
+    """CPU medians (ms) of each step on both tables; needs no Django (the baseline runs it)."""
     from bench_pictures import busy_table
-    from timing import median_ms, report
+    from timing import median_cpu_ms
 
     from battlefield.validation import check_schema, parse_json, validate_scenario
 
-    for label, doc in (
-        ("busy 40K table (60 models)", busy_table()),
-        ("600 models in 100 units", big_table()),
-    ):
+    out = {}
+    for label, doc in (("busy", busy_table()), ("600", big_table())):
         data = json.dumps(doc).encode()
         validate_scenario(doc)
-        report(
-            f"{label}: parse JSON ({len(data) // 1000} kB)",
-            median_ms(lambda data=data: parse_json(data)),
-        )
-        report(f"{label}: JSON Schema", median_ms(lambda doc=doc: check_schema(doc)))
-        report(
-            f"{label}: whole validator",
-            median_ms(lambda doc=doc: validate_scenario(doc), repeat=10),
-        )
+        out[f"{label} parse"] = median_cpu_ms(lambda data=data: parse_json(data), repeat=15)
+        out[f"{label} schema"] = median_cpu_ms(lambda doc=doc: check_schema(doc), repeat=15)
+        out[f"{label} whole"] = median_cpu_ms(lambda doc=doc: validate_scenario(doc), repeat=11)
+    return out
+
+
+def main() -> None:
+    from baseline import measure
+    from timing import compare
+
+    now = figures()
+    before = measure("bench_validation", "figures") or {}
+    for key, label, target in (
+        ("busy parse", "busy 40K table (60 models): parse JSON", None),
+        ("busy schema", "busy 40K table (60 models): JSON Schema", None),
+        ("busy whole", "busy 40K table (60 models): whole validator", None),
+        ("600 parse", "600 models in 100 units: parse JSON", None),
+        ("600 schema", "600 models in 100 units: JSON Schema (jsonschema-rs when it passes)", None),
+        ("600 whole", "600 models in 100 units: whole validator", 35.0),
+    ):
+        compare(label + " (CPU)", now[key], before.get(key), target)
 
 
 if __name__ == "__main__":
+    import pathlib
+    import sys
+
+    sys.path[:0] = [str(pathlib.Path(__file__).resolve().parent.parent)]
     main()
