@@ -160,7 +160,7 @@ def line_blocked(situation: Situation, line: LineString, a: Model, b: Model) -> 
         return False
     for feature in situation.terrain:
         kind_of(situation, feature)  # an unknown name is refused
-        sight = SIGHT.get(_name(feature))
+        sight = SIGHT.get(_name(feature) or "")
         fp = feature.footprint
         if sight is None or not outside.intersects(fp):
             continue

@@ -196,7 +196,8 @@ def test_check_answers_the_verdict_partial_and_the_table_out_of_band(
     html = response.content.decode()
     assert "<html" not in html
     assert "Not a legal move." in html and 'class="finding fail"' in html and "09.05" in html
-    assert re.search(r'<figure id="board" class="board stepper-board"[^>]* hx-swap-oob="true">', html)
+    board = r'<figure id="board" class="board stepper-board"[^>]* hx-swap-oob="true">'
+    assert re.search(board, html)
     assert html.count("<svg") == 1
     # the summary beside the placement buttons follows, out of band too
     assert '<p id="verdict-bar" class="verdict-bar illegal" hx-swap-oob="true">' in html

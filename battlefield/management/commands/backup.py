@@ -9,8 +9,10 @@ import os
 import shutil
 import sqlite3
 import subprocess
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
@@ -64,7 +66,7 @@ class Command(BaseCommand):
             target.unlink()
             raise CommandError(f"the backup failed its integrity check: {result}")
 
-    def backup_postgresql(self, database: dict, target: Path) -> None:
+    def backup_postgresql(self, database: Mapping[str, Any], target: Path) -> None:
         if shutil.which("pg_dump") is None:
             raise CommandError("pg_dump is not installed (apt install postgresql-client)")
         env = {**os.environ, "PGPASSWORD": str(database.get("PASSWORD") or "")}
