@@ -32,10 +32,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from . import ratelimit
-from .forms import NameField
+from .forms import NameField, text_validator
 from .models import Club, Invite, Membership, Scenario
 from .ratelimit import rate_limit
-from .text import normalise, text_validator
+from .text import normalise
 
 # -- forms -----------------------------------------------------------------------------------
 

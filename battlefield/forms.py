@@ -1,12 +1,24 @@
 """Forms for the pages: new scenario, import, rename."""
 
 from django import forms
+from django.core.exceptions import ValidationError
 
 from rules.situation import LIMITS
 
 from .games import game
 from .models import SYSTEM_CHOICES
-from .text import normalise, text_validator
+from .text import normalise, problem
+
+
+def text_validator(*, name: bool = True, free: bool = False):
+    """A form-field validator with battlefield.text's rules (names by default); kept here so
+    that battlefield.text (read by `python -m rules`) imports no Django."""
+
+    def validate(value) -> None:
+        if isinstance(value, str) and (wrong := problem(normalise(value), name=name, free=free)):
+            raise ValidationError(f"This {wrong}.")
+
+    return validate
 
 
 class NameField(forms.CharField):

@@ -22,8 +22,6 @@ import math
 import re
 import unicodedata
 
-from django.core.exceptions import ValidationError
-
 from rules import InvalidInput
 
 #: Largest size of any number in a document or a query string (a server dice seed is 32 bits).
@@ -163,13 +161,3 @@ def readable(value):
         changed = any(a is not b for a, b in zip(value, fixed_list, strict=True))
         return fixed_list if changed else value
     return value
-
-
-def text_validator(*, name: bool = True, free: bool = False):
-    """A Django form-field validator with the same rules (names by default)."""
-
-    def validate(value) -> None:
-        if isinstance(value, str) and (wrong := problem(normalise(value), name=name, free=free)):
-            raise ValidationError(f"This {wrong}.")
-
-    return validate

@@ -71,11 +71,6 @@ def test_a_missing_file_exits_2(tmp_path, capsys):
     assert "cannot read" in capsys.readouterr().err
 
 
-@pytest.mark.xfail(
-    reason="battlefield/text.py (issue 15, on main since e298d01) imports "
-    "django.core.exceptions at the top, and the validator imports it: to be made lazy there",
-    strict=False,
-)
 def test_it_loads_no_django(tmp_path):
     scenario_doc, move_doc = demo("surge-berzerkers")
     (tmp_path / "s.json").write_text(json.dumps(scenario_doc))

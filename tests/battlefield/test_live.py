@@ -82,7 +82,10 @@ def test_a_committed_step_shows_a_banner_with_its_link(client, shared, monkeypat
     assert response["ETag"] == '"v2"'
     html = response.content.decode()
     assert "The table changed" in html and "version 1 → 2" in html
-    assert f'href="/s/{shared.share_token}/steps/0/"' in html and "Normal move by Khorne Berzerkers" in html
+    assert (
+        f'href="/s/{shared.share_token}/steps/0/"' in html
+        and "Normal move by Khorne Berzerkers" in html
+    )
     assert f'href="/s/{shared.share_token}/move?unit=B"' in html  # reload the page one is on
     # the banner keeps polling, now from the new version, still listing what changed since load
     live = poller(html)
