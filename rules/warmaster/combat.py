@@ -368,6 +368,10 @@ def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
         return finish(verdict, situation, [], {}, removed)
     survivors = [m for m in unit.models if m.id not in plan["destroyed"]]
     kept = dataclasses.replace(unit, models=tuple(survivors))
+    if move.end is not None:
+        # A pose the player gave for a stand the retreat destroys is moot: that stand is gone.
+        alive = {k: v for k, v in move.end.items() if k not in plan["destroyed"]}
+        move = dataclasses.replace(move, end=MappingProxyType(alive))
     ends = check_engine_placement(
         verdict, RULE, kept, move, plan["ends"], "the retreat along the ground"
     )

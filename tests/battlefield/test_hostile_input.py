@@ -8,6 +8,7 @@ import json
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 from django.test import Client
 
 from battlefield.models import Scenario
@@ -149,7 +150,10 @@ def test_a_scenario_stored_with_bad_text_can_still_be_opened_and_deleted(player)
     client, user = player
     doc = scenario()
     doc["name"] = f"Old{BIDI_OVERRIDE}"  # the name column cannot even hold a surrogate
-    doc["units"][0]["name"] = f"Berzerkers{LONE_SURROGATE}{BIDI_OVERRIDE}"
+    # PostgreSQL's JSON cannot store a lone surrogate at all, so there only the bidi override
+    # can have been stored before the checks; SQLite keeps both.
+    surrogate = "" if connection.vendor == "postgresql" else LONE_SURROGATE
+    doc["units"][0]["name"] = f"Berzerkers{surrogate}{BIDI_OVERRIDE}"
     s = Scenario.objects.create(document=doc, owner=user)
     for url in (f"/scenarios/{s.pk}/", f"/scenarios/{s.pk}/scenario.json", f"/s/{s.share_token}/"):
         assert client.get(url).status_code == 200, url
