@@ -22,6 +22,7 @@ from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.hashers import make_password
 from django.core import signing
 from django.db import connection, transaction
 from django.http import Http404, JsonResponse
@@ -55,6 +56,35 @@ class SignUpForm(UserCreationForm):
         super().__init__(*args, **kwargs)
         # User names are shown to club members: the same rules as every other name.
         self.fields["username"].validators.append(text_validator(name=True))
+        self.name_taken = False
+
+    # A sign-up must say when a user name is taken (Django's names are unique and chosen by the
+    # user), but it says so only to a sign-up that is otherwise valid, and that one costs the
+    # same password hashing as an account made: so an invalid sign-up (cheap to send) never tells
+    # a taken name from a free one, by its page or its time (issue 15).
+
+    def clean_username(self):
+        username = self.cleaned_data.get("username")
+        model = self._meta.model
+        self.name_taken = (
+            bool(username) and model.objects.filter(username__iexact=username).exists()
+        )
+        return username
+
+    def validate_unique(self):
+        if not self.name_taken:  # a taken name is answered in _post_clean, after the rest
+            super().validate_unique()
+
+    def _post_clean(self):
+        super()._post_clean()
+        if self.name_taken and not self._errors:
+            make_password(self.cleaned_data.get("password1"))  # the time an account costs
+            self.add_error(
+                "username",
+                forms.ValidationError(
+                    self.instance.unique_error_message(self._meta.model, ("username",))
+                ),
+            )
 
 
 class ClubForm(forms.Form):

@@ -3,9 +3,11 @@ revocable and listed for organisers; organisers remove members; every change to 
 with who and when, shown to organisers. And sign-up answers a taken user name like any other
 invalid sign-up (issue 15, item 6)."""
 
+import re
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.hashers import MD5PasswordHasher
 from django.test import Client
 from django.utils import timezone
 
@@ -230,3 +232,62 @@ def test_a_role_change_to_the_same_role_records_nothing(alice, club):
     before = ClubEvent.objects.count()
     signed_in(alice).post(f"/clubs/{club.slug}/members/{alice.pk}/role", {"role": "organiser"})
     assert ClubEvent.objects.count() == before
+
+
+# -- sign-up does not tell who has an account --------------------------------------------------
+
+
+class CountingHasher(MD5PasswordHasher):
+    """Counts the passwords hashed: the slow, measurable part of a sign-up."""
+
+    algorithm = "counting_md5"
+    calls = 0
+
+    def encode(self, password, salt):
+        CountingHasher.calls += 1
+        return super().encode(password, salt)
+
+
+def sign_up(username: str, password2: str = PASSWORD, password1: str = PASSWORD):
+    data = {"username": username, "email": "x@example.org"}
+    data |= {"password1": password1, "password2": password2}
+    return Client().post("/accounts/signup/", data)
+
+
+def page_text(response, username: str) -> str:
+    """The page without what differs between any two requests (the name typed, the token)."""
+    html = response.content.decode().replace(username, "NAME")
+    return re.sub(r"[A-Za-z0-9+/=_-]{32,}", "TOKEN", html)
+
+
+@pytest.mark.parametrize(
+    "password1, password2",
+    [
+        (PASSWORD, "something else"),  # the two passwords differ
+        ("dice", "dice"),  # too short
+        ("12345678", "12345678"),  # all digits, too common
+    ],
+)
+def test_a_taken_name_is_not_told_apart_from_a_free_one_in_an_invalid_sign_up(
+    alice, password1, password2
+):
+    taken = sign_up("alice", password2=password2, password1=password1)
+    free = sign_up("zoe", password2=password2, password1=password1)
+    assert taken.status_code == free.status_code == 422
+    assert page_text(taken, "alice") == page_text(free, "zoe")
+    assert "already exists" not in taken.content.decode()
+
+
+def test_a_taken_name_costs_the_same_password_hashing_as_a_sign_up(alice, settings):
+    settings.PASSWORD_HASHERS = ["tests.battlefield.test_club_invites.CountingHasher"]
+    CountingHasher.calls = 0
+    assert sign_up("zoe").status_code == 302
+    hashed_by_a_sign_up = CountingHasher.calls
+    CountingHasher.calls = 0
+    refused = sign_up("ALICE")  # the name is taken whatever its case
+    assert refused.status_code == 422 and "already exists" in refused.content.decode()
+    assert CountingHasher.calls == hashed_by_a_sign_up == 1
+    CountingHasher.calls = 0
+    assert sign_up("alice", password2="other").status_code == 422
+    assert sign_up("yves", password2="other").status_code == 422
+    assert CountingHasher.calls == 0  # invalid either way: neither hashes
