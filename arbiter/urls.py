@@ -22,5 +22,13 @@ urlpatterns = [
     path("clubs/<slug:slug>/invite", accounts.club_invite, name="club_invite"),
     path("clubs/<slug:slug>/leave", accounts.club_leave, name="club_leave"),
     path("clubs/<slug:slug>/members/<int:user_id>/role", accounts.club_role, name="club_role"),
+    path(
+        "clubs/<slug:slug>/members/<int:user_id>/remove", accounts.club_remove, name="club_remove"
+    ),
+    path(
+        "clubs/<slug:slug>/invites/<int:invite_id>/revoke",
+        accounts.club_invite_revoke,
+        name="club_invite_revoke",
+    ),
     path("", include("battlefield.urls")),
 ]

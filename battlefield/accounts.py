@@ -4,9 +4,11 @@ Accounts: sign up here; log in, log out, change and reset the password are Djang
 views (templates in templates/registration/), with rate limits on sign-up, log-in and reset.
 
 Clubs: anyone signed in may create a club and becomes its organiser. Organisers make invite
-links that expire after Invite.DAYS days, and promote or demote members; whoever opens a live
+links that admit a chosen number of people (Invite.DEFAULT_USES unless said) and expire after
+Invite.DAYS days, revoke them, promote or demote members and remove them; whoever opens a live
 invite link while signed in may join. Anyone may leave, except the last organiser of a club that
-still has other members. Club pages are 404 to non-members.
+still has other members. Every change is recorded (ClubEvent) and shown to organisers. Club
+pages are 404 to non-members.
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.hashers import make_password
 from django.core import signing
-from django.db import IntegrityError, connection, transaction
+from django.db import connection, transaction
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
@@ -33,7 +36,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from . import ratelimit
 from .forms import NameField, text_validator
-from .models import Club, Invite, Membership, Scenario
+from .models import Club, ClubEvent, Invite, Membership, Scenario
 from .ratelimit import rate_limit
 from .text import normalise
 
@@ -53,6 +56,35 @@ class SignUpForm(UserCreationForm):
         super().__init__(*args, **kwargs)
         # User names are shown to club members: the same rules as every other name.
         self.fields["username"].validators.append(text_validator(name=True))
+        self.name_taken = False
+
+    # A sign-up must say when a user name is taken (Django's names are unique and chosen by the
+    # user), but it says so only to a sign-up that is otherwise valid, and that one costs the
+    # same password hashing as an account made: so an invalid sign-up (cheap to send) never tells
+    # a taken name from a free one, by its page or its time (issue 15).
+
+    def clean_username(self):
+        username = self.cleaned_data.get("username")
+        model = self._meta.model
+        self.name_taken = (
+            bool(username) and model.objects.filter(username__iexact=username).exists()
+        )
+        return username
+
+    def validate_unique(self):
+        if not self.name_taken:  # a taken name is answered in _post_clean, after the rest
+            super().validate_unique()
+
+    def _post_clean(self):
+        super()._post_clean()
+        if self.name_taken and not self._errors:
+            make_password(self.cleaned_data.get("password1"))  # the time an account costs
+            self.add_error(
+                "username",
+                forms.ValidationError(
+                    self.instance.unique_error_message(self._meta.model, ("username",))
+                ),
+            )
 
 
 class ClubForm(forms.Form):
@@ -63,6 +95,21 @@ class ClubForm(forms.Form):
         if not slugify(name):
             raise forms.ValidationError("Use at least one letter or digit.")
         return name
+
+
+class InviteForm(forms.Form):
+    max_uses = forms.IntegerField(
+        label="People it admits",
+        initial=Invite.DEFAULT_USES,
+        min_value=1,
+        max_value=Invite.MAX_USES,
+        required=False,
+        error_messages={
+            "invalid": f"Give the number of people, between 1 and {Invite.MAX_USES}.",
+            "min_value": f"Give the number of people, between 1 and {Invite.MAX_USES}.",
+            "max_value": f"Give the number of people, between 1 and {Invite.MAX_USES}.",
+        },
+    )
 
 
 class SharingForm(forms.Form):
@@ -248,6 +295,7 @@ def clubs(request):
                 Membership.objects.create(
                     club=club, user=request.user, role=Membership.Role.ORGANISER
                 )
+                ClubEvent.record(club, ClubEvent.Kind.CREATED, request.user, member=request.user)
             messages.success(request, f"Club “{club.name}” created: you are its organiser.")
             return redirect(club)
         status = 422
@@ -261,17 +309,18 @@ def clubs(request):
 @require_GET
 def club_detail(request, slug: str):
     club, role = member_club(request, slug)
+    is_organiser = role == Membership.Role.ORGANISER
     context = {
         "club": club,
         "role": role,
-        "is_organiser": role == Membership.Role.ORGANISER,
+        "is_organiser": is_organiser,
         "memberships": club.memberships.select_related("user"),
         "scenarios": club.scenarios.filter(deleted_at=None)
         .exclude(visibility=Scenario.Visibility.PRIVATE)
         .order_by("-updated"),
-        "invites": [i for i in club.invites.all() if not i.expired]
-        if role == Membership.Role.ORGANISER
-        else [],
+        "invites": Invite.live(club) if is_organiser else [],
+        "invite_form": InviteForm(),
+        "events": club.events.select_related("actor", "member")[:50] if is_organiser else [],
     }
     return TemplateResponse(request, "clubs/club.html", context)
 
@@ -279,23 +328,40 @@ def club_detail(request, slug: str):
 @login_required
 @require_POST
 def club_invite(request, slug: str):
-    """An organiser makes an invite link (valid Invite.DAYS days)."""
+    """An organiser makes an invite link (valid Invite.DAYS days, for `max_uses` people)."""
     club = organiser_club(request, slug)
-    invite = Invite.objects.create(club=club, created_by=request.user)
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(str(e) for e in form.errors["max_uses"]))
+        return redirect(club)
+    invite = club.make_invite(request.user, form.cleaned_data["max_uses"] or Invite.DEFAULT_USES)
+    people = "person" if invite.max_uses == 1 else "people"
     messages.success(
         request,
-        f"Invite link made; it works until {invite.expires_at:%d %B %Y %H:%M} UTC: "
+        f"Invite link made; it admits {invite.max_uses} {people} until "
+        f"{invite.expires_at:%d %B %Y %H:%M} UTC: "
         f"{request.build_absolute_uri(invite.get_absolute_url())}",
     )
     return redirect(club)
 
 
+@login_required
+@require_POST
+def club_invite_revoke(request, slug: str, invite_id: int):
+    """An organiser revokes an invite link: it admits no one from now on."""
+    club = organiser_club(request, slug)
+    invite = get_object_or_404(club.invites, pk=invite_id)
+    invite.revoke(request.user)
+    messages.success(request, "Invite link revoked: it admits no one any more.")
+    return redirect(club)
+
+
 @require_http_methods(["GET", "POST"])
 def club_join(request, token: str):
-    """Open an invite link: see the club, then join it (signed in; until the link expires)."""
+    """Open an invite link: see the club, then join it (signed in; while the link works)."""
     invite = get_object_or_404(Invite.objects.select_related("club"), token=token)
     club = invite.club
-    if invite.expired:
+    if invite.refusal is not None:
         return TemplateResponse(
             request, "clubs/join.html", {"invite": invite, "club": club}, status=410
         )
@@ -305,13 +371,13 @@ def club_join(request, token: str):
         messages.info(request, f"You are already a member of {club.name}.")
         return redirect(club)
     if request.method == "POST":
-        try:
-            with transaction.atomic():
-                Membership.objects.create(club=club, user=request.user)
-        except IntegrityError:  # joined twice at once: once is enough
-            pass
-        messages.success(request, f"Welcome to {club.name}.")
-        return redirect(club)
+        if invite.admit(request.user) or club.role_of(request.user) is not None:
+            messages.success(request, f"Welcome to {club.name}.")
+            return redirect(club)
+        invite.refresh_from_db()  # the last use went to someone else a moment ago
+        return TemplateResponse(
+            request, "clubs/join.html", {"invite": invite, "club": club}, status=410
+        )
     return TemplateResponse(request, "clubs/join.html", {"invite": invite, "club": club})
 
 
@@ -329,7 +395,9 @@ def club_leave(request, slug: str):
             request, "You are the club's last organiser: make another member organiser first."
         )
         return redirect(club)
-    club.memberships.filter(user=request.user).delete()
+    with transaction.atomic():
+        club.memberships.filter(user=request.user).delete()
+        ClubEvent.record(club, ClubEvent.Kind.LEFT, request.user, member=request.user)
     if not others.exists():
         club.delete()  # nobody left: its scenarios stay with their owners, without a club
         messages.success(request, f"You left {club.name}; it had no other members, so it is gone.")
@@ -349,18 +417,25 @@ def club_role(request, slug: str, user_id: int):
     if role not in Membership.Role.values:
         messages.error(request, "Unknown role.")
         return redirect(club)
-    if (
-        role == Membership.Role.MEMBER
-        and membership.role == Membership.Role.ORGANISER
-        and not club.memberships.filter(role=Membership.Role.ORGANISER)
-        .exclude(pk=membership.pk)
-        .exists()
-    ):
+    if role == Membership.Role.MEMBER and club.is_last_organiser(membership):
         messages.error(request, "A club needs at least one organiser.")
         return redirect(club)
-    membership.role = role
-    membership.save(update_fields=["role"])
+    club.change_role(membership, role, request.user)
     messages.success(request, f"{membership.user.username} is now {membership.get_role_display()}.")
+    return redirect(club)
+
+
+@login_required
+@require_POST
+def club_remove(request, slug: str, user_id: int):
+    """An organiser removes a member (or another organiser; not the club's last organiser)."""
+    club = organiser_club(request, slug)
+    membership = get_object_or_404(club.memberships.select_related("user"), user_id=user_id)
+    if club.is_last_organiser(membership):
+        messages.error(request, "A club needs at least one organiser: you cannot remove the last.")
+        return redirect(club)
+    club.remove(membership, request.user)
+    messages.success(request, f"{membership.user.username} is no longer a member of {club.name}.")
     return redirect(club)
 
 

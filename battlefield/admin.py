@@ -2,7 +2,17 @@
 
 from django.contrib import admin
 
-from .models import Club, Invite, Lesson, Membership, Picture, Scenario, Step, UnitProfile
+from .models import (
+    Club,
+    ClubEvent,
+    Invite,
+    Lesson,
+    Membership,
+    Picture,
+    Scenario,
+    Step,
+    UnitProfile,
+)
 
 
 class StepInline(admin.TabularInline):
@@ -76,7 +86,20 @@ class MembershipInline(admin.TabularInline):
 class InviteInline(admin.TabularInline):
     model = Invite
     extra = 0
-    readonly_fields = ["token", "created_by", "created"]
+    readonly_fields = ["token", "created_by", "created", "uses", "revoked_by"]
+
+
+class ClubEventInline(admin.TabularInline):
+    """The club's history: read-only, it records what happened."""
+
+    model = ClubEvent
+    extra = 0
+    fields = ("at", "kind", "actor", "member", "role", "invite")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Club)
@@ -84,7 +107,7 @@ class ClubAdmin(admin.ModelAdmin):
     list_display = ["name", "slug", "created"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
-    inlines = [MembershipInline, InviteInline]
+    inlines = [MembershipInline, InviteInline, ClubEventInline]
 
 
 @admin.register(Membership)

@@ -568,6 +568,35 @@ class Club(models.Model):
             return None
         return self.memberships.filter(user=user).values_list("role", flat=True).first()
 
+    def is_last_organiser(self, membership: Membership) -> bool:
+        return (
+            membership.role == Membership.Role.ORGANISER
+            and not self.memberships.filter(role=Membership.Role.ORGANISER)
+            .exclude(pk=membership.pk)
+            .exists()
+        )
+
+    def make_invite(self, by, max_uses: int) -> Invite:
+        invite = Invite.objects.create(club=self, created_by=by, max_uses=max_uses)
+        ClubEvent.record(self, ClubEvent.Kind.INVITE_CREATED, by, invite=invite)
+        return invite
+
+    def remove(self, membership: Membership, by) -> None:
+        """An organiser removes a member (the caller checks that a club keeps an organiser)."""
+        with transaction.atomic():
+            membership.delete()
+            ClubEvent.record(self, ClubEvent.Kind.REMOVED, by, member=membership.user)
+
+    def change_role(self, membership: Membership, role: str, by) -> None:
+        if membership.role == role:
+            return
+        with transaction.atomic():
+            membership.role = role
+            membership.save(update_fields=["role"])
+            ClubEvent.record(
+                self, ClubEvent.Kind.ROLE_CHANGED, by, member=membership.user, role=role
+            )
+
 
 class Membership(models.Model):
     class Role(models.TextChoices):
@@ -590,9 +619,12 @@ class Membership(models.Model):
 
 
 class Invite(models.Model):
-    """A link that lets whoever has it join a club until it expires."""
+    """A link that lets up to `max_uses` people join a club, until it expires or an organiser
+    revokes it."""
 
     DAYS = 7
+    DEFAULT_USES = 10
+    MAX_USES = 1000
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invites")
     token = models.CharField(max_length=64, unique=True, default=new_invite_token, editable=False)
@@ -601,6 +633,18 @@ class Invite(models.Model):
     )
     created = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
+    max_uses = models.PositiveIntegerField(
+        default=DEFAULT_USES, help_text="How many people may join by this link."
+    )
+    uses = models.PositiveIntegerField(default=0, help_text="How many have joined by it.")
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
 
     class Meta:
         ordering = ["-created"]
@@ -617,8 +661,119 @@ class Invite(models.Model):
     def expired(self) -> bool:
         return timezone.now() >= self.expires_at
 
+    @property
+    def uses_left(self) -> int:
+        return max(0, self.max_uses - self.uses)
+
+    @property
+    def refusal(self) -> str | None:
+        """Why the link no longer works: 'revoked', 'used_up', 'expired', or None (it works)."""
+        if self.revoked_at is not None:
+            return "revoked"
+        if self.uses_left == 0:
+            return "used_up"
+        if self.expired:
+            return "expired"
+        return None
+
+    @classmethod
+    def live(cls, club: Club):
+        """The club's links that still admit someone."""
+        return club.invites.filter(
+            revoked_at=None, expires_at__gt=timezone.now(), uses__lt=models.F("max_uses")
+        ).select_related("created_by")
+
+    def admit(self, user) -> bool:
+        """Let `user` join by this link: counts one use, makes the membership and records it,
+        all or nothing. False when the link no longer works or the user is already a member
+        (two people racing for the last use: the database's conditional update decides)."""
+        with transaction.atomic():
+            counted = Invite.objects.filter(
+                pk=self.pk,
+                revoked_at=None,
+                expires_at__gt=timezone.now(),
+                uses__lt=models.F("max_uses"),
+            ).update(uses=models.F("uses") + 1)
+            if not counted:
+                return False
+            try:
+                with transaction.atomic():
+                    Membership.objects.create(club=self.club, user=user)
+            except IntegrityError:  # joined twice at once: once is enough, and uses once
+                transaction.set_rollback(True)
+                return False
+            ClubEvent.record(self.club, ClubEvent.Kind.JOINED, user, member=user, invite=self)
+        self.refresh_from_db(fields=["uses"])
+        return True
+
+    def revoke(self, by) -> None:
+        if self.revoked_at is not None:
+            return
+        self.revoked_at = timezone.now()
+        self.revoked_by = by
+        self.save(update_fields=["revoked_at", "revoked_by"])
+        ClubEvent.record(self.club, ClubEvent.Kind.INVITE_REVOKED, by, invite=self)
+
     def get_absolute_url(self) -> str:
         return reverse("club_join", args=[self.token])
+
+
+class ClubEvent(models.Model):
+    """One change to a club, with who made it and when: the club's history, shown to its
+    organisers (issue 15)."""
+
+    class Kind(models.TextChoices):
+        CREATED = "created", "created the club"
+        INVITE_CREATED = "invite_created", "made an invite link"
+        INVITE_REVOKED = "invite_revoked", "revoked an invite link"
+        JOINED = "joined", "joined by an invite link"
+        LEFT = "left", "left the club"
+        REMOVED = "removed", "removed"
+        ROLE_CHANGED = "role_changed", "made"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The member the change is about, if any.",
+    )
+    invite = models.ForeignKey(
+        Invite, null=True, blank=True, on_delete=models.SET_NULL, related_name="events"
+    )
+    role = models.CharField(
+        max_length=10, choices=Membership.Role.choices, blank=True, help_text="The new role."
+    )
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.sentence} ({self.at:%Y-%m-%d %H:%M})"
+
+    @classmethod
+    def record(cls, club: Club, kind: str, actor, *, member=None, invite=None, role: str = ""):
+        return cls.objects.create(
+            club=club, kind=kind, actor=actor, member=member, invite=invite, role=role
+        )
+
+    @property
+    def sentence(self) -> str:
+        """'alice removed bob', 'bob joined by an invite link', 'alice made bob Organiser'."""
+        who = self.actor.username if self.actor else "someone"
+        whom = self.member.username if self.member else "a former member"
+        if self.kind == self.Kind.REMOVED:
+            return f"{who} removed {whom}"
+        if self.kind == self.Kind.ROLE_CHANGED:
+            return f"{who} made {whom} {Membership.Role(self.role).label}"
+        return f"{who} {self.get_kind_display()}"
 
 
 class RateCounter(models.Model):

@@ -81,7 +81,15 @@ class Move:
 
     @classmethod
     def from_document(cls, doc: Mapping, system: str | None = None) -> Move:
-        """Parse a move document, raising InvalidInput naming the field."""
+        """Parse a move document, raising InvalidInput naming the field.
+
+        >>> Move.from_document({"format": "arbiter.move/1", "unit": "A", "type": "normal"}).type
+        'normal'
+        >>> Move.from_document({"unit": "A", "type": "normal", "speed": 6})
+        Traceback (most recent call last):
+        ...
+        rules.errors.InvalidInput: speed: unknown field 'speed'
+        """
         if not isinstance(doc, Mapping):
             raise InvalidInput("", "a move must be a JSON object")
         for key in doc:

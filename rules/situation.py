@@ -361,7 +361,19 @@ class Situation:
     # -- building ------------------------------------------------------------------------------
     @classmethod
     def from_document(cls, doc: Mapping, *, check_overlaps: bool = True) -> Situation:
-        """Build a Situation from a scenario document, or raise InvalidInput naming the field."""
+        """Build a Situation from a scenario document, or raise InvalidInput naming the field.
+
+        >>> from rules.examples import one_squad_and_a_target
+        >>> doc = one_squad_and_a_target()
+        >>> Situation.from_document(doc).unit("A").name
+        'Intercessors'
+        >>> doc["units"][0]["models"][0]["base"] = {"round": 32, "oval": [60, 35]}
+        >>> try:
+        ...     Situation.from_document(doc)
+        ... except InvalidInput as error:
+        ...     print(error.field)
+        units[0].models[0].base
+        """
         return _Builder(doc, check_overlaps).build()
 
 

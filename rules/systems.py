@@ -294,7 +294,17 @@ def _needs_end(move_type: MoveType) -> InvalidInput:
 
 
 def adjudicate(situation: Situation, move: Move) -> Verdict:
-    """Judge a move. When `move.end` is None the engine suggests a placement and judges that."""
+    """Judge a move. When `move.end` is None the engine suggests a placement and judges that.
+
+    >>> from rules import Move, Situation
+    >>> from rules.examples import one_squad_and_a_target
+    >>> table = Situation.from_document(one_squad_and_a_target())
+    >>> move = Move.from_document({"format": "arbiter.move/1", "unit": "A", "type": "normal",
+    ...                            "end": {"A1": {"x": 10, "y": 14}}})
+    >>> verdict = adjudicate(table, move)
+    >>> verdict.legal, verdict.models["A1"]["distance_moved"]
+    (True, 4.0)
+    """
     move_type = _move_type(situation, move)
     if move_type.adjudicate is None:
         return _not_covered(situation, move)
@@ -306,7 +316,20 @@ def adjudicate(situation: Situation, move: Move) -> Verdict:
 
 
 def suggest(situation: Situation, move: Move) -> Move:
-    """The engine's placement for a move: `move` with `end` filled in."""
+    """The engine's placement for a move: `move` with `end` filled in.
+
+    A charge rolled 4 + 5 at a unit whose base is 6.74" away (1.4): the charger ends in base
+    contact, 6.74" on.
+
+    >>> from rules import Move, Situation
+    >>> from rules.examples import one_squad_and_a_target
+    >>> table = Situation.from_document(one_squad_and_a_target(phase="charge"))
+    >>> charge = Move.from_document({"format": "arbiter.move/1", "unit": "A", "type": "charge",
+    ...                              "declarations": {"charge_targets": ["B"]}, "dice": [4, 5]})
+    >>> placed = suggest(table, charge)
+    >>> round(placed.end["A1"].x, 2), adjudicate(table, placed).legal
+    (16.74, True)
+    """
     move_type = _move_type(situation, move)
     if move_type.adjudicate is None:
         raise InvalidInput(
@@ -320,7 +343,16 @@ def suggest(situation: Situation, move: Move) -> Move:
 def reach(situation: Situation, move: Move) -> list:
     """Where the moving unit's models can end, as [(geometry, "ground" | "skies")] for the table
     overlay; [] when the engine has no region for this move type. A move whose distance depends
-    on dice not rolled yet raises InvalidInput("dice", ...)."""
+    on dice not rolled yet raises InvalidInput("dice", ...).
+
+    >>> from rules import Move, Situation
+    >>> from rules.examples import one_squad_and_a_target
+    >>> table = Situation.from_document(one_squad_and_a_target())
+    >>> regions = reach(table, Move.from_document(
+    ...     {"format": "arbiter.move/1", "unit": "A", "type": "normal"}))
+    >>> [kind for _, kind in regions], regions[0][0].area < 3.1416 * 6**2  # not into engagement
+    (['ground'], True)
+    """
     move_type = _move_type(situation, move)
     if move_type.adjudicate is None or move_type.reach is None:
         return []
@@ -330,7 +362,14 @@ def reach(situation: Situation, move: Move) -> list:
 def move_options(
     situation: Situation, unit_id: str, declarations: dict | None = None
 ) -> dict[str, list[Finding] | None]:
-    """For each move type of the system: its eligible-if findings, or None if not covered yet."""
+    """For each move type of the system: its eligible-if findings, or None if not covered yet.
+
+    >>> from rules import Situation
+    >>> from rules.examples import one_squad_and_a_target
+    >>> options = move_options(Situation.from_document(one_squad_and_a_target()), "A")
+    >>> list(options), all(f.passed for f in options["normal"])
+    (['normal', 'advance', 'fall-back', 'charge', 'surge'], True)
+    """
     system = system_of(situation)
     situation.unit(unit_id)
     options: dict[str, list[Finding] | None] = {}
