@@ -125,6 +125,7 @@ def locked_stage(move: dict, params: QueryDict, situation) -> Stage:
         dice=tuple(dice) if dice else None,
         seed=None if dice else 1,
         dice_text=" ".join(str(d) for d in dice or ()),
+        after=True,  # the lesson makes the declarations asked after the roll, too
     )
     stage.poses = read_poses(params, unit)
     return stage

@@ -34,6 +34,7 @@ from django.views.decorators.http import require_GET, require_POST, require_safe
 
 import rules
 from rules import InvalidInput, Move, Situation, adjudicate, move_options, suggest
+from rules.dice import Dice
 from rules.move import MOVE_FORMAT
 from rules.systems import SYSTEMS, Declaration, MoveType
 
@@ -78,6 +79,22 @@ def asked(situation, name: str | None) -> tuple[Declaration, ...]:
     return tuple(d for d in move_type.declarations if d.asked) if move_type else ()
 
 
+def asked_after_roll(situation, name: str | None) -> tuple[Declaration, ...]:
+    """The declarations asked only once the dice are known (`Declaration.after_roll`)."""
+    return tuple(d for d in asked(situation, name) if d.after_roll)
+
+
+def offer_of(situation, stage: Stage, declaration: Declaration):
+    """The engine's `Offer` for a declaration asked after the roll, for the stage's dice (the
+    same dice the judge rolls: the entered ones, or the server's from the seed); None when the
+    declaration has no offer."""
+    if declaration.offer is None:
+        return None
+    return declaration.offer(
+        situation, stage.unit or "", Dice(stage.dice, stage.seed), stage.declarations
+    )
+
+
 # -- the state in the query string ------------------------------------------------------------
 
 
@@ -93,16 +110,20 @@ class Stage:
     seed: int | None = None
     poses: dict[str, dict] = field(default_factory=dict)
     dice_text: str = ""
+    asks_after: bool = False  # the move type asks declarations after the roll
+    after: bool = False  # ... and they have been answered
 
     @property
     def name(self) -> str:
-        """Which step this is: unit, type, declare or place."""
+        """Which step this is: unit, type, declare, after (the roll) or place."""
         if not self.unit:
             return "unit"
         if not self.type:
             return "type"
         if not self.roll:
             return "declare"
+        if self.asks_after and not self.after:
+            return "after"
         return "place"
 
     def move(self, *, with_end: bool = True) -> Move:
@@ -143,6 +164,8 @@ class Stage:
             q["dice"] = " ".join(str(d) for d in self.dice or ())
         if self.seed is not None:
             q["seed"] = self.seed
+        if self.after:
+            q[AFTER] = "done"
         if poses:
             for mid, pose in self.poses.items():
                 for key, v in pose.items():
@@ -165,6 +188,9 @@ def exact(value: float) -> str:
         text = text[:-2]
     return "0" if text == "-0" else text
 
+
+#: The field saying the declarations asked after the roll were answered (some may be left blank).
+AFTER = "after"
 
 #: The hidden field beside each shown pose field that carries its full precision.
 EXACT = "exact-"
@@ -195,9 +221,39 @@ def read_stage(params: QueryDict, situation) -> Stage:
             stage.seed = int(str(params["seed"]))
         except ValueError:
             raise InvalidInput("seed", "must be a whole number") from None
+    after_roll = asked_after_roll(situation, stage.type)
+    stage.asks_after = bool(after_roll)
+    stage.after = bool(roll and after_roll) and (
+        params.get(AFTER) == "done" or any(d.name in stage.declarations for d in after_roll)
+    )
+    if stage.after:
+        check_offers(situation, stage, after_roll)
     if roll:
         stage.poses = read_poses(params, unit)
     return stage
+
+
+def check_offers(situation, stage: Stage, after_roll: tuple[Declaration, ...]) -> None:
+    """Refuse a declaration made after the roll that the engine does not offer for these dice
+    (e.g. a target typed into the URL), and a required one left blank."""
+    for d in after_roll:
+        value = stage.declarations.get(d.name)
+        if value is None:
+            if d.required:
+                raise InvalidInput(d.name, f"{d.label}: choose after the roll")
+            continue
+        offer = offer_of(situation, stage, d)
+        if offer is None:
+            continue
+        offered = {v for v, _ in offer.choices}
+        refused = [v for v in (value if isinstance(value, list) else [value]) if v not in offered]
+        if refused:
+            raise InvalidInput(
+                d.name,
+                f"{d.label}: {', '.join(map(str, refused))} "
+                f"{'is' if len(refused) == 1 else 'are'} not on offer after this roll"
+                + (f" ({offer.roll})" if offer.roll else ""),
+            )
 
 
 def read_declarations(params: QueryDict, declarations: tuple[Declaration, ...]) -> dict:
@@ -441,6 +497,7 @@ def declaration_fields(situation, stage: Stage) -> dict:
     }
     fields: dict[str, list] = {"before": [], "after": []}
     for d in asked(situation, stage.type):
+        offer = offer_of(situation, stage, d) if d.after_roll and stage.roll else None
         blank = "(choose)" if d.required else "(not declared)"
         value = stage.declarations.get(d.name)
         if d.kind == "trigger" and value is None:
@@ -453,7 +510,11 @@ def declaration_fields(situation, stage: Stage) -> dict:
                 "label": d.label,
                 "required": d.required,
                 "value": value,
-                "choices": d.choices or choices.get(d.kind, ()),
+                "choices": offer.choices
+                if offer is not None
+                else d.choices or choices.get(d.kind, ()),
+                "roll": offer.roll if offer is not None else "",
+                "empty": offer.empty if offer is not None and not offer.choices else "",
                 "units": enemies,  # who set a trigger off
                 "blank": None if d.kind == "choice" else blank,
                 "template": f"{DECLARE}#{KIND_BLOCKS[d.kind]}",
@@ -501,8 +562,23 @@ def stepper_context(
         context["options"] = option_rows(situation, stage)
         for row in context["options"]:
             row["link"] = link(urls.here, {"unit": stage.unit, "type": row["type"]})
-    elif stage.name == "declare":
+    elif stage.name in ("declare", "after"):
         context["fields"] = declaration_fields(situation, stage)
+    if stage.name == "after":
+        names = names_of(situation)
+        context["hidden"] = [
+            (name, v)
+            for name, value in stage.query(poses=False).items()
+            if name not in {d.name for d in asked_after_roll(situation, stage.type)}
+            for v in (value if isinstance(value, list) else [value])
+        ]
+        context["hidden"].append((AFTER, "done"))
+        context["dice"] = [{"value": d, "source": "user"} for d in stage.dice or ()]
+        context["declared"] = [
+            declaration_words(name, value, names)
+            for name, value in stage.declarations.items()
+            if name not in {d.name for d in asked_after_roll(situation, stage.type)}
+        ]
     if stage.name == "place":
         context.update(
             place_context(
@@ -732,8 +808,9 @@ def move(request, pk: int | None = None, token: str | None = None):
     except InvalidInput as exc:
         stage = Stage(unit=request.GET.get("unit") or None, type=request.GET.get("type") or None)
         try:
-            stage = fallback(stage, situation)
-            keep_entries(stage, request.GET, situation)
+            stage = after_the_roll(request.GET, situation, exc) or fallback(stage, situation)
+            if stage.name != "after":
+                keep_entries(stage, request.GET, situation)
             context.update(stepper_context(situation, stage, urls, error=exc))
         except InvalidInput:
             context.update(stepper_context(situation, Stage(), urls, error=exc))
@@ -748,6 +825,23 @@ def keep_entries(stage: Stage, params: QueryDict, situation) -> None:
     except InvalidInput:
         pass
     stage.dice_text = params.get("dice", "").strip()
+
+
+def after_the_roll(params: QueryDict, situation, exc: InvalidInput) -> Stage | None:
+    """After a refused declaration made after the roll, the step that asks it again, with
+    everything else the player entered (the dice, the other declarations); None for any other
+    error, or when the rest does not read cleanly either."""
+    names = {d.name for d in asked_after_roll(situation, params.get("type"))}
+    if exc.field not in names:
+        return None
+    kept = params.copy()
+    kept.pop(exc.field, None)
+    kept.pop(AFTER, None)
+    try:
+        stage = read_stage(kept, situation)
+    except InvalidInput:
+        return None
+    return stage if stage.name == "after" else None
 
 
 def fallback(stage: Stage, situation) -> Stage:
@@ -765,11 +859,18 @@ def fallback(stage: Stage, situation) -> Stage:
 def judged(request, situation, urls: Urls, *, locked=False):
     """Read the posted placement and judge it: (stage, verdict, context)."""
     stage = read_stage(request.POST, situation)
-    if stage.name != "place":
-        raise InvalidInput("roll", "choose the dice first: roll on the server or enter them")
+    placing(stage)
     verdict = adjudicate(situation, stage.move())
     context = stepper_context(situation, stage, urls, verdict=verdict, locked=locked)
     return stage, verdict, context
+
+
+def placing(stage: Stage) -> None:
+    """Refuse to judge or suggest before the dice, and before what is declared after them."""
+    if stage.name == "after":
+        raise InvalidInput(AFTER, "declare what is asked after the roll first")
+    if stage.name != "place":
+        raise InvalidInput("roll", "choose the dice first: roll on the server or enter them")
 
 
 def check_response(request, context: dict):
@@ -807,8 +908,7 @@ def suggest_response(
     until the player presses Check."""
     try:
         stage = read_stage(request.POST, situation)
-        if stage.name != "place":
-            raise InvalidInput("roll", "choose the dice first: roll on the server or enter them")
+        placing(stage)
         suggested = suggest(situation, stage.move(with_end=False))
     except InvalidInput as exc:
         return error_response(request, context, exc)

@@ -27,7 +27,10 @@ The pieces (frozen dataclasses):
   `kind` (one of `DECLARATION_KINDS`: how the web app asks for it and the JSON type it has),
   `label`, whether it is `required`, its `choices` ((value, label) pairs, for kind "choice" and the
   trigger's events), whether it is asked `after_roll`, and whether the stepper `asked` it at all
-  (False: documents may carry it, e.g. a lesson's, but a player is not asked it).
+  (False: documents may carry it, e.g. a lesson's, but a player is not asked it). A declaration
+  asked after the roll may have an `offer`: the engine's `Offer` of what it may be once the dice
+  are known (e.g. 11.02: the charge targets within the roll), called as
+  `offer(situation, unit_id, dice, declarations)` with the move's `Dice`.
 - `StateFlag`: one key of `units[].state`: `name`, `label`, how long it `lasts` ("phase": cleared
   when a new phase begins; "turn": when a new turn begins; "battle": until the player changes it)
   and whether the editor `offers` it as a tick box.
@@ -49,6 +52,7 @@ from .errors import InvalidInput
 from .verdict import Finding, Verdict
 
 if TYPE_CHECKING:
+    from .dice import Dice
     from .move import Move
     from .situation import Situation, TerrainFeature
 
@@ -79,6 +83,17 @@ LASTS = ("phase", "turn", "battle")
 
 
 @dataclass(frozen=True)
+class Offer:
+    """What a declaration asked after the roll may be, given the dice: its `choices` ((value,
+    label) pairs), the `roll` in words, and the sentence saying why nothing is on offer (`empty`),
+    shown when `choices` is empty."""
+
+    choices: tuple[tuple[str, str], ...]
+    roll: str = ""
+    empty: str = ""
+
+
+@dataclass(frozen=True)
 class Declaration:
     """One declaration of a move (FORMAT.md "Move": declarations)."""
 
@@ -89,6 +104,9 @@ class Declaration:
     choices: tuple[tuple[str, str], ...] = ()
     after_roll: bool = False
     asked: bool = True
+    offer: Callable[[Situation, str, Dice, Mapping], Offer] | None = field(
+        default=None, compare=False
+    )
 
     def __post_init__(self):
         if self.kind not in DECLARATION_KINDS:

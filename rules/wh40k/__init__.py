@@ -53,7 +53,15 @@ TAKE_TO_THE_SKIES = Declaration(
 DECLARED_AFTER_ROLL = Declaration(
     "declared_after_roll", "flag", "Declared after the roll", asked=False
 )
-CHARGE_TARGETS = Declaration("charge_targets", "enemy-units", "Charge targets", required=True)
+# 11.02: the targets are picked after the roll, among the enemy units within it.
+CHARGE_TARGETS = Declaration(
+    "charge_targets",
+    "enemy-units",
+    "Charge targets",
+    required=True,
+    after_roll=True,
+    offer=move_types.charge_target_offer,
+)
 
 SYSTEM.add(
     MoveType(

@@ -21,6 +21,7 @@ from ..errors import InvalidInput
 from ..geometry import EPSILON
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit, overlap
+from ..systems import Offer
 from ..verdict import Finding, Verdict
 from . import flying
 from .measuring import (
@@ -302,6 +303,42 @@ def charge_target_options(
         )
         is None
     ]
+
+
+def charge_target_offer(
+    situation: Situation, unit_id: str, dice: Dice, declarations: Mapping
+) -> Offer:
+    """11.02 (RULES.md 1.4), for the stepper: the charge targets on offer after the roll (the
+    first two dice of `dice`, as the judge rolls them), each with its unit-to-unit distance, and
+    why there are none (an unmodified 2, or no enemy unit within 12" and within the roll)."""
+    unit = situation.unit(unit_id)
+    rolls = dice.roll(2)
+    dice.finish()
+    skies = bool(declarations.get("take_to_the_skies"))
+    max_distance = float(sum(rolls))
+    roll = f'Charge roll: {rolls[0]} + {rolls[1]} = {fmt(max_distance)}"'
+    if skies:
+        max_distance = flying.skies_max_distance(unit, max_distance)
+        roll += f' (taking to the skies: {fmt(max_distance)}")'
+    if sum(rolls) == CHARGE_FAILS_ON:
+        return Offer(
+            (),
+            roll,
+            "The charge roll is an unmodified 2: a roll of 2 always fails, so the charge fails "
+            "and the unit does not move.",
+        )
+    offered = set(charge_target_options(situation, unit_id, rolls, skies))
+    choices = tuple(
+        (e.id, f'{e.name} ({e.id}), {fmt(_charge_reach_distance(unit, e, skies))}"')
+        for e in situation.enemies_of(unit)
+        if e.id in offered
+    )
+    return Offer(
+        choices,
+        roll,
+        f'No enemy unit is within 12" and within the {fmt(max_distance)}" charge: the charge '
+        "fails (no targets within the roll), and the unit does not move.",
+    )
 
 
 def _max_distance(

@@ -239,6 +239,7 @@ def form(table: dict, unit: str, move_type: str, declarations: dict, dice, poses
         dice=tuple(dice) if dice else None,
         seed=None if dice else 1,
         poses=poses or {},
+        after=True,  # the declarations asked after the roll are answered
     )
     return stage.query()
 
@@ -251,7 +252,7 @@ def play(client, pk: int, system: str, move_type: str):
     base = f"/scenarios/{pk}/move"
     page = client.get(base, {"unit": unit, "type": move_type}).content.decode()
     for declaration in SYSTEMS[system].move_types[move_type].declarations:
-        if declaration.asked:
+        if declaration.asked and not declaration.after_roll:
             name = declaration.name
             field = f"{name}-event" if declaration.kind == "trigger" else name
             assert f'name="{field}"' in page, f"the form does not ask {name}"

@@ -115,8 +115,9 @@ def test_the_declaration_step_asks_only_what_the_move_type_uses(client, mine):
     assert 'name="trigger-event"' in surge and 'name="ability"' in surge
     assert 'name="take_to_the_skies"' not in surge and 'name="charge_targets"' not in surge
     charge = client.get(url(mine, "?unit=B&type=charge")).content.decode()
-    assert 'name="charge_targets" value="C"' in charge and 'name="take_to_the_skies"' in charge
-    assert 'name="trigger-event"' not in charge
+    assert 'name="take_to_the_skies"' in charge and 'name="trigger-event"' not in charge
+    # 11.02: the charge targets are picked after the roll (asked on the next step)
+    assert 'name="charge_targets"' not in charge
     # take to the skies is asked before the dice (21.03: declared before the roll)
     assert charge.index('name="take_to_the_skies"') < charge.index('name="roll"')
 
@@ -237,8 +238,8 @@ def test_check_with_bad_input_answers_422_and_the_error_partial_into_the_verdict
 def test_suggest_for_a_type_the_engine_does_not_cover_is_refused_with_a_message(
     client, mine, monkeypatch
 ):
-    judge_move_type(monkeypatch, "wh40k-11e", "charge", adjudicate=None)
-    data = {**MOVED, "type": "charge"}
+    judge_move_type(monkeypatch, "wh40k-11e", "advance", adjudicate=None)
+    data = {**MOVED, "type": "advance"}
     response = client.post(url(mine, "/suggest"), data, headers=PARTIAL)
     assert response.status_code == 422
     assert "does not cover" in response.content.decode()
@@ -362,14 +363,13 @@ def test_a_warmaster_home_back_with_dice_entered_by_hand_runs_through_every_step
     types = client.get(url(s, "?unit=eagles")).content.decode()
     assert f'href="/scenarios/{s.pk}/move?unit=eagles&amp;type=home-back"' in types
     declare = client.get(url(s, "?unit=eagles&type=home-back")).content.decode()
-    assert 'name="home_back_to"' in declare and 'value="elf-general"' in declare
-    state = {
-        "unit": "eagles",
-        "type": "home-back",
-        "home_back_to": "elf-general",
-        "roll": "hand",
-        "dice": "5",
-    }
+    # the character to home back to is chosen after the roll
+    assert 'name="home_back_to"' not in declare and 'name="roll"' in declare
+    rolled = {"unit": "eagles", "type": "home-back", "roll": "hand", "dice": "5"}
+    after = client.get(url(s), rolled).content.decode()
+    assert 'data-step="after"' in after
+    assert 'name="home_back_to"' in after and 'value="elf-general"' in after
+    state = {**rolled, "home_back_to": "elf-general", "after": "done"}
     place = client.get(url(s), state).content.decode()
     # a 5 on the home back die: 5 x 10 cm = 50 cm
     assert re.search(r'id="max-distance">50 cm', place)
@@ -439,6 +439,125 @@ def test_after_an_input_error_the_declaration_form_keeps_what_was_entered(client
     assert response.status_code == 422
     html = response.content.decode()
     assert 'data-step="declare"' in html and "<code>dice</code>" in html
-    assert 'name="charge_targets" value="C" checked' in html
     assert 'name="take_to_the_skies" value="yes" checked' in html
     assert 'value="9"' in html and 'value="hand" id="roll-hand" checked' in html
+
+
+# -- 11.02 (RULES.md 1.4): the charge targets are asked after the roll, among those within it --
+
+
+#: Built by hand: 32 mm bases (radius 0.63"), all on y 20. A's base edge to each enemy's edge:
+#: Boyz 6.7" (centres 7.96" apart), Gretchin 9.5" (10.76"), Killa Kans 14" (15.26", beyond 12").
+def charge_table() -> dict:
+    def unit(uid, army, name, x):
+        return {
+            "id": uid,
+            "army": army,
+            "name": name,
+            "keywords": ["INFANTRY"],
+            "move": 6,
+            "models": [{"id": f"{uid}1", "base": {"round": 32}, "x": x, "y": 20.0}],
+        }
+
+    return scenario(
+        terrain=[],
+        armies=[{"id": "red", "name": "World Eaters"}, {"id": "green", "name": "Orks"}],
+        units=[
+            unit("A", "red", "Berzerkers", 10.0),
+            unit("O", "green", "Boyz", 17.96),
+            unit("G", "green", "Gretchin", 20.76),
+            unit("K", "green", "Killa Kans", 25.26),
+        ],
+        turn={"round": 2, "active_army": "red", "phase": "charge"},
+    )
+
+
+@pytest.fixture
+def charging(client, django_user_model):
+    owner = django_user_model.objects.create_user("charger")
+    client.force_login(owner)
+    return Scenario.objects.create(document=charge_table(), owner=owner)
+
+
+CHARGE = {"unit": "A", "type": "charge", "roll": "hand"}
+
+
+def test_the_charge_asks_for_the_dice_first_and_not_for_the_targets(client, charging):
+    html = client.get(url(charging), {"unit": "A", "type": "charge"}).content.decode()
+    assert 'data-step="declare"' in html and 'name="roll"' in html
+    assert 'name="charge_targets"' not in html
+
+
+def test_after_the_roll_only_the_enemy_units_within_it_are_offered_with_their_distance(
+    client, charging
+):
+    response = client.get(url(charging), {**CHARGE, "dice": "3 4"})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'data-step="after"' in html
+    assert "3 + 4 = 7" in html
+    # Boyz 6.7" are within the 7" roll; Gretchin 9.5" are not; Killa Kans 14" beyond 12"
+    assert 'name="charge_targets" value="O"' in html and "Boyz (O), 6.7&quot;" in html
+    assert 'value="G"' not in html and 'value="K"' not in html
+    # the dice are kept in the form that asks the targets
+    assert 'name="dice" value="3 4"' in html and 'name="after" value="done"' in html
+    ten = client.get(url(charging), {**CHARGE, "dice": "5 5"}).content.decode()
+    assert (
+        "Boyz (O), 6.7&quot;" in ten and "Gretchin (G), 9.5&quot;" in ten and 'value="K"' not in ten
+    )
+
+
+def test_the_server_roll_offers_the_targets_within_the_dice_the_judge_rolls(client, charging):
+    from rules.dice import Dice
+
+    seed = next(s for s in range(100) if sum(Dice(None, s).roll(2)) >= 10)
+    html = client.get(url(charging), {**CHARGE, "roll": "server", "seed": seed}).content.decode()
+    assert 'data-step="after"' in html and 'value="O"' in html and 'value="G"' in html
+
+
+def test_no_target_within_the_roll_says_the_charge_fails(client, charging):
+    html = client.get(url(charging), {**CHARGE, "dice": "1 2"}).content.decode()
+    assert 'data-step="after"' in html and 'name="charge_targets"' not in html
+    assert "the charge fails (no targets within the roll)" in html
+
+
+def test_an_unmodified_2_always_fails(client, charging):
+    html = client.get(url(charging), {**CHARGE, "dice": "1 1"}).content.decode()
+    assert 'name="charge_targets"' not in html and "a roll of 2 always fails" in html
+
+
+def test_a_target_on_offer_goes_on_to_placement(client, charging):
+    response = client.get(
+        url(charging), {**CHARGE, "dice": "3 4", "charge_targets": "O", "after": "done"}
+    )
+    assert response.status_code == 200
+    assert 'data-step="place"' in response.content.decode()
+
+
+def test_a_target_not_on_offer_is_refused_naming_the_declaration_keeping_the_rest(client, charging):
+    response = client.get(
+        url(charging),
+        {**CHARGE, "dice": "3 4", "charge_targets": "G", "after": "done"},
+    )
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert "<code>charge_targets</code>" in html and "G is not on offer after this roll" in html
+    # back on the step that asks the targets, with the dice as entered
+    assert 'data-step="after"' in html and 'name="dice" value="3 4"' in html
+    assert 'name="charge_targets" value="O"' in html
+
+
+def test_checking_a_charge_at_a_target_not_on_offer_is_refused(client, charging):
+    response = client.post(
+        url(charging, "/check"),
+        {**CHARGE, "dice": "3 4", "charge_targets": "K", "pose-A1-x": "16.6", "pose-A1-y": "20"},
+    )
+    assert response.status_code == 422
+    assert "charge_targets" in response.content.decode()
+
+
+def test_leaving_the_required_targets_blank_asks_them_again(client, charging):
+    response = client.get(url(charging), {**CHARGE, "dice": "3 4", "after": "done"})
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert 'data-step="after"' in html and "Charge targets: choose after the roll" in html

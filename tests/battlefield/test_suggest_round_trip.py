@@ -114,6 +114,7 @@ def test_the_engines_suggestion_committed_through_the_page_is_judged_as_the_engi
         declarations=dict(move_doc.get("declarations", {})),
         roll="hand",
         dice=tuple(dice),
+        after=True,  # the declarations asked after the roll are in the move
     )
     state = stage.query(poses=False)
     base = f"/scenarios/{scenario.pk}/move"

@@ -22,6 +22,7 @@ SURGE = {
     "trigger-models_destroyed": "2",
     "roll": "hand",
     "dice": "4",
+    "after": "done",  # the surge target, asked after the roll, left blank
 }
 DOCUMENT = {
     "units": [

@@ -24,7 +24,7 @@ SIZES = {
 }
 SURGE = (
     "unit=B&type=surge&ability=blood-surge&trigger-event=shot&trigger-by=A"
-    "&trigger-models_destroyed=2&roll=hand&dice=4"
+    "&trigger-models_destroyed=2&roll=hand&dice=4&after=done"
 )
 
 

@@ -24,7 +24,7 @@ pytestmark = [
 DEMO = Path(__file__).resolve().parents[2] / "battlefield" / "demo" / "scenarios"
 SURGE = (
     "unit=B&type=surge&ability=blood-surge&trigger-event=shot&trigger-by=A"
-    "&trigger-models_destroyed=2&roll=hand&dice=4"
+    "&trigger-models_destroyed=2&roll=hand&dice=4&after=done"
 )
 PHONE = {"width": 390, "height": 844}
 

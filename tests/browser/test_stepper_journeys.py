@@ -87,8 +87,10 @@ def test_a_warmaster_home_back_with_dice_entered_by_hand(fresh, request):
     page.get_by_role("link", name="Home back (flyers)").click()
     page.get_by_label("Enter physical dice:").check()
     page.get_by_label("Dice values, separated by spaces").fill("5")
+    page.get_by_role("button", name="Roll and go on").click()
+    # the character to home back to is chosen after the roll, on a step of its own
     page.get_by_label("Home back to", exact=True).select_option("elf-general")
-    page.get_by_role("button", name="Roll and go to placement").click()
+    page.get_by_role("button", name="Go to placement").click()
     # 5 on the die: 5 x 10 cm
     page.wait_for_selector("#max-distance")
     assert page.locator("#max-distance").inner_text() == "50 cm"
@@ -165,7 +167,7 @@ def test_an_illegal_surge_is_outlined_fixed_with_suggest_committed_and_shared(fr
         request,
         "surge-berzerkers",
         "unit=B&type=surge&ability=blood-surge&trigger-event=shot&trigger-by=A"
-        "&trigger-models_destroyed=2&roll=hand&dice=4",
+        "&trigger-models_destroyed=2&roll=hand&dice=4&after=done",
         "pose-B1-x",
         -3,
     )
