@@ -653,7 +653,7 @@ class _Builder:
                     wall = Wall(pts, h, self.number(thickness, f"{where}.thickness", 0.01))
                     if LineString(pts).length <= EPSILON:
                         self.fail(f"{where}.path", "must have some length")
-                    if not inside.buffer(wall.thickness / 2 + 1e-6).covers(LineString(pts)):
+                    if not inside.buffer(wall.thickness / 2 + EPSILON).covers(LineString(pts)):
                         self.fail(f"{where}.path", "must lie inside the feature's footprint")
                     out.append(wall)
                     continue

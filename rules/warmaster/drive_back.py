@@ -149,7 +149,7 @@ def settle(
                 else:
                     gap = m.footprint.distance(o.footprint)
                     before = start_gap.get((m.id, o.id), ENEMY_GAP)
-                    if gap < ENEMY_GAP - 1e-3 and gap < before - 1e-6:
+                    if gap < ENEMY_GAP - 1e-3 and gap < before - EPSILON:
                         enemies[o.id] = o
         if friends:
             units = sorted({o.unit for o in friends.values()})

@@ -36,11 +36,11 @@ from ..errors import InvalidInput
 from ..geometry import EPSILON
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
-from ..systems import SYSTEMS
 from ..verdict import Verdict
 from .command import character_of, check_before_orders
 from .flying import (
     COMMAND_RANGE,
+    PLACEMENT_TOLERANCE,
     check_flown_end,
     end_models,
     engaged,
@@ -70,7 +70,6 @@ from .stands import (
 )
 
 RULE = "flying-units/home-back"
-PLACEMENT_TOLERANCE = SYSTEMS["warmaster-revolution"].placement_tolerance
 HOME_BACK_CM_PER_PIP = 10.0
 #: How much smaller (cm) the first stand is swept, so that touching is not taken for blocking.
 CORE = 1e-5

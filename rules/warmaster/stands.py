@@ -87,7 +87,7 @@ def distance_moved(model: Model, x: float, y: float, facing: float | None = None
     return centre + 2 * model.base.radius * abs(math.sin(turn / 2))
 
 
-def same_facing(a: float, b: float, slack: float = 1e-6) -> bool:
+def same_facing(a: float, b: float, slack: float = EPSILON) -> bool:
     return abs((a - b + 180) % 360 - 180) <= slack
 
 

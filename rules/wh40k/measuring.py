@@ -113,14 +113,14 @@ def in_engagement_range(a: Model, b: Model) -> bool:
 
     (Whether they are opposing is the caller's business: friends are never engaged.)
     """
-    if abs(a.z - b.z) > ENGAGEMENT_RANGE.vertical + EPSILON:
+    if not within(abs(a.z - b.z), ENGAGEMENT_RANGE.vertical):
         return False
     # Quick reject on the enclosing circles: engagement checks run over every enemy model.
     gap = math.hypot(a.x - b.x, a.y - b.y) - a.base.radius - b.base.radius
-    if gap > ENGAGEMENT_RANGE.horizontal + EPSILON:
+    if not within(gap, ENGAGEMENT_RANGE.horizontal):
         return False
     if a.base.kind == "round" and b.base.kind == "round":
-        return gap <= ENGAGEMENT_RANGE.horizontal + EPSILON
+        return within(gap, ENGAGEMENT_RANGE.horizontal)
     return ENGAGEMENT_RANGE.holds(model_distance(a, b))
 
 

@@ -18,12 +18,13 @@ from shapely.geometry import LineString, Point
 
 from ..dice import Dice
 from ..errors import InvalidInput
-from ..geometry import EPSILON
+from ..geometry import EPSILON, within
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit, overlap
 from ..verdict import Finding, Verdict
 from . import flying
 from .measuring import (
+    COHERENCY_RANGE,
     ENGAGEMENT_RANGE,
     coherency,
     engaged_enemy_units,
@@ -135,10 +136,10 @@ def eligible(
         ok &= verdict.check(
             rule,
             "eligible-if",
-            nearest <= CHARGE_RANGE + EPSILON,
+            within(nearest, CHARGE_RANGE),
             unit.id,
             f'{unit.id} is {fmt(nearest)}" from the nearest enemy, within 12".'
-            if nearest <= CHARGE_RANGE + EPSILON
+            if within(nearest, CHARGE_RANGE)
             else f'{unit.id} has no enemy within 12" (nearest {fmt(nearest)}"), so it cannot '
             "charge."
             if enemies
@@ -218,9 +219,9 @@ def _target_refusal(
             f"{target.id} is an AIRCRAFT unit: only a unit that can FLY may pick it as a charge "
             "target."
         )
-    if distance > CHARGE_RANGE + EPSILON:
+    if not within(distance, CHARGE_RANGE):
         return f'Target {target.id} is {fmt(distance)}" away: charge targets must be within 12".'
-    if distance > max_distance + EPSILON:
+    if not within(distance, max_distance):
         reach = (
             'the roll less 2" for taking to the skies'
             if skies and not unit.has("HOVER")
@@ -255,7 +256,7 @@ def _check_charge_targets(
             unit.id,
             f"The charge roll is an unmodified 2 ({rolls[0]} + {rolls[1]}): a roll of 2 always "
             "fails, and the unit does not move.",
-            2.0,
+            float(CHARGE_FAILS_ON),
             float(CHARGE_FAILS_ON + 1),
         )
     for t in targets:
@@ -506,7 +507,7 @@ def _ring_spots(m: Model, target_models, gaps, max_distance: float) -> list[Mode
                     a = 2 * math.pi * k / RING_POINTS
                     x, y = t.x + reach * math.cos(a), t.y + reach * math.sin(a)
                     d = math.hypot(x - m.x, y - m.y) + climb
-                    if d <= max_distance + EPSILON:
+                    if within(d, max_distance):
                         spots.append((d, gap, k, m.placed(x, y, z)))
     spots.sort(key=lambda item: (item[0], item[1], item[2]))
     return [spot for *_, spot in spots]
@@ -517,9 +518,7 @@ def _meets(spot: Model, target_models, gaps) -> bool:
     within 1" (straight distance) for the inner rings, engaged (2" h, 5" v) for the outer?
     A ground spot 0.99" beside a target 3" up is 3.16" from it, not within 1"."""
     if max(gaps) <= CHARGE_CLOSE:
-        return any(
-            model_distance(spot, t).straight <= CHARGE_CLOSE + EPSILON for t in target_models
-        )
+        return any(within(model_distance(spot, t).straight, CHARGE_CLOSE) for t in target_models)
     return any(in_engagement_range(spot, t) for t in target_models)
 
 
@@ -589,7 +588,10 @@ def _find_spot(
         if (
             coherent
             and others
-            and not any(model_distance(spot, o).horizontal <= 2.0 + EPSILON for o in others)
+            and not any(
+                within(model_distance(spot, o).horizontal, COHERENCY_RANGE.horizontal)
+                for o in others
+            )
         ):
             continue
         if exact_path or spot.z > EPSILON:
@@ -686,7 +688,7 @@ def _charge_while_moving(
             before,
         )
         after = _distance_to(mm.end, enemy_targets)
-        if after <= CHARGE_CLOSE + EPSILON:
+        if within(after, CHARGE_CLOSE):
             verdict.check(
                 rule,
                 "while-moving",
@@ -797,7 +799,9 @@ def suggest_charge(situation: Situation, move: Move) -> Move:
         mine = list(placed.values())
         if not _spot_free(situation, unit, candidate, mine, non_targets):
             return False
-        return not mine or any(model_distance(candidate, p).horizontal <= 2.0 for p in mine)
+        return not mine or any(
+            model_distance(candidate, p).horizontal <= COHERENCY_RANGE.horizontal for p in mine
+        )
 
     # Every target must end engaged: first send the model nearest to each target at it.
     for target in targets if len(targets) > 1 else ():
@@ -847,7 +851,7 @@ def suggest_charge(situation: Situation, move: Move) -> Move:
 
     for m in order:  # repair: a better spot may be free now that everyone is placed
         here = placed[m.id]
-        if _distance_to(here, targets) <= CHARGE_CLOSE + EPSILON or not target_models:
+        if within(_distance_to(here, targets), CHARGE_CLOSE) or not target_models:
             continue
         engaged = any(in_engagement_range(here, t) for t in target_models)
         for gaps in tiers[: 2 if engaged else 3]:

@@ -41,12 +41,12 @@ from shapely.ops import unary_union
 
 from .. import pathfinding
 from ..errors import InvalidInput
-from ..geometry import EPSILON, Base, segment_point_distance, swept_footprint
+from ..geometry import EPSILON, Base, segment_point_distance, swept_footprint, within
 from ..move import Move, Pose
 from ..situation import CURVE_SLACK, Model, Situation, Unit, overlap
 from ..systems import SYSTEMS
 from ..verdict import Verdict
-from .measuring import coherency, engaged_with_model
+from .measuring import COHERENCY_RANGE, COHERENCY_SPAN, coherency, engaged_with_model
 
 #: 13.06: dense features are climbed (not walked through) above this height.
 DENSE_CLIMB_HEIGHT = 2.0
@@ -636,10 +636,10 @@ def judge_move(
         ok &= verdict.check(
             rule,
             "while-moving",
-            dist <= max_distance + EPSILON,
+            within(dist, max_distance),
             start.id,
             f"{start.id} moves {fmt(dist)}{u}{climb} of the {fmt(max_distance)}{u} allowed."
-            if dist <= max_distance + EPSILON
+            if within(dist, max_distance)
             else f"{start.id} would need {fmt(dist)}{u}{climb}, more than the "
             f"{fmt(max_distance)}{u} this move allows.",
             dist,
@@ -790,8 +790,12 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
     c = coherency(outcome.end_models(unit))
     # The horizontal measurement only when it is what breaks the rule: a model cut off by more
     # than 5" vertically has no finite nearest link (and a horizontal span within 9" says nothing).
-    value, bound = (c.nearest_link, 2.0) if c.isolated else (c.farthest, 9.0)
-    broken = not c.ok and math.isfinite(value) and value > bound + EPSILON
+    value, bound = (
+        (c.nearest_link, COHERENCY_RANGE.horizontal)
+        if c.isolated
+        else (c.farthest, COHERENCY_SPAN.horizontal)
+    )
+    broken = not c.ok and math.isfinite(value) and not within(value, bound)
     measured, limit = (value, bound) if broken else (None, None)
     ok &= verdict.check(
         "03.03",

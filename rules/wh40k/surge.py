@@ -37,20 +37,17 @@ import shapely
 
 from ..dice import Dice
 from ..errors import InvalidInput
-from ..geometry import EPSILON
+from ..geometry import EPSILON, within
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
-from ..systems import SYSTEMS
 from ..verdict import Finding, Verdict
 from .flying import can_fly
 from .measuring import engaged_enemy_units, engaged_with_model, unit_distance
 from .move_types import surged_this_phase
-from .moving import fmt, judge_move, level_text, reachable_region
+from .moving import PLACEMENT_TOLERANCE, fmt, judge_move, level_text, reachable_region
 from .surge_solver import SURGE_MODE, SurgeSpace, suggest_placement
 
 RULE = "21.02"
-#: RULES.md 0: a placement counts as closest if nothing legal is closer by more than this.
-PLACEMENT_TOLERANCE = SYSTEMS["wh40k-11e"].placement_tolerance
 SURGE_TRIGGERS = {
     "models-destroyed-by-shooting": (
         "one or more of its models are destroyed by an enemy unit's shooting"
@@ -247,7 +244,7 @@ def trigger_check(
                 None,
             )
         gap = unit_distance(by, unit)
-        met = gap <= ENEMY_MOVE_TRIGGER_RANGE + 1e-6
+        met = within(gap, ENEMY_MOVE_TRIGGER_RANGE)
         return (
             met,
             f'{trigger.by} ended its move {gap:.2f}" from {unit.id}, '
