@@ -32,6 +32,13 @@ def within(distance: float, limit: float) -> bool:
     return distance <= limit + EPSILON
 
 
+def fmt(value: float, unit: str = "") -> str:
+    """Distances in findings, in every game: two decimals, no trailing zeros, never "-0"; the
+    system's unit (`'"'`, `" cm"`) appended when given."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return (text if text != "-0" else "0") + unit
+
+
 def touching(distance: float) -> bool:
     """RULES.md 0: base contact means distance <= 1e-6 (never exact equality)."""
     return distance <= EPSILON

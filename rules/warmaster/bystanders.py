@@ -19,10 +19,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from ..geometry import EPSILON
+from ..geometry import EPSILON, fmt
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
-from .flying import finish, fmt
+from .flying import finish
 from .stands import board, contact_centres, overlaps, stands_overlap, swept_hull
 from .terrain import forbidden_terrain_under, kind_of
 

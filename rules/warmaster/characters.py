@@ -16,7 +16,7 @@ from dataclasses import replace
 from types import MappingProxyType
 
 from ..errors import InvalidInput
-from ..geometry import EPSILON
+from ..geometry import EPSILON, fmt
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
@@ -28,7 +28,6 @@ from .flying import (
     end_models,
     engaged,
     finish,
-    fmt,
     new_verdict,
     phase_check,
 )

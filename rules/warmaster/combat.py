@@ -35,7 +35,7 @@ from shapely.ops import nearest_points
 
 from ..dice import Dice
 from ..errors import InvalidInput
-from ..geometry import EPSILON
+from ..geometry import EPSILON, fmt
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
@@ -50,7 +50,6 @@ from .flying import (
     end_models,
     engaged,
     finish,
-    fmt,
     in_combat,
     new_verdict,
     phase_check,

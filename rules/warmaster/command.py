@@ -18,7 +18,7 @@ from types import MappingProxyType
 
 from ..dice import Dice
 from ..errors import InvalidInput
-from ..geometry import EPSILON, within
+from ..geometry import EPSILON, fmt, within
 from ..move import Move, Pose
 from ..situation import Situation, Unit
 from ..verdict import Finding, Verdict
@@ -32,7 +32,6 @@ from .flying import (
     check_flown_end,
     end_models,
     engaged,
-    fmt,
     new_verdict,
     phase_check,
     refuse_ground_unit,

@@ -42,7 +42,7 @@ from shapely.ops import nearest_points
 
 from ..dice import Dice
 from ..errors import InvalidInput
-from ..geometry import EPSILON
+from ..geometry import EPSILON, fmt
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
@@ -53,7 +53,6 @@ from .flying import (
     check_flown_end,
     engaged,
     finish,
-    fmt,
     in_combat,
     new_verdict,
     phase_check,

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 import shapely
 
 from ..errors import InvalidInput
-from ..geometry import EPSILON, within
+from ..geometry import EPSILON, fmt, within
 from ..move import Move
 from ..situation import Model, Situation, Unit
 from ..systems import SYSTEMS
@@ -42,10 +42,6 @@ FLYER_CHARGE = 60.0
 FLYER_IRREGULAR_CHARGE = 10.0
 #: 2.3 / 2.4: orders and home back work within this distance of a character (cm).
 COMMAND_RANGE = 20.0
-
-
-def fmt(value: float) -> str:
-    return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
 def new_verdict(move: Move, **extra) -> Verdict:

@@ -33,7 +33,7 @@ from shapely.ops import nearest_points
 
 from ..dice import Dice
 from ..errors import InvalidInput
-from ..geometry import EPSILON
+from ..geometry import EPSILON, fmt
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
@@ -46,7 +46,6 @@ from .flying import (
     engaged,
     engine_may_place,
     finish,
-    fmt,
     new_verdict,
     no_end_index,
     phase_check,

@@ -18,7 +18,7 @@ from shapely.geometry import LineString, Point
 
 from ..dice import Dice
 from ..errors import InvalidInput
-from ..geometry import EPSILON, within
+from ..geometry import EPSILON, fmt, within
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit, overlap
 from ..verdict import Finding, Verdict
@@ -38,7 +38,6 @@ from .moving import (
     article,
     fall_back_mode,
     floor_reach,
-    fmt,
     judge_move,
     level_text,
     may_stand,

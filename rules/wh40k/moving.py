@@ -41,7 +41,7 @@ from shapely.ops import unary_union
 
 from .. import pathfinding
 from ..errors import InvalidInput
-from ..geometry import EPSILON, Base, segment_point_distance, swept_footprint, within
+from ..geometry import EPSILON, Base, fmt, segment_point_distance, swept_footprint, within
 from ..move import Move, Pose
 from ..situation import CURVE_SLACK, Model, Situation, Unit, overlap
 from ..systems import SYSTEMS
@@ -364,12 +364,6 @@ def article(move_type: str) -> str:
 def unit_mark(situation: Situation) -> str:
     """How distances are written in findings: 6" (40K inches), 20 cm (Warmaster)."""
     return '"' if situation.unit_name == "in" else " " + situation.unit_name
-
-
-def fmt(value: float) -> str:
-    """Distances in findings: two decimals, no trailing zeros."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return text if text != "-0" else "0"
 
 
 def feature_height_under(situation: Situation, x: float, y: float) -> float:
@@ -1019,7 +1013,6 @@ __all__ = [
     "climbs_dense",
     "end_placement",
     "fall_back_mode",
-    "fmt",
     "ground_obstacles",
     "judge_move",
     "level_change",

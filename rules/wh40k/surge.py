@@ -37,14 +37,14 @@ import shapely
 
 from ..dice import Dice
 from ..errors import InvalidInput
-from ..geometry import EPSILON, within
+from ..geometry import EPSILON, fmt, within
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
 from ..verdict import Finding, Verdict
 from .flying import can_fly
 from .measuring import engaged_enemy_units, engaged_with_model, unit_distance
 from .move_types import surged_this_phase
-from .moving import PLACEMENT_TOLERANCE, fmt, judge_move, level_text, reachable_region
+from .moving import PLACEMENT_TOLERANCE, judge_move, level_text, reachable_region
 from .surge_solver import SURGE_MODE, SurgeSpace, suggest_placement
 
 RULE = "21.02"
