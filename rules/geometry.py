@@ -145,7 +145,9 @@ def footprint_distance(
     """Horizontal distance between two placed bases (0 if they overlap), RULES.md 1.1.
 
     `*_pos` is (x, y, facing). Round to round is analytic; anything else uses shapely on the
-    footprints (ellipses are polygons circumscribing the true ellipse within 0.1 %).
+    footprints (ellipses are polygons circumscribing the true ellipse within 0.1 %). For two
+    placed models, rules.situation.base_distance is the measure: it differs here for a round base
+    beside a polygon, which it measures from the true circle, not its circumscribed polygon.
     """
     if a_base.kind == "round" and b_base.kind == "round":
         centres = math.hypot(a_pos[0] - b_pos[0], a_pos[1] - b_pos[1])

@@ -766,6 +766,20 @@ def on_table(model: Model, table: Table) -> bool:
 CURVE_SLACK = 0.005
 
 
+def base_distance(a: Model, b: Model) -> float:
+    """Shortest horizontal distance between two placed bases, 0 when they overlap (RULES.md 1.1;
+    Warmaster 2.1 measures between stands the same way). A round base is measured from its true
+    circle (distance to its centre minus the radius), not from the slightly larger polygon that
+    stands for it, so "within D" is exact for round bases."""
+    if a.base.kind == "round" and b.base.kind == "round":
+        return max(0.0, math.hypot(a.x - b.x, a.y - b.y) - a.base.radius - b.base.radius)
+    if b.base.kind == "round":
+        return max(0.0, a.footprint.distance(Point(b.x, b.y)) - b.base.radius)
+    if a.base.kind == "round":
+        return max(0.0, b.footprint.distance(Point(a.x, a.y)) - a.base.radius)
+    return a.footprint.distance(b.footprint)
+
+
 def overlap(a: Model, b: Model) -> bool:
     """True when two bases overlap by more than the tolerance (touching is not overlapping)."""
     if a.base.kind == "round" and b.base.kind == "round":

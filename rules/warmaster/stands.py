@@ -24,8 +24,8 @@ import shapely
 from shapely import STRtree
 from shapely.geometry import LineString, MultiPoint, Point, Polygon, box
 
-from ..geometry import EPSILON, Base, footprint_distance
-from ..situation import Model, Situation, Unit
+from ..geometry import EPSILON, Base
+from ..situation import Model, Situation, Unit, base_distance
 
 #: Keywords that make a unit a character (a General, Hero or Wizard stand), FORMAT.md.
 CHARACTER_KEYWORDS = frozenset({"CHARACTER", "GENERAL", "HERO", "WIZARD"})
@@ -94,22 +94,17 @@ def same_facing(a: float, b: float, slack: float = EPSILON) -> bool:
 # -- distances between stands and units ---------------------------------------------------------
 
 
-def stand_distance(a: Model, b: Model) -> float:
-    """Closest-points distance between two stands (0 if they overlap).
-
-    A round base is measured from its true circle (centre distance minus radius), not from the
-    slightly larger polygon that stands for it, so "within 20 cm" is exact for round characters."""
-    if a.base.kind == "round" and b.base.kind == "round":
-        return footprint_distance(a.base, a.pos, b.base, b.pos)
-    if b.base.kind == "round":
-        a, b = b, a
-    if a.base.kind == "round":
-        return max(0.0, b.footprint.distance(Point(a.x, a.y)) - a.base.radius)
-    return a.footprint.distance(b.footprint)
+#: 2.1: the closest-points distance between two stands, measured like any two bases (a round
+#: character from its true circle, so "within 20 cm" is exact).
+stand_distance = base_distance
 
 
 def stands_overlap(a: Model, b: Model) -> bool:
     """One stand is on another: they share more than a sliver of area (touching is fine).
+
+    Kept apart from rules.situation.overlap on purpose: that one shrinks curved polygons by
+    CURVE_SLACK before testing, this one measures a round base from its true circle with an
+    EPSILON margin, so the two can disagree on slivers at the edge of touching.
 
     A round base is judged by its true circle, like stand_distance: the polygon standing for it
     pokes about 0.001 cm past the circle, and a character placed exactly in touch is not on top."""
