@@ -155,11 +155,6 @@ def footprint_distance(
     return a_base.footprint(*a_pos).distance(b_base.footprint(*b_pos))
 
 
-def straight_distance(horizontal: float, vertical: float) -> float:
-    """RULES.md 1.1: straight distance from horizontal and vertical components."""
-    return math.hypot(horizontal, vertical)
-
-
 def point_footprint_distance(
     base: Base, pos: tuple[float, float, float], point: tuple[float, float]
 ) -> float:

@@ -534,14 +534,6 @@ def adjudicate_order_charge(situation: Situation, move: Move) -> Verdict:
     return _adjudicate_order(situation, move, charge=True)
 
 
-def needs_end(situation: Situation, move: Move) -> Move:
-    raise InvalidInput(
-        "end",
-        f"a {move.type} needs the player's end positions for the stands; the engine "
-        "does not choose where a unit is ordered",
-    )
-
-
 def eligibility_of(adjudicator, move_type: str, dice: tuple[int, ...] | None = None):
     """An `eligibility` for move_options: the eligible-if findings of a trial move that leaves the
     unit where it is. Order moves without `ordered_by` try the nearest friendly character."""

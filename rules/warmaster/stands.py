@@ -43,10 +43,6 @@ def is_character(unit: Unit) -> bool:
     return bool(unit.keywords & CHARACTER_KEYWORDS)
 
 
-def is_flyer(unit: Unit) -> bool:
-    return unit.has("FLYING")
-
-
 # -- moving a stand ---------------------------------------------------------------------------
 
 
@@ -123,11 +119,6 @@ def unit_distance(a: Iterable[Model], b: Iterable[Model]) -> float:
     """2.1: distance between units = the least distance between their stands."""
     b = list(b)
     return min((stand_distance(x, y) for x in a for y in b), default=math.inf)
-
-
-def nearest_stand(stands: Sequence[Model], target: Polygon) -> Model:
-    """The stand closest to a target footprint (ties: the first listed)."""
-    return min(stands, key=lambda m: m.footprint.distance(target))
 
 
 def overlaps(a: Polygon, b: Polygon) -> bool:
@@ -258,10 +249,6 @@ def swept_hull(shape: Polygon, dx: float, dy: float) -> Polygon:
     """The region a convex shape covers moving straight by (dx, dy)."""
     pts = list(shape.exterior.coords) + [(x + dx, y + dy) for x, y in shape.exterior.coords]
     return MultiPoint(pts).convex_hull
-
-
-def translated(model: Model, dx: float, dy: float) -> Model:
-    return model.placed(model.x + dx, model.y + dy)
 
 
 # -- an index of the table, built once per situation -----------------------------------------------

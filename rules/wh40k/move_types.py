@@ -752,19 +752,6 @@ def _charge_while_moving(
 
 
 # -- suggestions --------------------------------------------------------------------------------
-def suggest_needs_end(situation: Situation, move: Move) -> Move:
-    """Normal, advance and fall-back moves go where the player wants: the engine needs `end`
-    (a move that already has it is returned as it is)."""
-    if move.end is not None:
-        return move
-    raise InvalidInput(
-        "end",
-        f"{article(move.type)} move goes where the player chooses: give each moving "
-        "model's end position in `end` (the engine only suggests charge and surge "
-        "placements)",
-    )
-
-
 def suggest_charge(situation: Situation, move: Move) -> Move:
     """A charge placement that meets 11.04's obligations when the dice allow it.
 
