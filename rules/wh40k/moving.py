@@ -628,25 +628,27 @@ def judge_move(
         dist = mm.distance
         climb = f" (including {fmt(vertical)}{u} climbing)" if vertical > EPSILON else ""
         ok &= verdict.check(
-            rule,
-            "while-moving",
-            within(dist, max_distance),
-            start.id,
-            f"{start.id} moves {fmt(dist)}{u}{climb} of the {fmt(max_distance)}{u} allowed."
+            rule=rule,
+            stage="while-moving",
+            passed=within(dist, max_distance),
+            subject=start.id,
+            text=f"{start.id} moves {fmt(dist)}{u}{climb} of the {fmt(max_distance)}{u} allowed."
             if within(dist, max_distance)
             else f"{start.id} would need {fmt(dist)}{u}{climb}, more than the "
             f"{fmt(max_distance)}{u} this move allows.",
-            dist,
-            max_distance,
+            measured=dist,
+            limit=max_distance,
         )
         if not found:
             ok &= verdict.check(
-                "03.01",
-                "while-moving",
-                False,
-                start.id,
-                f"{start.id} has no legal path to that spot: enemy models or solid "
-                "terrain block every way there.",
+                rule="03.01",
+                stage="while-moving",
+                passed=False,
+                subject=start.id,
+                text=(
+                    f"{start.id} has no legal path to that spot: enemy models or solid "
+                    "terrain block every way there."
+                ),
             )
         elif blocked is not None:
             what = (
@@ -655,29 +657,33 @@ def judge_move(
                 else "solid terrain " + blocked[1]
             )
             ok &= verdict.check(
-                "03.01",
-                "while-moving",
-                False,
-                start.id,
-                f"{start.id}'s path crosses {what}; a model cannot move through "
-                f"{'enemy models' if blocked[0] == 'model' else 'solid terrain'}.",
+                rule="03.01",
+                stage="while-moving",
+                passed=False,
+                subject=start.id,
+                text=(
+                    f"{start.id}'s path crosses {what}; a model cannot move through "
+                    f"{'enemy models' if blocked[0] == 'model' else 'solid terrain'}."
+                ),
             )
         for enemy_model, why in through:
             verdict.check(
-                why,
-                "while-moving",
-                True,
-                start.id,
-                _THROUGH_TEXT[why].format(model=start.id, enemy=enemy_model),
+                rule=why,
+                stage="while-moving",
+                passed=True,
+                subject=start.id,
+                text=_THROUGH_TEXT[why].format(model=start.id, enemy=enemy_model),
             )
         if not edge_ok:
             ok &= verdict.check(
-                "03.01",
-                "while-moving",
-                False,
-                start.id,
-                f"{start.id}'s base would leave the table; no part of a model may "
-                "cross the table edge.",
+                rule="03.01",
+                stage="while-moving",
+                passed=False,
+                subject=start.id,
+                text=(
+                    f"{start.id}'s base would leave the table; no part of a model may "
+                    "cross the table edge."
+                ),
             )
     ok &= _end_of_move(situation, unit, outcome, verdict)
     for mid, mm in outcome.models.items():
@@ -734,11 +740,11 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
                 if overlap(a, b) and (a.id, b.id)[::-1] not in clashes:
                     clashes.append((a.id, b.id))
         ok &= verdict.check(
-            "03.01",
-            "end-of-move",
-            not clashes,
-            unit.id,
-            "No model ends on top of another model."
+            rule="03.01",
+            stage="end-of-move",
+            passed=not clashes,
+            subject=unit.id,
+            text="No model ends on top of another model."
             if not clashes
             else "Models would end overlapping: "
             + ", ".join(f"{a} on {b}" for a, b in clashes)
@@ -751,11 +757,11 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
                 if t.solid and a.z < t.height - EPSILON and _base_overlaps_area(a, t, bounds):
                     inside.append((a.id, t.id))
         ok &= verdict.check(
-            "13.06",
-            "end-of-move",
-            not inside,
-            unit.id,
-            "No model ends inside solid terrain."
+            rule="13.06",
+            stage="end-of-move",
+            passed=not inside,
+            subject=unit.id,
+            text="No model ends inside solid terrain."
             if not inside
             else "A model cannot end inside solid terrain: "
             + ", ".join(f"{m} in {t}" for m, t in inside)
@@ -769,14 +775,16 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
             allowed = bool((unit.keywords | a.keywords) & MAY_END_ABOVE)
             if not allowed:
                 ok &= verdict.check(
-                    "13.06",
-                    "end-of-move",
-                    False,
-                    a.id,
-                    f"{a.id} cannot end above the table (z = {fmt(a.z)}{u}): only INFANTRY, "
-                    "BEASTS, SWARM, FLY and MONSTER models may stand on a terrain floor.",
-                    a.z,
-                    0.0,
+                    rule="13.06",
+                    stage="end-of-move",
+                    passed=False,
+                    subject=a.id,
+                    text=(
+                        f"{a.id} cannot end above the table (z = {fmt(a.z)}{u}): only INFANTRY, "
+                        "BEASTS, SWARM, FLY and MONSTER models may stand on a terrain floor."
+                    ),
+                    measured=a.z,
+                    limit=0.0,
                 )
                 continue
             ok &= _end_on_a_floor(situation, unit, mm, verdict)
@@ -792,17 +800,17 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
     broken = not c.ok and math.isfinite(value) and not within(value, bound)
     measured, limit = (value, bound) if broken else (None, None)
     ok &= verdict.check(
-        "03.03",
-        "end-of-move",
-        c.ok,
-        unit.id,
-        f"{unit.id} ends in coherency."
+        rule="03.03",
+        stage="end-of-move",
+        passed=c.ok,
+        subject=unit.id,
+        text=f"{unit.id} ends in coherency."
         if c.ok
         else f"{unit.id} would end out of coherency ({'; '.join(c.failures())}): every model "
         'needs a unit mate within 2", every pair within 9" and no pair more than 5" apart '
         "vertically, all in one connected group.",
-        measured,
-        limit,
+        measured=measured,
+        limit=limit,
     )
     return ok
 
@@ -889,16 +897,16 @@ def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Ve
             default=0.0,
         )
         ok &= verdict.check(
-            "13.06",
-            "end-of-move",
-            a.z <= height + EPSILON,
-            a.id,
-            f"{a.id} ends {fmt(a.z)}{u} up, on a feature {fmt(height)}{u} tall."
+            rule="13.06",
+            stage="end-of-move",
+            passed=a.z <= height + EPSILON,
+            subject=a.id,
+            text=f"{a.id} ends {fmt(a.z)}{u} up, on a feature {fmt(height)}{u} tall."
             if a.z <= height + EPSILON
             else f"{a.id} would end {fmt(a.z)}{u} up, but the terrain under it is only "
             f"{fmt(height)}{u} tall: a model cannot float.",
-            a.z,
-            height,
+            measured=a.z,
+            limit=height,
         )
         features = [t for t in situation.terrain if t.footprint.intersects(a.footprint)]
     else:
@@ -908,11 +916,11 @@ def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Ve
         tolerance = PLACEMENT_TOLERANCE
         stable = hang <= tolerance + CURVE_SLACK + EPSILON
         ok &= verdict.check(
-            "13.06",
-            "end-of-move",
-            stable,
-            a.id,
-            f"{a.id} stands on a floor {fmt(a.z)}{u} up, its whole base over it."
+            rule="13.06",
+            stage="end-of-move",
+            passed=stable,
+            subject=a.id,
+            text=f"{a.id} stands on a floor {fmt(a.z)}{u} up, its whole base over it."
             if stable
             else f"{a.id} would end {fmt(a.z)}{u} up with no floor at that height under it: a "
             "model stands on a floor or on the table, never in mid-air."
@@ -920,22 +928,25 @@ def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Ve
             else f"{a.id} would end on the floor {fmt(a.z)}{u} up with its base reaching "
             f"{fmt(hang)}{u} beyond the floor's edge: a model must stand with its whole base "
             f"on the floor (at most {fmt(tolerance)}{u} over).",
-            None if support is None else hang,
-            None if support is None else tolerance,
+            measured=None if support is None else hang,
+            limit=None if support is None else tolerance,
         )
         features = [t for _, t in floors]
     dense = [t.id for t in features if t.category == "dense"]
     if dense and not keywords & THROUGH_DENSE and mm.vertical > EPSILON:
         ok &= verdict.check(
-            "13.06",
-            "end-of-move",
-            False,
-            a.id,
-            f"{a.id} had to climb {fmt(mm.vertical)}{u} over {dense[0]} in this move, and only "
-            "INFANTRY, BEASTS, SWARM and MOBILE models may end on a dense feature's upper floors "
-            "after climbing it.",
-            mm.vertical,
-            0.0,
+            rule="13.06",
+            stage="end-of-move",
+            passed=False,
+            subject=a.id,
+            text=(
+                f"{a.id} had to climb {fmt(mm.vertical)}{u} over {dense[0]} in this move, and only "
+                "INFANTRY, BEASTS, SWARM and MOBILE models may end on a dense feature's upper "
+                "floors "
+                "after climbing it."
+            ),
+            measured=mm.vertical,
+            limit=0.0,
         )
     return ok
 
@@ -990,14 +1001,16 @@ def _end_in_enclosed(situation: Situation, unit: Unit, moved, verdict: Verdict) 
     if not inside:
         return True
     return verdict.check(
-        "13.06",
-        "end-of-move",
-        False,
-        unit.id,
-        'A model cannot end through an enclosed part of a building or container (3" or less '
-        "above the ground): "
-        + ", ".join(f'{m} inside {t} (enclosed, {fmt(h)}" tall)' for m, t, h in inside)
-        + ".",
+        rule="13.06",
+        stage="end-of-move",
+        passed=False,
+        subject=unit.id,
+        text=(
+            'A model cannot end through an enclosed part of a building or container (3" or less '
+            "above the ground): "
+            + ", ".join(f'{m} inside {t} (enclosed, {fmt(h)}" tall)' for m, t, h in inside)
+            + "."
+        ),
     )
 
 
