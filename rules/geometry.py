@@ -32,6 +32,13 @@ def within(distance: float, limit: float) -> bool:
     return distance <= limit + EPSILON
 
 
+def fmt(value: float, unit: str = "") -> str:
+    """Distances in findings, in every game: two decimals, no trailing zeros, never "-0"; the
+    system's unit (`'"'`, `" cm"`) appended when given."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return (text if text != "-0" else "0") + unit
+
+
 def touching(distance: float) -> bool:
     """RULES.md 0: base contact means distance <= 1e-6 (never exact equality)."""
     return distance <= EPSILON
@@ -138,17 +145,14 @@ def footprint_distance(
     """Horizontal distance between two placed bases (0 if they overlap), RULES.md 1.1.
 
     `*_pos` is (x, y, facing). Round to round is analytic; anything else uses shapely on the
-    footprints (ellipses are polygons circumscribing the true ellipse within 0.1 %).
+    footprints (ellipses are polygons circumscribing the true ellipse within 0.1 %). For two
+    placed models, rules.situation.base_distance is the measure: it differs here for a round base
+    beside a polygon, which it measures from the true circle, not its circumscribed polygon.
     """
     if a_base.kind == "round" and b_base.kind == "round":
         centres = math.hypot(a_pos[0] - b_pos[0], a_pos[1] - b_pos[1])
         return max(0.0, centres - a_base.radius - b_base.radius)
     return a_base.footprint(*a_pos).distance(b_base.footprint(*b_pos))
-
-
-def straight_distance(horizontal: float, vertical: float) -> float:
-    """RULES.md 1.1: straight distance from horizontal and vertical components."""
-    return math.hypot(horizontal, vertical)
 
 
 def point_footprint_distance(

@@ -309,8 +309,8 @@ class Navigator:
                 ]
                 if not parts:
                     continue
-                at_start = core.distance(start) < 1e-6
-                at_end = core.distance(end) < 1e-6
+                at_start = core.distance(start) < EPSILON
+                at_end = core.distance(end) < EPSILON
                 count = len(parts)
                 if count == 1:
                     pieces.append((at_start, at_end, h))

@@ -653,7 +653,7 @@ class _Builder:
                     wall = Wall(pts, h, self.number(thickness, f"{where}.thickness", 0.01))
                     if LineString(pts).length <= EPSILON:
                         self.fail(f"{where}.path", "must have some length")
-                    if not inside.buffer(wall.thickness / 2 + 1e-6).covers(LineString(pts)):
+                    if not inside.buffer(wall.thickness / 2 + EPSILON).covers(LineString(pts)):
                         self.fail(f"{where}.path", "must lie inside the feature's footprint")
                     out.append(wall)
                     continue
@@ -764,6 +764,20 @@ def on_table(model: Model, table: Table) -> bool:
 #: How much larger than the true curve a circumscribed polygon may be (64 sides, bases up to
 #: 170 mm): 0.1 % of the radius, rounded up.
 CURVE_SLACK = 0.005
+
+
+def base_distance(a: Model, b: Model) -> float:
+    """Shortest horizontal distance between two placed bases, 0 when they overlap (RULES.md 1.1;
+    Warmaster 2.1 measures between stands the same way). A round base is measured from its true
+    circle (distance to its centre minus the radius), not from the slightly larger polygon that
+    stands for it, so "within D" is exact for round bases."""
+    if a.base.kind == "round" and b.base.kind == "round":
+        return max(0.0, math.hypot(a.x - b.x, a.y - b.y) - a.base.radius - b.base.radius)
+    if b.base.kind == "round":
+        return max(0.0, a.footprint.distance(Point(b.x, b.y)) - b.base.radius)
+    if a.base.kind == "round":
+        return max(0.0, b.footprint.distance(Point(a.x, a.y)) - a.base.radius)
+    return a.footprint.distance(b.footprint)
 
 
 def overlap(a: Model, b: Model) -> bool:

@@ -281,12 +281,14 @@ def declarations_of(system: str | None = None) -> dict[str, Declaration]:
 def _not_covered(situation: Situation, move: Move) -> Verdict:
     verdict = Verdict(move={"unit": move.unit, "type": move.type})
     verdict.check(
-        "engine",
-        "eligible-if",
-        False,
-        move.unit,
-        f"Arbiter does not judge {move.type} moves for {situation.system} yet, so it "
-        "cannot say whether this one is legal.",
+        rule="engine",
+        stage="eligible-if",
+        passed=False,
+        subject=move.unit,
+        text=(
+            f"Arbiter does not judge {move.type} moves for {situation.system} yet, so it "
+            "cannot say whether this one is legal."
+        ),
     )
     return verdict
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rules.wh40k.measuring import COHERENCY_RANGE, ENGAGEMENT_RANGE
+
 from .base import OTHER, TerrainStyle, blob, rect, styles
 
 SYSTEM = "wh40k-11e"
@@ -25,9 +27,9 @@ DEFAULT_FACING = 0
 
 #: 03.04 engagement range and 03.03 coherency are both 2 in horizontally (RULES.md 1.2): the
 #: editor rings the selected unit's models at this distance.
-RINGS = 2.0
+RINGS = COHERENCY_RANGE.horizontal
 #: 03.04: within 2 in horizontally and 5 in vertically.
-ENGAGEMENT = (2.0, 5.0)
+ENGAGEMENT = (ENGAGEMENT_RANGE.horizontal, ENGAGEMENT_RANGE.vertical)
 
 
 def _ruin_l(width: float, depth: float) -> list[list[float]]:

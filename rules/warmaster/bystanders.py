@@ -19,10 +19,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from ..geometry import EPSILON
+from ..geometry import EPSILON, fmt
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
-from .flying import finish, fmt
+from .flying import finish
 from .stands import board, contact_centres, overlaps, stands_overlap, swept_hull
 from .terrain import forbidden_terrain_under, kind_of
 
@@ -201,7 +201,13 @@ def _moved_aside(verdict, unit, character, spot, moved) -> None:
                 "distance": round(gap, 4),
             }
         )
-    verdict.check(RULE, "after-moving", True, character.id, text + " [house where no room]")
+    verdict.check(
+        rule=RULE,
+        stage="after-moving",
+        passed=True,
+        subject=character.id,
+        text=text + " [house where no room]",
+    )
 
 
 def _displaced(verdict, situation, unit, character, moved, slain) -> None:
@@ -211,16 +217,20 @@ def _displaced(verdict, situation, unit, character, moved, slain) -> None:
         gap = math.hypot(spot.x - stand.x, spot.y - stand.y)
         moved[stand.id] = spot
         verdict.check(
-            RULE,
-            "after-moving",
-            True,
-            character.id,
-            f"{unit.id} touches the lone enemy character {character.id}, which is not a unit: it "
-            f"must move at once up to {fmt(DISPLACE_DISTANCE)} cm to join a friendly unit. The "
-            f"nearest place is {fmt(gap)} cm away, at ({fmt(spot.x)}, {fmt(spot.y)}); its owner "
-            "may choose another unit within reach. The move stays legal.",
-            gap,
-            DISPLACE_DISTANCE,
+            rule=RULE,
+            stage="after-moving",
+            passed=True,
+            subject=character.id,
+            text=(
+                f"{unit.id} touches the lone enemy character {character.id}, which is not a "
+                "unit: it "
+                f"must move at once up to {fmt(DISPLACE_DISTANCE)} cm to join a friendly unit. The "
+                f"nearest place is {fmt(gap)} cm away, at ({fmt(spot.x)}, {fmt(spot.y)}); its "
+                "owner "
+                "may choose another unit within reach. The move stays legal."
+            ),
+            measured=gap,
+            limit=DISPLACE_DISTANCE,
         )
         verdict.events.append(
             {
@@ -238,26 +248,30 @@ def _displaced(verdict, situation, unit, character, moved, slain) -> None:
         hop = nearest_join(situation, character, ignore={unit.id}, straight_route=False)
     if hop is not None:
         verdict.check(
-            RULE,
-            "after-moving",
-            True,
-            character.id,
-            f"{unit.id} touches the lone enemy character {character.id}: it must move up to "
-            f"{fmt(DISPLACE_DISTANCE)} cm round impassable terrain and enemy units to join a "
-            "friendly unit. Arbiter finds no straight route, so its owner places it (or, if no "
-            "route of 30 cm exists, it is slain).",
+            rule=RULE,
+            stage="after-moving",
+            passed=True,
+            subject=character.id,
+            text=(
+                f"{unit.id} touches the lone enemy character {character.id}: it must move up to "
+                f"{fmt(DISPLACE_DISTANCE)} cm round impassable terrain and enemy units to join a "
+                "friendly unit. Arbiter finds no straight route, so its owner places it (or, if no "
+                "route of 30 cm exists, it is slain)."
+            ),
         )
         verdict.events.append({"event": "character-displaced", "unit": stand.unit, "to": None})
         return
     general = character.has("GENERAL")
     verdict.check(
-        RULE,
-        "after-moving",
-        True,
-        character.id,
-        f"{unit.id} touches the lone enemy character {character.id}, and no friendly unit it "
-        f"could join is within {fmt(DISPLACE_DISTANCE)} cm: it is slain"
-        + (" (a General: the battle is over)." if general else "."),
+        rule=RULE,
+        stage="after-moving",
+        passed=True,
+        subject=character.id,
+        text=(
+            f"{unit.id} touches the lone enemy character {character.id}, and no friendly unit it "
+            f"could join is within {fmt(DISPLACE_DISTANCE)} cm: it is slain"
+            + (" (a General: the battle is over)." if general else ".")
+        ),
     )
     slain.append(character.id)
     verdict.events.append({"event": "slain", "unit": stand.unit, "general": general})

@@ -16,7 +16,7 @@ from dataclasses import replace
 from types import MappingProxyType
 
 from ..errors import InvalidInput
-from ..geometry import EPSILON
+from ..geometry import EPSILON, fmt
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
@@ -28,7 +28,6 @@ from .flying import (
     end_models,
     engaged,
     finish,
-    fmt,
     new_verdict,
     phase_check,
 )
@@ -42,11 +41,11 @@ ESCAPE_DISTANCE = 30.0
 def _refuse_unless_flying_character(verdict: Verdict, unit: Unit) -> bool:
     ok = is_character(unit) and unit.has("FLYING")
     verdict.check(
-        RULE if ok else "engine",
-        "eligible-if",
-        ok,
-        unit.id,
-        f"{unit.id} is a character on a flying mount."
+        rule=RULE if ok else "engine",
+        stage="eligible-if",
+        passed=ok,
+        subject=unit.id,
+        text=f"{unit.id} is a character on a flying mount."
         if ok
         else f"Arbiter judges this move for characters on flying mounts only, and {unit.id} "
         "is not one, "
@@ -66,7 +65,11 @@ def adjudicate_character_move(situation: Situation, move: Move) -> Verdict:
         raise InvalidInput("end", "a character-move needs the character's end position")
     if unit.flag("moved_this_phase"):
         verdict.check(
-            RULE, "eligible-if", False, unit.id, f"{unit.id} has already made its move this phase."
+            rule=RULE,
+            stage="eligible-if",
+            passed=False,
+            subject=unit.id,
+            text=f"{unit.id} has already made its move this phase.",
         )
     ends = end_models(unit, move)
     check_distances(verdict, unit, ends, FLYER_PACE, RULE, "a character on a flying mount")
@@ -119,11 +122,11 @@ def adjudicate_character_escape(situation: Situation, move: Move) -> Verdict:
         return verdict
     reason = escape_reason(situation, unit)
     verdict.check(
-        RULE,
-        "eligible-if",
-        reason is not None,
-        unit.id,
-        f"{unit.id} must leave: {reason}."
+        rule=RULE,
+        stage="eligible-if",
+        passed=reason is not None,
+        subject=unit.id,
+        text=f"{unit.id} must leave: {reason}."
         if reason
         else f"{unit.id} is neither a lone character touched by the enemy nor with a unit in "
         "terrain it "
@@ -135,12 +138,14 @@ def adjudicate_character_escape(situation: Situation, move: Move) -> Verdict:
     # character is ruled slain only when no placement is given and the search finds none.
     if not move.end and plan_escape(situation, unit) is None:
         verdict.check(
-            RULE,
-            "after-moving",
-            True,
-            unit.id,
-            f"No friendly unit it may join can be reached within {fmt(ESCAPE_DISTANCE)} cm, "
-            f"so {unit.id} is slain.",
+            rule=RULE,
+            stage="after-moving",
+            passed=True,
+            subject=unit.id,
+            text=(
+                f"No friendly unit it may join can be reached within {fmt(ESCAPE_DISTANCE)} cm, "
+                f"so {unit.id} is slain."
+            ),
         )
         verdict.events.append({"event": "slain", "unit": unit.id})
         return finish(verdict, situation, [], {}, [m.id for m in unit.models])
@@ -172,20 +177,23 @@ def adjudicate_character_escape(situation: Situation, move: Move) -> Verdict:
     joinable = [h for h in hosts if may_join(situation, unit, situation.unit(h))]
     if hosts and not joinable:
         verdict.check(
-            RULE,
-            "after-moving",
-            False,
-            unit.id,
-            f"Every stand of {', '.join(hosts)} stands in terrain {unit.id} cannot enter (woods "
-            "or impassable terrain, for a flying mount), so it cannot join that unit (2.8).",
+            rule=RULE,
+            stage="after-moving",
+            passed=False,
+            subject=unit.id,
+            text=(
+                f"Every stand of {', '.join(hosts)} stands in terrain {unit.id} cannot enter "
+                "(woods "
+                "or impassable terrain, for a flying mount), so it cannot join that unit (2.8)."
+            ),
         )
     hosts = joinable or hosts
     verdict.check(
-        RULE,
-        "after-moving",
-        bool(hosts),
-        unit.id,
-        f"{unit.id} ends touching {', '.join(hosts)} and joins it."
+        rule=RULE,
+        stage="after-moving",
+        passed=bool(hosts),
+        subject=unit.id,
+        text=f"{unit.id} ends touching {', '.join(hosts)} and joins it."
         if hosts
         else f"{unit.id} must end touching another friendly unit.",
     )

@@ -35,7 +35,7 @@ from shapely.ops import nearest_points
 
 from ..dice import Dice
 from ..errors import InvalidInput
-from ..geometry import EPSILON
+from ..geometry import EPSILON, fmt
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
@@ -50,7 +50,6 @@ from .flying import (
     end_models,
     engaged,
     finish,
-    fmt,
     in_combat,
     new_verdict,
     phase_check,
@@ -308,12 +307,15 @@ def characters_must_leave(
         bad = [f.id for m in ends for f, _ in forbidden_terrain_under(situation, m.footprint)]
         if bad:
             verdict.check(
-                RULE_CHARACTERS,
-                "after-moving",
-                True,
-                other.id,
-                f"{unit.id} ends in {', '.join(sorted(set(bad)))}, where {other.id} cannot be: the "
-                "character must fly up to 30 cm to another friendly unit or be slain.",
+                rule=RULE_CHARACTERS,
+                stage="after-moving",
+                passed=True,
+                subject=other.id,
+                text=(
+                    f"{unit.id} ends in {', '.join(sorted(set(bad)))}, where {other.id} cannot "
+                    "be: the "
+                    "character must fly up to 30 cm to another friendly unit or be slain."
+                ),
             )
             verdict.events.append(
                 {"event": "character-must-leave", "unit": other.id, "from": unit.id}
@@ -331,35 +333,43 @@ def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
     verdict.move["max_distance"] = plan["distance"]
     losers = move.declared("losing_units") or 1
     verdict.check(
-        RULE,
-        "before-moving",
-        True,
-        unit.id,
-        f"{unit.id}'s side lost the combat by {move.declared('hits')}, shared by {losers} losing "
-        f"unit(s), rounded up: it retreats {fmt(plan['distance'])} cm along the ground, "
-        f"{plan['why']}, keeping formation and facing.",
-        plan["distance"],
-        None,
+        rule=RULE,
+        stage="before-moving",
+        passed=True,
+        subject=unit.id,
+        text=(
+            f"{unit.id}'s side lost the combat by {move.declared('hits')}, shared by {losers} "
+            "losing "
+            f"unit(s), rounded up: it retreats {fmt(plan['distance'])} cm along the ground, "
+            f"{plan['why']}, keeping formation and facing."
+        ),
+        measured=plan["distance"],
+        limit=None,
     )
     if plan["off_table"]:
         verdict.check(
-            RULE,
-            "while-moving",
-            True,
-            unit.id,
-            f"The retreat takes {unit.id} over the table edge: a unit that retreats off the table "
-            "is destroyed (2.9).",
+            rule=RULE,
+            stage="while-moving",
+            passed=True,
+            subject=unit.id,
+            text=(
+                f"The retreat takes {unit.id} over the table edge: a unit that retreats off the "
+                "table "
+                "is destroyed (2.9)."
+            ),
         )
         verdict.events.append({"event": "destroyed", "unit": unit.id})
         return finish(verdict, situation, [], {}, [m.id for m in unit.models])
     for stand_id, what in plan["destroyed"].items():
         verdict.check(
-            RULE,
-            "while-moving",
-            True,
-            stand_id,
-            f"Retreating on the ground, {stand_id} would have to cross {what}: that stand is "
-            "destroyed (2.9: a blocked retreat is judged stand by stand).",
+            rule=RULE,
+            stage="while-moving",
+            passed=True,
+            subject=stand_id,
+            text=(
+                f"Retreating on the ground, {stand_id} would have to cross {what}: that stand is "
+                "destroyed (2.9: a blocked retreat is judged stand by stand)."
+            ),
         )
         verdict.events.append({"event": "stand-destroyed", "unit": unit.id, "stand": stand_id})
     removed = list(plan["destroyed"])
@@ -393,13 +403,15 @@ def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
         )
     if removed and not stands_together(ends):
         verdict.check(
-            RULE,
-            "after-moving",
-            True,
-            unit.id,
-            f"The surviving stands of {unit.id} are split: if they are still out of formation "
-            "and unengaged at the end of the turn, the owner removes one more stand of their "
-            "choice (2.9).",
+            rule=RULE,
+            stage="after-moving",
+            passed=True,
+            subject=unit.id,
+            text=(
+                f"The surviving stands of {unit.id} are split: if they are still out of formation "
+                "and unengaged at the end of the turn, the owner removes one more stand of their "
+                "choice (2.9)."
+            ),
         )
         verdict.events.append({"event": "remove-a-stand-if-still-split", "unit": unit.id})
     characters_must_leave(verdict, situation, unit, ends)
@@ -454,33 +466,33 @@ def adjudicate_pursuit(situation: Situation, move: Move) -> Verdict:
     target = situation.unit(plan["target"])
     outside = _edge_outside(situation, target)
     verdict.check(
-        RULE,
-        "eligible-if",
-        outside >= PURSUIT_EDGE - EPSILON,
-        unit.id,
-        f"{fmt(outside)} cm of {target.id}'s edge lies outside woods and impassable terrain, "
+        rule=RULE,
+        stage="eligible-if",
+        passed=outside >= PURSUIT_EDGE - EPSILON,
+        subject=unit.id,
+        text=f"{fmt(outside)} cm of {target.id}'s edge lies outside woods and impassable terrain, "
         f"at least {fmt(PURSUIT_EDGE)} cm, so {unit.id} may pursue it."
         if outside >= PURSUIT_EDGE - EPSILON
         else f"Only {fmt(outside)} cm of {target.id}'s edge lies outside terrain {unit.id} cannot "
         f"enter on the ground; it needs {fmt(PURSUIT_EDGE)} cm, so {unit.id} cannot pursue: it "
         "stands or falls back instead.",
-        outside,
-        PURSUIT_EDGE,
+        measured=outside,
+        limit=PURSUIT_EDGE,
     )
     reach = plan["distance"] <= FLYER_PACE + EPSILON
     verdict.check(
-        RULE,
-        "eligible-if",  # 2.9: only a unit that can reach the enemy may pursue
-        reach and not plan["halted"],
-        unit.id,
-        f"Pursuing on the ground, {unit.id} would be stopped by {plan['halted'][1]} after "
+        rule=RULE,
+        stage="eligible-if",  # 2.9: only a unit that can reach the enemy may pursue
+        passed=reach and not plan["halted"],
+        subject=unit.id,
+        text=f"Pursuing on the ground, {unit.id} would be stopped by {plan['halted'][1]} after "
         f"{fmt(plan['travelled'])} cm, short of {plan['target']}: a unit that cannot reach the "
         "enemy cannot pursue; it stands or falls back instead."
         if plan["halted"]
         else f"{unit.id} pursues {fmt(plan['distance'])} cm along the ground into contact with "
         f"{plan['target']} (a full-pace move reaches {fmt(FLYER_PACE)} cm).",
-        plan["distance"],
-        FLYER_PACE,
+        measured=plan["distance"],
+        limit=FLYER_PACE,
     )
     if not verdict.legal:
         return verdict
@@ -513,14 +525,17 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
     if advance:
         limit = ADVANCE_DISTANCE
         verdict.check(
-            RULE,
-            "before-moving",
-            True,
-            unit.id,
-            f"A combat advance is flown, over stands and terrain, and no stand may move more than "
-            f"{fmt(limit)} cm (2.9).",
-            None,
-            limit,
+            rule=RULE,
+            stage="before-moving",
+            passed=True,
+            subject=unit.id,
+            text=(
+                "A combat advance is flown, over stands and terrain, and no stand may move "
+                "more than "
+                f"{fmt(limit)} cm (2.9)."
+            ),
+            measured=None,
+            limit=limit,
         )
     else:
         rolled = dice.roll(FALL_BACK_DICE)
@@ -528,14 +543,17 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
         verdict.move.update(dice.summary())
         limit = float(sum(rolled))
         verdict.check(
-            RULE,
-            "before-moving",
-            True,
-            unit.id,
-            f"A fall back is flown up to 3D6 cm: {' + '.join(map(str, rolled))} = {fmt(limit)} cm "
-            "(2.9).",
-            limit,
-            None,
+            rule=RULE,
+            stage="before-moving",
+            passed=True,
+            subject=unit.id,
+            text=(
+                f"A fall back is flown up to 3D6 cm: {' + '.join(map(str, rolled))} = "
+                f"{fmt(limit)} cm "
+                "(2.9)."
+            ),
+            measured=limit,
+            limit=None,
         )
     verdict.move["max_distance"] = limit
     if move.end is None:
@@ -548,11 +566,11 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
     if advance:
         touched = touching_enemy_units(situation, unit, ends)
         verdict.check(
-            RULE,
-            "after-moving",
-            bool(touched),
-            unit.id,
-            f"{unit.id} advances into contact with {', '.join(touched)}."
+            rule=RULE,
+            stage="after-moving",
+            passed=bool(touched),
+            subject=unit.id,
+            text=f"{unit.id} advances into contact with {', '.join(touched)}."
             if touched
             else f"A combat advance brings {unit.id} into contact with the enemy; "
             "it ends touching none.",
@@ -561,12 +579,14 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
         near = _near_enemies_or_combat(situation, unit, ends)
         if near:
             verdict.check(
-                RULE,
-                "after-moving",
-                True,
-                unit.id,
-                f"{unit.id} ends its fall back within {fmt(FALL_BACK_GAP)} cm of "
-                f"{', '.join(near)} (enemies or units in combat), so it is confused (2.9).",
+                rule=RULE,
+                stage="after-moving",
+                passed=True,
+                subject=unit.id,
+                text=(
+                    f"{unit.id} ends its fall back within {fmt(FALL_BACK_GAP)} cm of "
+                    f"{', '.join(near)} (enemies or units in combat), so it is confused (2.9)."
+                ),
             )
             verdict.events.append({"event": "confused", "unit": unit.id, "because": near})
             state = {unit.id: {"confused": True}}

@@ -18,7 +18,7 @@ from types import MappingProxyType
 
 from ..dice import Dice
 from ..errors import InvalidInput
-from ..geometry import EPSILON, within
+from ..geometry import EPSILON, fmt, within
 from ..move import Move, Pose
 from ..situation import Situation, Unit
 from ..verdict import Finding, Verdict
@@ -32,7 +32,6 @@ from .flying import (
     check_flown_end,
     end_models,
     engaged,
-    fmt,
     new_verdict,
     phase_check,
     refuse_ground_unit,
@@ -128,13 +127,15 @@ def check_before_orders(verdict: Verdict, situation: Situation, unit: Unit, rule
     rolls = army_order_rolls(situation, unit)
     if rolls:
         verdict.check(
-            rule,
-            "eligible-if",
-            False,
-            unit.id,
-            f"Orders have already been given in this army this phase ({', '.join(rolls)}); "
-            "initiative and home back come before any order, so it is too late now "
-            "(a failed order roll counts too [house]).",
+            rule=rule,
+            stage="eligible-if",
+            passed=False,
+            subject=unit.id,
+            text=(
+                f"Orders have already been given in this army this phase ({', '.join(rolls)}); "
+                "initiative and home back come before any order, so it is too late now "
+                "(a failed order roll counts too [house])."
+            ),
         )
 
 
@@ -142,88 +143,101 @@ def check_order(verdict: Verdict, situation: Situation, unit: Unit, move: Move, 
     """2.3: may this flyer be ordered by the declared character, and does the 2D6 roll pass?"""
     character = character_of(situation, move, "ordered_by")
     ok = verdict.check(
-        RULE_COMMAND,
-        "eligible-if",
-        is_character(character) and character.army == unit.army,
-        character.id,
-        f"{character.id} is a friendly character who can give orders."
+        rule=RULE_COMMAND,
+        stage="eligible-if",
+        passed=is_character(character) and character.army == unit.army,
+        subject=character.id,
+        text=f"{character.id} is a friendly character who can give orders."
         if is_character(character) and character.army == unit.army
         else f"{character.id} is not a friendly character, so it cannot give orders.",
     )
     ok &= verdict.check(
-        RULE_COMMAND,
-        "eligible-if",
-        not unit.flag("confused"),
-        unit.id,
-        f"{unit.id} is not confused."
+        rule=RULE_COMMAND,
+        stage="eligible-if",
+        passed=not unit.flag("confused"),
+        subject=unit.id,
+        text=f"{unit.id} is not confused."
         if not unit.flag("confused")
         else f"{unit.id} is confused and cannot be given orders this phase.",
     )
     ok &= verdict.check(
-        RULE_COMMAND,
-        "eligible-if",
-        not unit.flag("spell_prevents_movement"),
-        unit.id,
-        "No spell stops this unit moving."
+        rule=RULE_COMMAND,
+        stage="eligible-if",
+        passed=not unit.flag("spell_prevents_movement"),
+        subject=unit.id,
+        text="No spell stops this unit moving."
         if not unit.flag("spell_prevents_movement")
         else f"A spell prevents {unit.id} from moving.",
     )
     earlier = int(unit.state.get("orders_this_phase", 0) or 0)
     ok &= verdict.check(
-        RULE_COMMAND,
-        "eligible-if",
-        earlier < MAX_ORDERS,
-        unit.id,
-        f"{unit.id} has had {earlier} order(s) this phase; a unit takes at most {MAX_ORDERS}.",
-        earlier,
-        MAX_ORDERS - 1,
+        rule=RULE_COMMAND,
+        stage="eligible-if",
+        passed=earlier < MAX_ORDERS,
+        subject=unit.id,
+        text=f"{unit.id} has had {earlier} order(s) this phase; a unit takes at most {MAX_ORDERS}.",
+        measured=earlier,
+        limit=MAX_ORDERS - 1,
     )
     previous = unit.state.get("ordered_by")
     if earlier and previous:
         ok &= verdict.check(
-            RULE_COMMAND,
-            "eligible-if",
-            previous == character.id,
-            unit.id,
-            f"All of a unit's orders in a phase come from one character ({previous}).",
+            rule=RULE_COMMAND,
+            stage="eligible-if",
+            passed=previous == character.id,
+            subject=unit.id,
+            text=f"All of a unit's orders in a phase come from one character ({previous}).",
         )
     # 2.9: character moves come after all orders: once any friendly character has moved, no
     # more orders are given this phase.
     moved = army_characters_moved(situation, unit)
     if moved:
         ok &= verdict.check(
-            RULE_COMMAND,
-            "eligible-if",
-            False,
-            character.id,
-            f"{', '.join(moved)} has already made its own move; characters move after all "
-            "orders are given, so no more orders this phase.",
+            rule=RULE_COMMAND,
+            stage="eligible-if",
+            passed=False,
+            subject=character.id,
+            text=(
+                f"{', '.join(moved)} has already made its own move; characters move after all "
+                "orders are given, so no more orders this phase."
+            ),
         )
     if character.flag("orders_over"):
         ok &= verdict.check(
-            RULE_COMMAND,
-            "eligible-if",
-            False,
-            character.id,
-            f"{character.id} has failed an order this phase (or the General has), which ends its "
-            "orders for the phase.",
+            rule=RULE_COMMAND,
+            stage="eligible-if",
+            passed=False,
+            subject=character.id,
+            text=(
+                f"{character.id} has failed an order this phase (or the General has), which "
+                "ends its "
+                "orders for the phase."
+            ),
         )
     for flag, text in (
         ("initiative_moved", "moved by initiative this phase, so it cannot be ordered"),
         ("charged", "charged this phase, so it takes no more orders"),
     ):
         if unit.flag(flag):
-            ok &= verdict.check(RULE_COMMAND, "eligible-if", False, unit.id, f"{unit.id} {text}.")
+            ok &= verdict.check(
+                rule=RULE_COMMAND,
+                stage="eligible-if",
+                passed=False,
+                subject=unit.id,
+                text=f"{unit.id} {text}.",
+            )
     gap = unit_distance(character.models, unit.models)
     ok &= verdict.check(
-        RULE_ORDERS,
-        "eligible-if",
-        within(gap, COMMAND_RANGE),
-        unit.id,
-        f"{character.id} is {fmt(gap)} cm from {unit.id}; a flying unit takes orders only "
-        f"from a character within {fmt(COMMAND_RANGE)} cm.",
-        gap,
-        COMMAND_RANGE,
+        rule=RULE_ORDERS,
+        stage="eligible-if",
+        passed=within(gap, COMMAND_RANGE),
+        subject=unit.id,
+        text=(
+            f"{character.id} is {fmt(gap)} cm from {unit.id}; a flying unit takes orders only "
+            f"from a character within {fmt(COMMAND_RANGE)} cm."
+        ),
+        measured=gap,
+        limit=COMMAND_RANGE,
     )
     if not ok:
         return False
@@ -240,15 +254,17 @@ def check_order(verdict: Verdict, situation: Situation, unit: Unit, move: Move, 
     why = ", ".join(f"{v} for {r}" for r, v in penalties) or "no modifiers"
     passed = total <= needed and total != 12
     verdict.check(
-        RULE_COMMAND,
-        "before-moving",
-        True,
-        unit.id,
-        f"The order roll {rolled[0]} + {rolled[1]} = {total} is compared with Command "
-        f"{command} with {why}: {needed}. "
-        + ("The order is passed." if passed else "The order fails."),
-        total,
-        needed,
+        rule=RULE_COMMAND,
+        stage="before-moving",
+        passed=True,
+        subject=unit.id,
+        text=(
+            f"The order roll {rolled[0]} + {rolled[1]} = {total} is compared with Command "
+            f"{command} with {why}: {needed}. "
+            + ("The order is passed." if passed else "The order fails.")
+        ),
+        measured=total,
+        limit=needed,
     )
     return passed
 
@@ -287,7 +303,15 @@ def failed_order(
     else:
         limit, why = 0.0, "A failed later order: the unit does not move"
     ends = end_models(unit, move) if move.end is not None else list(unit.models)
-    verdict.check(RULE_COMMAND, "before-moving", True, unit.id, why + ".", None, limit)
+    verdict.check(
+        rule=RULE_COMMAND,
+        stage="before-moving",
+        passed=True,
+        subject=unit.id,
+        text=why + ".",
+        measured=None,
+        limit=limit,
+    )
     check_distances(verdict, unit, ends, limit, RULE_COMMAND, "after a failed order, the unit")
     check_flown_end(verdict, situation, unit, ends, may_touch_enemy=False)
     ends_text = (
@@ -296,11 +320,11 @@ def failed_order(
         else (f"{character.id}'s orders for the phase")
     )
     verdict.check(
-        RULE_COMMAND,
-        "after-moving",
-        True,
-        character.id,
-        f"The failed order ends {ends_text}.",
+        rule=RULE_COMMAND,
+        stage="after-moving",
+        passed=True,
+        subject=character.id,
+        text=f"The failed order ends {ends_text}.",
     )
     verdict.events.append(
         {"event": "order-failed", "unit": unit.id, "roll": total, "by": move.declared("ordered_by")}
@@ -328,11 +352,11 @@ def check_charge_contact(
     touched = touching_enemy_units(situation, unit, ends)
     wanted = [t for t in targets if t in touched] if targets else touched
     verdict.check(
-        rule,
-        "after-moving",
-        bool(wanted),
-        unit.id,
-        f"{unit.id} ends in contact with {', '.join(wanted)}."
+        rule=rule,
+        stage="after-moving",
+        passed=bool(wanted),
+        subject=unit.id,
+        text=f"{unit.id} ends in contact with {', '.join(wanted)}."
         if wanted
         else f"A charge must end touching {' or '.join(targets) if targets else 'an enemy unit'}.",
     )
@@ -340,12 +364,14 @@ def check_charge_contact(
         enemy = situation.unit(enemy_id)
         if enemy.flag("fortified") or move_declares_fortified(verdict):
             verdict.check(
-                RULE_FORTIFIED,
-                "after-moving",
-                True,
-                enemy_id,
-                f"Flyers may attack {enemy_id} even though it is fortified, but it still "
-                "counts as fortified against them.",
+                rule=RULE_FORTIFIED,
+                stage="after-moving",
+                passed=True,
+                subject=enemy_id,
+                text=(
+                    f"Flyers may attack {enemy_id} even though it is fortified, but it still "
+                    "counts as fortified against them."
+                ),
             )
     return touched
 
@@ -361,11 +387,11 @@ def check_charge_sight(verdict: Verdict, situation: Situation, unit: Unit, targe
             raise InvalidInput("declarations.charge_targets", f"no unit with id {t!r}")
     seen = [t for t in targets if unit_sees(situation, unit, situation.unit(t))]
     verdict.check(
-        RULE_SIGHT,
-        "before-moving",
-        bool(seen),
-        unit.id,
-        f"{unit.id} can see {', '.join(seen)} from where it starts."
+        rule=RULE_SIGHT,
+        stage="before-moving",
+        passed=bool(seen),
+        subject=unit.id,
+        text=f"{unit.id} can see {', '.join(seen)} from where it starts."
         if seen
         else f"{unit.id} cannot see {' or '.join(targets)} from where it starts: stands and "
         "terrain block a flyer's view as they block any unit's, so it cannot charge there.",
@@ -395,11 +421,11 @@ def _common_eligibility(verdict: Verdict, situation: Situation, unit: Unit, rule
     phase_check(verdict, situation, unit, "command", rule)
     busy = engaged(situation, unit)
     verdict.check(
-        rule,
-        "eligible-if",
-        not busy,
-        unit.id,
-        f"{unit.id} is not in combat."
+        rule=rule,
+        stage="eligible-if",
+        passed=not busy,
+        subject=unit.id,
+        text=f"{unit.id} is not in combat."
         if not busy
         else f"{unit.id} is touching enemy {', '.join(busy)} and cannot move in the Command phase.",
     )
@@ -420,11 +446,11 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
         ("spell_prevents_movement", "is held by a spell"),
     ):
         verdict.check(
-            RULE_INITIATIVE,
-            "eligible-if",
-            not unit.flag(flag),
-            unit.id,
-            f"{unit.id} {text} and cannot use initiative."
+            rule=RULE_INITIATIVE,
+            stage="eligible-if",
+            passed=not unit.flag(flag),
+            subject=unit.id,
+            text=f"{unit.id} {text} and cannot use initiative."
             if unit.flag(flag)
             else f"{unit.id} is free to use initiative.",
         )
@@ -436,11 +462,11 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
     ):
         if unit.flag(flag):
             verdict.check(
-                RULE_INITIATIVE,
-                "eligible-if",
-                False,
-                unit.id,
-                f"{unit.id} {text}, so it cannot use initiative now.",
+                rule=RULE_INITIATIVE,
+                stage="eligible-if",
+                passed=False,
+                subject=unit.id,
+                text=f"{unit.id} {text}, so it cannot use initiative now.",
             )
     closest, gap = closest_visible_enemies(situation, unit)
     declared = move.declared("charge_targets")
@@ -448,25 +474,25 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
     target = target or (closest[0] if closest else None)
     found = target is not None and within(gap, INITIATIVE_RANGE)
     verdict.check(
-        RULE_INITIATIVE,
-        "eligible-if",
-        found,
-        unit.id,
-        f"The closest enemy {unit.id} can see is {target.id}, {fmt(gap)} cm away (initiative "
+        rule=RULE_INITIATIVE,
+        stage="eligible-if",
+        passed=found,
+        subject=unit.id,
+        text=f"The closest enemy {unit.id} can see is {target.id}, {fmt(gap)} cm away (initiative "
         f"reaches {fmt(INITIATIVE_RANGE)} cm)."
         if target
         else f"{unit.id} can see no enemy unit, so it cannot charge on initiative.",
-        None if target is None else gap,
-        INITIATIVE_RANGE,
+        measured=None if target is None else gap,
+        limit=INITIATIVE_RANGE,
     )
     if target is not None and declared:
         names = " or ".join(e.id for e in closest)
         verdict.check(
-            RULE_INITIATIVE,
-            "before-moving",
-            list(declared) == [target.id],
-            unit.id,
-            f"An initiative charge goes against the closest visible enemy, {names}.",
+            rule=RULE_INITIATIVE,
+            stage="before-moving",
+            passed=list(declared) == [target.id],
+            subject=unit.id,
+            text=f"An initiative charge goes against the closest visible enemy, {names}.",
         )
     if target is not None:
         verdict.move["target"] = target.id
@@ -533,14 +559,6 @@ def adjudicate_order_move(situation: Situation, move: Move) -> Verdict:
 def adjudicate_order_charge(situation: Situation, move: Move) -> Verdict:
     """2.3 / 2.5: an ordered flyer charges up to 60 cm (10 cm from irregular formation)."""
     return _adjudicate_order(situation, move, charge=True)
-
-
-def needs_end(situation: Situation, move: Move) -> Move:
-    raise InvalidInput(
-        "end",
-        f"a {move.type} needs the player's end positions for the stands; the engine "
-        "does not choose where a unit is ordered",
-    )
 
 
 def eligibility_of(adjudicator, move_type: str, dice: tuple[int, ...] | None = None):

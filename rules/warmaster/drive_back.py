@@ -42,7 +42,7 @@ from shapely.ops import nearest_points
 
 from ..dice import Dice
 from ..errors import InvalidInput
-from ..geometry import EPSILON
+from ..geometry import EPSILON, fmt
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
@@ -53,7 +53,6 @@ from .flying import (
     check_flown_end,
     engaged,
     finish,
-    fmt,
     in_combat,
     new_verdict,
     phase_check,
@@ -149,7 +148,7 @@ def settle(
                 else:
                     gap = m.footprint.distance(o.footprint)
                     before = start_gap.get((m.id, o.id), ENEMY_GAP)
-                    if gap < ENEMY_GAP - 1e-3 and gap < before - 1e-6:
+                    if gap < ENEMY_GAP - 1e-3 and gap < before - EPSILON:
                         enemies[o.id] = o
         if friends:
             units = sorted({o.unit for o in friends.values()})
@@ -266,11 +265,11 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
     phase_check(verdict, situation, unit, "shooting", RULE)
     busy = engaged(situation, unit)
     verdict.check(
-        RULE,
-        "eligible-if",
-        not busy,
-        unit.id,
-        f"{unit.id} is not in combat."
+        rule=RULE,
+        stage="eligible-if",
+        passed=not busy,
+        subject=unit.id,
+        text=f"{unit.id} is not in combat."
         if not busy
         else f"{unit.id} is in combat with {', '.join(busy)}; units in combat are not driven back.",
     )
@@ -278,11 +277,11 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
         if move.declared(declared):
             may = unit.has("INFANTRY") or unit.has("ARTILLERY")
             verdict.check(
-                RULE,
-                "eligible-if",
-                may,
-                unit.id,
-                f"{unit.id} is infantry or artillery, so it can be {declared}."
+                rule=RULE,
+                stage="eligible-if",
+                passed=may,
+                subject=unit.id,
+                text=f"{unit.id} is infantry or artillery, so it can be {declared}."
                 if may
                 else f"Only infantry and artillery stands can be {declared}, and {unit.id} is "
                 "neither: it rolls every drive-back die.",
@@ -303,39 +302,45 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
         else ""
     )
     verdict.check(
-        RULE,
-        "before-moving",
-        True,
-        unit.id,
-        f"{len(outcome.dice)} dice for {move.declared('hits')} hit(s)"
-        f"{fewer}"
-        f": {rolled} = {fmt(outcome.distance)} cm, straight away from {shooter}.",
-        outcome.distance,
-        FLYER_PACE,
+        rule=RULE,
+        stage="before-moving",
+        passed=True,
+        subject=unit.id,
+        text=(
+            f"{len(outcome.dice)} dice for {move.declared('hits')} hit(s)"
+            f"{fewer}"
+            f": {rolled} = {fmt(outcome.distance)} cm, straight away from {shooter}."
+        ),
+        measured=outcome.distance,
+        limit=FLYER_PACE,
     )
     if outcome.destroyed_by:
         verdict.check(
-            RULE,
-            "after-moving",
-            True,
-            unit.id,
-            f"Driven back {fmt(outcome.distance)} cm, more than its full pace of "
-            f"{fmt(FLYER_PACE)} cm: "
-            f"{unit.id} is destroyed.",
-            outcome.distance,
-            FLYER_PACE,
+            rule=RULE,
+            stage="after-moving",
+            passed=True,
+            subject=unit.id,
+            text=(
+                f"Driven back {fmt(outcome.distance)} cm, more than its full pace of "
+                f"{fmt(FLYER_PACE)} cm: "
+                f"{unit.id} is destroyed."
+            ),
+            measured=outcome.distance,
+            limit=FLYER_PACE,
         )
         verdict.events.append({"event": "destroyed", "unit": unit.id})
         return finish(verdict, situation, [], {}, [m.id for m in unit.models])
     for what, ids in outcome.stops:
         verdict.check(
-            RULE,
-            "while-moving",
-            True,
-            unit.id,
-            f"{unit.id} flies over what lies in its way, but "
-            + STOP_TEXT[what].format(ids=", ".join(ids))
-            + ".",
+            rule=RULE,
+            stage="while-moving",
+            passed=True,
+            subject=unit.id,
+            text=(
+                f"{unit.id} flies over what lies in its way, but "
+                + STOP_TEXT[what].format(ids=", ".join(ids))
+                + "."
+            ),
         )
     if outcome.left_table:
         return _left_table(verdict, situation, unit, move, outcome)
@@ -350,11 +355,11 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
             {"event": "confused", "unit": unit.id, "because": sorted(set(outcome.confused_by))}
         )
         verdict.check(
-            RULE,
-            "after-moving",
-            True,
-            unit.id,
-            f"{unit.id} is confused ({', '.join(sorted(set(outcome.confused_by)))}).",
+            rule=RULE,
+            stage="after-moving",
+            passed=True,
+            subject=unit.id,
+            text=f"{unit.id} is confused ({', '.join(sorted(set(outcome.confused_by)))}).",
         )
         state = {unit.id: {"confused": True}}
     return finish_past_characters(verdict, situation, unit, ends, state)
@@ -370,12 +375,14 @@ def _confusion_rolls(verdict: Verdict, unit: Unit, outcome: Outcome) -> None:
     if any(what == "terrain" for what, _ in outcome.stops):
         verdict.events.append(confusion_roll(unit.id, 1, "halted in front of terrain"))
         verdict.check(
-            RULE,
-            "after-moving",
-            True,
-            unit.id,
-            f"{unit.id} halted in front of terrain it may not end over: roll a separate D6 for "
-            "it, confused on a 6 (not one of the drive-back dice).",
+            rule=RULE,
+            stage="after-moving",
+            passed=True,
+            subject=unit.id,
+            text=(
+                f"{unit.id} halted in front of terrain it may not end over: roll a separate D6 for "
+                "it, confused on a 6 (not one of the drive-back dice)."
+            ),
         )
     if outcome.make_way:
         for friend in outcome.make_way:
@@ -383,12 +390,14 @@ def _confusion_rolls(verdict: Verdict, unit: Unit, outcome: Outcome) -> None:
         n = len(outcome.make_way)
         verdict.events.append(confusion_roll(unit.id, n, "forced friends to make way"))
         verdict.check(
-            RULE,
-            "after-moving",
-            True,
-            unit.id,
-            f"{', '.join(outcome.make_way)} made way: each rolls a D6 and is confused on a 6; "
-            f"{unit.id} rolls {n} D6 (one per unit it forced aside) and is confused on any 6.",
+            rule=RULE,
+            stage="after-moving",
+            passed=True,
+            subject=unit.id,
+            text=(
+                f"{', '.join(outcome.make_way)} made way: each rolls a D6 and is confused on a 6; "
+                f"{unit.id} rolls {n} D6 (one per unit it forced aside) and is confused on any 6."
+            ),
         )
 
 
@@ -398,18 +407,22 @@ def _left_table(
     """2.9 "Leaving the table": the unit leaves; the players roll the D6 it owes."""
     lost = int(unit.state.get("stands_lost", 0) or 0)
     verdict.check(
-        RULE,
-        "after-moving",
-        True,
-        unit.id,
-        f"The drive back of {fmt(outcome.distance)} cm takes {unit.id} over the table edge after "
-        f"{fmt(outcome.travelled)} cm, so the whole unit leaves the table. Roll a D6"
-        + (f", -1 per stand lost ({-lost})" if lost else "")
-        + ": 0 or less, destroyed; 1-2, off the table until the start of its side's next turn; "
-        "3-4, it returns at once where it left and may not move again this turn; 5-6, it returns "
-        "at once where it left.",
-        outcome.distance,
-        outcome.travelled,
+        rule=RULE,
+        stage="after-moving",
+        passed=True,
+        subject=unit.id,
+        text=(
+            f"The drive back of {fmt(outcome.distance)} cm takes {unit.id} over the table edge "
+            "after "
+            f"{fmt(outcome.travelled)} cm, so the whole unit leaves the table. Roll a D6"
+            + (f", -1 per stand lost ({-lost})" if lost else "")
+            + ": 0 or less, destroyed; 1-2, off the table until the start of its side's next turn; "
+            "3-4, it returns at once where it left and may not move again this turn; 5-6, it "
+            "returns "
+            "at once where it left."
+        ),
+        measured=outcome.distance,
+        limit=outcome.travelled,
     )
     verdict.events.append(
         {"event": "leave-table-roll", "unit": unit.id, "dice": "D6", "modifier": -lost}

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 import shapely
 
 from ..errors import InvalidInput
-from ..geometry import EPSILON, within
+from ..geometry import EPSILON, fmt, within
 from ..move import Move
 from ..situation import Model, Situation, Unit
 from ..systems import SYSTEMS
@@ -44,10 +44,6 @@ FLYER_IRREGULAR_CHARGE = 10.0
 COMMAND_RANGE = 20.0
 
 
-def fmt(value: float) -> str:
-    return f"{value:.2f}".rstrip("0").rstrip(".")
-
-
 def new_verdict(move: Move, **extra) -> Verdict:
     return Verdict(move={"unit": move.unit, "type": move.type, **extra})
 
@@ -57,23 +53,27 @@ def refuse_ground_unit(verdict: Verdict, unit: Unit, what: str = "flying units")
     A flying character is judged by its own moves (`character-move`, `character-escape`)."""
     if unit.has("FLYING") and is_character(unit):
         verdict.check(
-            "engine",
-            "eligible-if",
-            False,
-            unit.id,
-            f"{unit.id} is a character: Arbiter judges a flying character's moves as "
-            "character-move and character-escape, not as the moves of a flying unit.",
+            rule="engine",
+            stage="eligible-if",
+            passed=False,
+            subject=unit.id,
+            text=(
+                f"{unit.id} is a character: Arbiter judges a flying character's moves as "
+                "character-move and character-escape, not as the moves of a flying unit."
+            ),
         )
         return False
     if unit.has("FLYING"):
         return True
     verdict.check(
-        "engine",
-        "eligible-if",
-        False,
-        unit.id,
-        f"Arbiter judges Warmaster {what} only, and {unit.id} has no FLYING keyword, so "
-        "it cannot say whether this move is legal.",
+        rule="engine",
+        stage="eligible-if",
+        passed=False,
+        subject=unit.id,
+        text=(
+            f"Arbiter judges Warmaster {what} only, and {unit.id} has no FLYING keyword, so "
+            "it cannot say whether this move is legal."
+        ),
     )
     return False
 
@@ -100,14 +100,16 @@ def check_distances(
         moved = distance_moved(start, end.x, end.y, end.facing)
         verdict.models[start.id] = {"distance_moved": round(moved, 4), "end": pose_dict(end)}
         verdict.check(
-            rule,
-            "while-moving",
-            within(moved, limit),
-            start.id,
-            f"{start.id} moved {fmt(moved)} cm, measured at its furthest-moving point; "
-            f"{why} allows {fmt(limit)} cm.",
-            moved,
-            limit,
+            rule=rule,
+            stage="while-moving",
+            passed=within(moved, limit),
+            subject=start.id,
+            text=(
+                f"{start.id} moved {fmt(moved)} cm, measured at its furthest-moving point; "
+                f"{why} allows {fmt(limit)} cm."
+            ),
+            measured=moved,
+            limit=limit,
         )
 
 
@@ -135,19 +137,19 @@ def check_flown_end(
         fp = m.footprint
         on_table = b.table.buffer(EPSILON).contains(fp)
         verdict.check(
-            RULE_MOVING,
-            stage,
-            on_table,
-            m.id,
-            f"{m.id} ends on the table." if on_table else f"{m.id} would end off the table.",
+            rule=RULE_MOVING,
+            stage=stage,
+            passed=on_table,
+            subject=m.id,
+            text=f"{m.id} ends on the table." if on_table else f"{m.id} would end off the table.",
         )
         bad = forbidden_terrain_under(situation, fp)
         verdict.check(
-            RULE_TERRAIN,
-            stage,
-            not bad,
-            m.id,
-            f"{m.id} ends clear of woods and of terrain infantry cannot enter."
+            rule=RULE_TERRAIN,
+            stage=stage,
+            passed=not bad,
+            subject=m.id,
+            text=f"{m.id} ends clear of woods and of terrain infantry cannot enter."
             if not bad
             else f"{m.id} would end over "
             f"{', '.join(f.id + ' (' + k + ')' for f, k in bad)}; a flyer "
@@ -175,11 +177,11 @@ def check_flown_end(
         )
         under = friends_under + own_under + enemy_under
         verdict.check(
-            RULE_MOVING,
-            stage,
-            not under,
-            m.id,
-            f"{m.id} has room of its own and is not on top of other stands."
+            rule=RULE_MOVING,
+            stage=stage,
+            passed=not under,
+            subject=m.id,
+            text=f"{m.id} has room of its own and is not on top of other stands."
             if not under
             else f"{m.id} would end on top of {', '.join(under)}; stands need "
             "room on the table, as on the ground.",
@@ -196,11 +198,11 @@ def check_flown_end(
         if may_touch_enemy:
             continue
         verdict.check(
-            RULE_MOVING,
-            stage,
-            not enemies,
-            m.id,
-            f"{m.id} ends out of contact with the enemy."
+            rule=RULE_MOVING,
+            stage=stage,
+            passed=not enemies,
+            subject=m.id,
+            text=f"{m.id} ends out of contact with the enemy."
             if not enemies
             else f"{m.id} would end touching enemy {', '.join(enemies)}, "
             "which only a charge may do.",
@@ -209,11 +211,11 @@ def check_flown_end(
         return  # the caller judges the formation (a retreat that lost stands, 2.9)
     together = stands_together(ends)
     verdict.check(
-        "units/formation",
-        stage,
-        together,
-        unit.id,
-        f"Every stand of {unit.id} touches another stand of the unit."
+        rule="units/formation",
+        stage=stage,
+        passed=together,
+        subject=unit.id,
+        text=f"Every stand of {unit.id} touches another stand of the unit."
         if together
         else f"The stands of {unit.id} must each touch another stand of the unit, edge or corner.",
     )
@@ -268,12 +270,14 @@ def phase_check(verdict: Verdict, situation: Situation, unit: Unit, phase: str, 
     if current is None:
         return
     verdict.check(
-        rule,
-        "eligible-if",
-        current == phase,
-        unit.id,
-        f"This move is made in the {phase} phase"
-        + ("." if current == phase else f", and the scenario is in the {current} phase."),
+        rule=rule,
+        stage="eligible-if",
+        passed=current == phase,
+        subject=unit.id,
+        text=(
+            f"This move is made in the {phase} phase"
+            + ("." if current == phase else f", and the scenario is in the {current} phase.")
+        ),
     )
 
 
@@ -293,16 +297,16 @@ def check_engine_placement(
             "end": pose_dict(hand),
         }
         verdict.check(
-            rule,
-            "after-moving",
-            ok,
-            hand.id,
-            f"{hand.id} is where {what} puts it."
+            rule=rule,
+            stage="after-moving",
+            passed=ok,
+            subject=hand.id,
+            text=f"{hand.id} is where {what} puts it."
             if ok
             else f"{hand.id} should end at ({fmt(engine.x)}, {fmt(engine.y)}) facing "
             f"{fmt(engine.facing)}; it is {fmt(off)} cm away from there.",
-            off,
-            PLACEMENT_TOLERANCE,
+            measured=off,
+            limit=PLACEMENT_TOLERANCE,
         )
     return ends
 
@@ -320,15 +324,15 @@ def check_on_table(
     table = board(situation).table.buffer(EPSILON)
     on = all(table.contains(m.footprint) for m in ends)
     verdict.check(
-        rule,
-        "while-moving",
-        on,
-        unit.id,
-        f"{unit.id} stays on the table."
+        rule=rule,
+        stage="while-moving",
+        passed=on,
+        subject=unit.id,
+        text=f"{unit.id} stays on the table."
         if on
         else f"{what} takes {unit.id} off the table edge; Arbiter does not judge that case, so "
         "settle it by the rulebook.",
-        moved,
+        measured=moved,
     )
     return on
 

@@ -33,20 +33,19 @@ from shapely.ops import nearest_points
 
 from ..dice import Dice
 from ..errors import InvalidInput
-from ..geometry import EPSILON
+from ..geometry import EPSILON, fmt
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
-from ..systems import SYSTEMS
 from ..verdict import Verdict
 from .command import character_of, check_before_orders
 from .flying import (
     COMMAND_RANGE,
+    PLACEMENT_TOLERANCE,
     check_flown_end,
     end_models,
     engaged,
     engine_may_place,
     finish,
-    fmt,
     new_verdict,
     no_end_index,
     phase_check,
@@ -70,7 +69,6 @@ from .stands import (
 )
 
 RULE = "flying-units/home-back"
-PLACEMENT_TOLERANCE = SYSTEMS["warmaster-revolution"].placement_tolerance
 HOME_BACK_CM_PER_PIP = 10.0
 #: How much smaller (cm) the first stand is swept, so that touching is not taken for blocking.
 CORE = 1e-5
@@ -91,31 +89,31 @@ def eligibility(verdict: Verdict, situation: Situation, unit: Unit) -> bool:
         return False
     phase_check(verdict, situation, unit, "command", RULE)
     verdict.check(
-        RULE,
-        "eligible-if",
-        not is_character(unit),
-        unit.id,
-        "Home back is for flying units."
+        rule=RULE,
+        stage="eligible-if",
+        passed=not is_character(unit),
+        subject=unit.id,
+        text="Home back is for flying units."
         if not is_character(unit)
         else f"{unit.id} is a character; characters do not home back.",
     )
     busy = engaged(situation, unit)
     verdict.check(
-        RULE,
-        "eligible-if",
-        not busy,
-        unit.id,
-        f"{unit.id} is not in combat."
+        rule=RULE,
+        stage="eligible-if",
+        passed=not busy,
+        subject=unit.id,
+        text=f"{unit.id} is not in combat."
         if not busy
         else f"{unit.id} is touching enemy {', '.join(busy)}; a unit in combat cannot home back.",
     )
     spell = unit.flag("spell_prevents_movement")
     verdict.check(
-        RULE,
-        "eligible-if",
-        not spell,
-        unit.id,
-        "No spell stops this unit moving."
+        rule=RULE,
+        stage="eligible-if",
+        passed=not spell,
+        subject=unit.id,
+        text="No spell stops this unit moving."
         if not spell
         else f"A spell prevents {unit.id} from moving, so it cannot home back.",
     )
@@ -130,40 +128,40 @@ def eligibility(verdict: Verdict, situation: Situation, unit: Unit) -> bool:
         ),
     ):
         if done:
-            verdict.check(RULE, "eligible-if", False, unit.id, text)
+            verdict.check(rule=RULE, stage="eligible-if", passed=False, subject=unit.id, text=text)
     chars = friendly_characters(situation, unit)
     if not chars:
         verdict.check(
-            RULE,
-            "eligible-if",
-            False,
-            unit.id,
-            f"{unit.id} has no friendly character to home back to.",
+            rule=RULE,
+            stage="eligible-if",
+            passed=False,
+            subject=unit.id,
+            text=f"{unit.id} has no friendly character to home back to.",
         )
     else:
         nearest = min(unit_distance(c.models, unit.models) for c in chars)
         far = nearest > COMMAND_RANGE + EPSILON
         verdict.check(
-            RULE,
-            "eligible-if",
-            far,
-            unit.id,
-            f"{unit.id} is {fmt(nearest)} cm from its nearest character, more than "
+            rule=RULE,
+            stage="eligible-if",
+            passed=far,
+            subject=unit.id,
+            text=f"{unit.id} is {fmt(nearest)} cm from its nearest character, more than "
             f"{fmt(COMMAND_RANGE)} cm, so it may home back."
             if far
             else f"{unit.id} is {fmt(nearest)} cm from a character, "
             f"within {fmt(COMMAND_RANGE)} cm, "
             "so it cannot home back.",
-            nearest,
-            COMMAND_RANGE,
+            measured=nearest,
+            limit=COMMAND_RANGE,
         )
     if unit.flag("confused"):
         verdict.check(
-            RULE,
-            "eligible-if",
-            True,
-            unit.id,
-            f"{unit.id} is confused; a confused flyer may still home back.",
+            rule=RULE,
+            stage="eligible-if",
+            passed=True,
+            subject=unit.id,
+            text=f"{unit.id} is confused; a confused flyer may still home back.",
         )
     return verdict.legal
 
@@ -343,16 +341,17 @@ def _roll_and_character(verdict: Verdict, situation: Situation, unit: Unit, move
     character = character_of(situation, move, "home_back_to")
     ok = is_character(character) and character.army == unit.army
     verdict.check(
-        RULE,
-        "before-moving",
-        ok,
-        character.id,
-        f"{unit.id} rolled {roll}: it may home back up to {fmt(roll * HOME_BACK_CM_PER_PIP)} cm "
+        rule=RULE,
+        stage="before-moving",
+        passed=ok,
+        subject=character.id,
+        text=f"{unit.id} rolled {roll}: it may home back up to "
+        f"{fmt(roll * HOME_BACK_CM_PER_PIP)} cm "
         f"toward {character.id}."
         if ok
         else f"{character.id} is not a friendly character, so {unit.id} cannot home back to it.",
-        roll * HOME_BACK_CM_PER_PIP,
-        None,
+        measured=roll * HOME_BACK_CM_PER_PIP,
+        limit=None,
     )
     verdict.move["max_distance"] = roll * HOME_BACK_CM_PER_PIP
     verdict.move["target"] = character.id
@@ -398,11 +397,11 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
         }
         turned = not same_facing(start.facing, end.facing, 1e-3)
         verdict.check(
-            RULE,
-            "while-moving",
-            not turned,
-            start.id,
-            f"{start.id} keeps its facing."
+            rule=RULE,
+            stage="while-moving",
+            passed=not turned,
+            subject=start.id,
+            text=f"{start.id} keeps its facing."
             if not turned
             else f"{start.id} turned from {fmt(start.facing)} to {fmt(end.facing)} degrees; "
             "no stand may "
@@ -416,27 +415,30 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
     aside = abs(dx * uy - dy * ux) if (ux, uy) != (0.0, 0.0) else math.hypot(dx, dy)
     straight = aside <= tol and along >= -tol
     verdict.check(
-        RULE,
-        "while-moving",
-        straight,
-        plan.first.id,
-        f"{plan.first.id}, the stand nearest {character.id}, flies straight toward it."
+        rule=RULE,
+        stage="while-moving",
+        passed=straight,
+        subject=plan.first.id,
+        text=f"{plan.first.id}, the stand nearest {character.id}, flies straight toward it."
         if straight
         else f"{plan.first.id}, the stand nearest {character.id}, must fly straight toward it; "
         "it ends "
         f"{fmt(aside)} cm off that line.",
-        aside,
-        tol,
+        measured=aside,
+        limit=tol,
     )
     verdict.check(
-        RULE,
-        "while-moving",
-        along <= plan.wanted + tol,
-        plan.first.id,
-        f"{plan.first.id} flew {fmt(max(along, 0))} cm toward {character.id}; it may fly "
-        f"{fmt(plan.wanted)} cm ({'into touch' if plan.distance > plan.gap else 'the full roll'}).",
-        along,
-        plan.wanted,
+        rule=RULE,
+        stage="while-moving",
+        passed=along <= plan.wanted + tol,
+        subject=plan.first.id,
+        text=(
+            f"{plan.first.id} flew {fmt(max(along, 0))} cm toward {character.id}; it may fly "
+            f"{fmt(plan.wanted)} cm "
+            f"({'into touch' if plan.distance > plan.gap else 'the full roll'})."
+        ),
+        measured=along,
+        limit=plan.wanted,
     )
     check_flown_end(verdict, situation, unit, ends)
     first_gap = first_end.footprint.distance(char_fp)
@@ -445,16 +447,16 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
             continue
         gap = end.footprint.distance(char_fp)
         verdict.check(
-            RULE,
-            "after-moving",
-            gap >= first_gap - tol,
-            end.id,
-            f"{end.id} is no nearer {character.id} than {plan.first.id}."
+            rule=RULE,
+            stage="after-moving",
+            passed=gap >= first_gap - tol,
+            subject=end.id,
+            text=f"{end.id} is no nearer {character.id} than {plan.first.id}."
             if gap >= first_gap - tol
             else f"{end.id} ends {fmt(gap)} cm from {character.id}, nearer than the first stand "
             f"({fmt(first_gap)} cm); no stand may end nearer than the first.",
-            gap,
-            first_gap,
+            measured=gap,
+            limit=first_gap,
         )
     best = (
         plan.ends[[m.id for m in plan.ends].index(plan.first.id)].footprint.distance(char_fp)
@@ -479,14 +481,16 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
             f"{fmt(plan.travelled)} cm"
         )
     verdict.check(
-        RULE,
-        "after-moving",
-        close,
-        unit.id,
-        f"{goal}. It ends {fmt(first_gap)} cm from {character.id}"
-        + ("." if close else f", but it could end {fmt(best)} cm away."),
-        first_gap,
-        best + tol,
+        rule=RULE,
+        stage="after-moving",
+        passed=close,
+        subject=unit.id,
+        text=(
+            f"{goal}. It ends {fmt(first_gap)} cm from {character.id}"
+            + ("." if close else f", but it could end {fmt(best)} cm away.")
+        ),
+        measured=first_gap,
+        limit=best + tol,
     )
     _after(verdict, situation, unit, ends)
     return finish(verdict, situation, ends, {unit.id: {"homed_back": True}})
@@ -498,35 +502,40 @@ def _after(verdict: Verdict, situation: Situation, unit: Unit, ends: list[Model]
     near = min((unit_distance(c.models, ends) for c in chars), default=math.inf)
     if unit.flag("confused"):
         verdict.check(
-            RULE,
-            "after-moving",
-            True,
-            unit.id,
-            f"{unit.id} homed back while confused, so it cannot be given orders this phase.",
+            rule=RULE,
+            stage="after-moving",
+            passed=True,
+            subject=unit.id,
+            text=f"{unit.id} homed back while confused, so it cannot be given orders this phase.",
         )
         return
     if near <= COMMAND_RANGE + EPSILON:
         verdict.check(
-            RULE,
-            "after-moving",
-            True,
-            unit.id,
-            f"{unit.id} ends {fmt(near)} cm from a character, within {fmt(COMMAND_RANGE)} cm, so "
-            "it may be given orders this phase.",
-            near,
-            COMMAND_RANGE,
+            rule=RULE,
+            stage="after-moving",
+            passed=True,
+            subject=unit.id,
+            text=(
+                f"{unit.id} ends {fmt(near)} cm from a character, within {fmt(COMMAND_RANGE)} "
+                "cm, so "
+                "it may be given orders this phase."
+            ),
+            measured=near,
+            limit=COMMAND_RANGE,
         )
         verdict.events.append({"event": "may-be-ordered", "unit": unit.id})
     else:
         verdict.check(
-            RULE,
-            "after-moving",
-            True,
-            unit.id,
-            f"{unit.id} ends {fmt(near)} cm from its nearest character, beyond "
-            f"{fmt(COMMAND_RANGE)} cm, so it cannot be given orders this phase.",
-            near,
-            COMMAND_RANGE,
+            rule=RULE,
+            stage="after-moving",
+            passed=True,
+            subject=unit.id,
+            text=(
+                f"{unit.id} ends {fmt(near)} cm from its nearest character, beyond "
+                f"{fmt(COMMAND_RANGE)} cm, so it cannot be given orders this phase."
+            ),
+            measured=near,
+            limit=COMMAND_RANGE,
         )
 
 

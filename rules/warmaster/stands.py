@@ -24,8 +24,8 @@ import shapely
 from shapely import STRtree
 from shapely.geometry import LineString, MultiPoint, Point, Polygon, box
 
-from ..geometry import EPSILON, Base, footprint_distance
-from ..situation import Model, Situation, Unit
+from ..geometry import EPSILON, Base
+from ..situation import Model, Situation, Unit, base_distance
 
 #: Keywords that make a unit a character (a General, Hero or Wizard stand), FORMAT.md.
 CHARACTER_KEYWORDS = frozenset({"CHARACTER", "GENERAL", "HERO", "WIZARD"})
@@ -41,10 +41,6 @@ ENEMY_CLEARANCE = 1e-3
 
 def is_character(unit: Unit) -> bool:
     return bool(unit.keywords & CHARACTER_KEYWORDS)
-
-
-def is_flyer(unit: Unit) -> bool:
-    return unit.has("FLYING")
 
 
 # -- moving a stand ---------------------------------------------------------------------------
@@ -87,29 +83,24 @@ def distance_moved(model: Model, x: float, y: float, facing: float | None = None
     return centre + 2 * model.base.radius * abs(math.sin(turn / 2))
 
 
-def same_facing(a: float, b: float, slack: float = 1e-6) -> bool:
+def same_facing(a: float, b: float, slack: float = EPSILON) -> bool:
     return abs((a - b + 180) % 360 - 180) <= slack
 
 
 # -- distances between stands and units ---------------------------------------------------------
 
 
-def stand_distance(a: Model, b: Model) -> float:
-    """Closest-points distance between two stands (0 if they overlap).
-
-    A round base is measured from its true circle (centre distance minus radius), not from the
-    slightly larger polygon that stands for it, so "within 20 cm" is exact for round characters."""
-    if a.base.kind == "round" and b.base.kind == "round":
-        return footprint_distance(a.base, a.pos, b.base, b.pos)
-    if b.base.kind == "round":
-        a, b = b, a
-    if a.base.kind == "round":
-        return max(0.0, b.footprint.distance(Point(a.x, a.y)) - a.base.radius)
-    return a.footprint.distance(b.footprint)
+#: 2.1: the closest-points distance between two stands, measured like any two bases (a round
+#: character from its true circle, so "within 20 cm" is exact).
+stand_distance = base_distance
 
 
 def stands_overlap(a: Model, b: Model) -> bool:
     """One stand is on another: they share more than a sliver of area (touching is fine).
+
+    Kept apart from rules.situation.overlap on purpose: that one shrinks curved polygons by
+    CURVE_SLACK before testing, this one measures a round base from its true circle with an
+    EPSILON margin, so the two can disagree on slivers at the edge of touching.
 
     A round base is judged by its true circle, like stand_distance: the polygon standing for it
     pokes about 0.001 cm past the circle, and a character placed exactly in touch is not on top."""
@@ -128,11 +119,6 @@ def unit_distance(a: Iterable[Model], b: Iterable[Model]) -> float:
     """2.1: distance between units = the least distance between their stands."""
     b = list(b)
     return min((stand_distance(x, y) for x in a for y in b), default=math.inf)
-
-
-def nearest_stand(stands: Sequence[Model], target: Polygon) -> Model:
-    """The stand closest to a target footprint (ties: the first listed)."""
-    return min(stands, key=lambda m: m.footprint.distance(target))
 
 
 def overlaps(a: Polygon, b: Polygon) -> bool:
@@ -263,10 +249,6 @@ def swept_hull(shape: Polygon, dx: float, dy: float) -> Polygon:
     """The region a convex shape covers moving straight by (dx, dy)."""
     pts = list(shape.exterior.coords) + [(x + dx, y + dy) for x, y in shape.exterior.coords]
     return MultiPoint(pts).convex_hull
-
-
-def translated(model: Model, dx: float, dy: float) -> Model:
-    return model.placed(model.x + dx, model.y + dy)
 
 
 # -- an index of the table, built once per situation -----------------------------------------------

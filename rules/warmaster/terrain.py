@@ -30,6 +30,7 @@ from __future__ import annotations
 from shapely.geometry import LineString, Point, Polygon
 from shapely.ops import nearest_points
 
+from ..geometry import EPSILON, touching, within
 from ..situation import Model, Situation, TerrainFeature
 from ..systems import SYSTEMS
 from .stands import board, corners, overlaps
@@ -127,7 +128,7 @@ def _front_part(a: Model, b: Model, all_round: bool) -> Polygon | None:
         ]
     )
     part = b.footprint.intersection(half)
-    if part.is_empty or part.area <= 1e-6:
+    if part.is_empty or part.area <= EPSILON:
         return None
     return part
 
@@ -156,7 +157,7 @@ def sight_lines(a: Model, target: Polygon) -> list[LineString]:
 def line_blocked(situation: Situation, line: LineString, a: Model, b: Model) -> bool:
     """2.2 / 2.3: is this sight line from a to b blocked by terrain or a third unit's stand?"""
     outside = line.difference(a.footprint).difference(b.footprint)
-    if outside.is_empty or outside.length <= 1e-6:
+    if outside.is_empty or outside.length <= EPSILON:
         return False
     for feature in situation.terrain:
         kind_of(situation, feature)  # an unknown name is refused
@@ -165,7 +166,7 @@ def line_blocked(situation: Situation, line: LineString, a: Model, b: Model) -> 
         if sight is None or not outside.intersects(fp):
             continue
         crossed = outside.intersection(fp)
-        if crossed.length <= 1e-6:
+        if crossed.length <= EPSILON:
             continue
         if sight == "blocks":
             return True
@@ -177,18 +178,18 @@ def line_blocked(situation: Situation, line: LineString, a: Model, b: Model) -> 
         # woods / village: only the stretch next to a stand standing in that piece is seen
         # through, up to 2 cm.
         for piece in getattr(crossed, "geoms", [crossed]):
-            if piece.length <= 1e-6:
+            if piece.length <= EPSILON:
                 continue
             inside_edge = any(
-                overlaps(s.footprint, fp) and piece.distance(s.footprint) <= 1e-6 for s in (a, b)
+                overlaps(s.footprint, fp) and touching(piece.distance(s.footprint)) for s in (a, b)
             )
-            if not (inside_edge and piece.length <= WOODS_SIGHT_DEPTH + 1e-6):
+            if not (inside_edge and within(piece.length, WOODS_SIGHT_DEPTH)):
                 return True
     b_index = board(situation)
     for o in b_index.stands_near(outside.envelope):
         if o.unit in (a.unit, b.unit) or not b_index.counts(o):
             continue  # 2.9: characters never block sight
-        if outside.intersects(o.footprint) and outside.intersection(o.footprint).length > 1e-6:
+        if outside.intersects(o.footprint) and outside.intersection(o.footprint).length > EPSILON:
             return True
     return False
 
@@ -198,7 +199,7 @@ def can_see(situation: Situation, a: Model, b: Model, all_round: bool = False) -
     part = _front_part(a, b, all_round)
     if part is None:
         return False
-    if a.footprint.distance(part) <= 1e-6:
+    if touching(a.footprint.distance(part)):
         return True
     return any(not line_blocked(situation, line, a, b) for line in sight_lines(a, part))
 

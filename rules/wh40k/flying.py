@@ -46,20 +46,20 @@ def check_declaration(verdict: Verdict, unit: Unit, move: Move) -> bool:
     declares it.
     """
     ok = verdict.check(
-        "21.03",
-        "before-moving",
-        can_fly(unit),
-        unit.id,
-        f"{unit.id} can FLY, so it may take to the skies."
+        rule="21.03",
+        stage="before-moving",
+        passed=can_fly(unit),
+        subject=unit.id,
+        text=f"{unit.id} can FLY, so it may take to the skies."
         if can_fly(unit)
         else f"{unit.id} has no FLY model, so it cannot take to the skies.",
     )
     ok &= verdict.check(
-        "21.03",
-        "before-moving",
-        move.type in SKIES_MOVE_TYPES,
-        unit.id,
-        f"Taking to the skies is allowed for {article(move.type)} move."
+        rule="21.03",
+        stage="before-moving",
+        passed=move.type in SKIES_MOVE_TYPES,
+        subject=unit.id,
+        text=f"Taking to the skies is allowed for {article(move.type)} move."
         if move.type in SKIES_MOVE_TYPES
         else f"Taking to the skies is only for normal, advance, fall-back and charge moves, "
         f"not {article(move.type)} move.",
@@ -67,22 +67,23 @@ def check_declaration(verdict: Verdict, unit: Unit, move: Move) -> bool:
     late = bool(move.declared("declared_after_roll", False))
     if move.type in ROLLED_MOVE_TYPES:
         ok &= verdict.check(
-            "21.03",
-            "before-moving",
-            not late,
-            unit.id,
-            f"{unit.id} declared it would take to the skies before rolling for its {move.type}."
+            rule="21.03",
+            stage="before-moving",
+            passed=not late,
+            subject=unit.id,
+            text=f"{unit.id} declared it would take to the skies before rolling for its "
+            f"{move.type}."
             if not late
             else f"Too late: taking to the skies must be declared before the {move.type} roll, "
             "not after seeing the dice.",
         )
     else:
         ok &= verdict.check(
-            "21.03",
-            "before-moving",
-            not late,
-            unit.id,
-            f"{unit.id} declared it would take to the skies before any model moved."
+            rule="21.03",
+            stage="before-moving",
+            passed=not late,
+            subject=unit.id,
+            text=f"{unit.id} declared it would take to the skies before any model moved."
             if not late
             else "Too late: taking to the skies must be declared before any model of the unit "
             "moves.",

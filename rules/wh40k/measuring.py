@@ -23,10 +23,9 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-from shapely.geometry import Point
 
 from ..geometry import EPSILON, within
-from ..situation import Model, Situation, Unit
+from ..situation import Model, Situation, Unit, base_distance
 
 
 @dataclass(frozen=True)
@@ -61,17 +60,8 @@ class Distance(NamedTuple):
     straight: float
 
 
-def horizontal_distance(a: Model, b: Model) -> float:
-    """Shortest distance between two placed bases, 0 when they overlap (RULES.md 1.1)."""
-    if a.base.kind == "round" and b.base.kind == "round":
-        return max(0.0, math.hypot(a.x - b.x, a.y - b.y) - a.base.radius - b.base.radius)
-    # One round base: measure to its centre and take off the radius (exact, where the polygon
-    # standing for the circle would be a little too large).
-    if b.base.kind == "round":
-        return max(0.0, a.footprint.distance(Point(b.x, b.y)) - b.base.radius)
-    if a.base.kind == "round":
-        return max(0.0, b.footprint.distance(Point(a.x, a.y)) - a.base.radius)
-    return a.footprint.distance(b.footprint)
+#: RULES.md 1.1 calls the distance between two placed bases the horizontal distance.
+horizontal_distance = base_distance
 
 
 def model_distance(a: Model, b: Model) -> Distance:
@@ -113,14 +103,14 @@ def in_engagement_range(a: Model, b: Model) -> bool:
 
     (Whether they are opposing is the caller's business: friends are never engaged.)
     """
-    if abs(a.z - b.z) > ENGAGEMENT_RANGE.vertical + EPSILON:
+    if not within(abs(a.z - b.z), ENGAGEMENT_RANGE.vertical):
         return False
     # Quick reject on the enclosing circles: engagement checks run over every enemy model.
     gap = math.hypot(a.x - b.x, a.y - b.y) - a.base.radius - b.base.radius
-    if gap > ENGAGEMENT_RANGE.horizontal + EPSILON:
+    if not within(gap, ENGAGEMENT_RANGE.horizontal):
         return False
     if a.base.kind == "round" and b.base.kind == "round":
-        return gap <= ENGAGEMENT_RANGE.horizontal + EPSILON
+        return within(gap, ENGAGEMENT_RANGE.horizontal)
     return ENGAGEMENT_RANGE.holds(model_distance(a, b))
 
 

@@ -18,13 +18,14 @@ from shapely.geometry import LineString, Point
 
 from ..dice import Dice
 from ..errors import InvalidInput
-from ..geometry import EPSILON
+from ..geometry import EPSILON, fmt, within
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit, overlap
 from ..systems import Offer
 from ..verdict import Finding, Verdict
 from . import flying
 from .measuring import (
+    COHERENCY_RANGE,
     ENGAGEMENT_RANGE,
     coherency,
     engaged_enemy_units,
@@ -38,7 +39,6 @@ from .moving import (
     article,
     fall_back_mode,
     floor_reach,
-    fmt,
     judge_move,
     level_text,
     may_stand,
@@ -88,30 +88,40 @@ def eligible(
     ok = True
     if surged_this_phase(situation, unit):
         ok &= verdict.check(
-            "21.02",
-            "eligible-if",
-            False,
-            unit.id,
-            f"{unit.id} made a surge move this phase, so it cannot move again until the next "
-            "phase.",
+            rule="21.02",
+            stage="eligible-if",
+            passed=False,
+            subject=unit.id,
+            text=(
+                f"{unit.id} made a surge move this phase, so it cannot move again until the next "
+                "phase."
+            ),
         )
     if move_type in ("normal", "advance", "charge"):
         ok &= verdict.check(
-            rule,
-            "eligible-if",
-            not engaged,
-            unit.id,
-            _engagement_text(unit, engaged)
-            + ("" if not engaged else f" An engaged unit cannot make {article(move_type)} move."),
+            rule=rule,
+            stage="eligible-if",
+            passed=not engaged,
+            subject=unit.id,
+            text=(
+                _engagement_text(unit, engaged)
+                + (
+                    ""
+                    if not engaged
+                    else f" An engaged unit cannot make {article(move_type)} move."
+                )
+            ),
         )
     if move_type == "fall-back":
         ok &= verdict.check(
-            rule,
-            "eligible-if",
-            bool(engaged),
-            unit.id,
-            _engagement_text(unit, engaged)
-            + ("" if engaged else " Only an engaged unit can fall back."),
+            rule=rule,
+            stage="eligible-if",
+            passed=bool(engaged),
+            subject=unit.id,
+            text=(
+                _engagement_text(unit, engaged)
+                + ("" if engaged else " Only an engaged unit can fall back.")
+            ),
         )
         chosen = fall_back_mode(unit, declarations)
         if chosen not in FALL_BACK_MODES:
@@ -120,11 +130,11 @@ def eligible(
             )
         shocked = unit.flag("battle_shocked")
         ok &= verdict.check(
-            rule,
-            "eligible-if",
-            not (shocked and chosen == "ordered-retreat"),
-            unit.id,
-            f"{unit.id} falls back as "
+            rule=rule,
+            stage="eligible-if",
+            passed=not (shocked and chosen == "ordered-retreat"),
+            subject=unit.id,
+            text=f"{unit.id} falls back as "
             f"{'an Ordered Retreat' if chosen == 'ordered-retreat' else 'a Desperate Escape'}."
             if not (shocked and chosen == "ordered-retreat")
             else f"{unit.id} is battle-shocked, so it cannot make an Ordered Retreat: it must "
@@ -134,29 +144,29 @@ def eligible(
         enemies = situation.enemies_of(unit)
         nearest = min((unit_distance(unit, e) for e in enemies), default=math.inf)
         ok &= verdict.check(
-            rule,
-            "eligible-if",
-            nearest <= CHARGE_RANGE + EPSILON,
-            unit.id,
-            f'{unit.id} is {fmt(nearest)}" from the nearest enemy, within 12".'
-            if nearest <= CHARGE_RANGE + EPSILON
+            rule=rule,
+            stage="eligible-if",
+            passed=within(nearest, CHARGE_RANGE),
+            subject=unit.id,
+            text=f'{unit.id} is {fmt(nearest)}" from the nearest enemy, within 12".'
+            if within(nearest, CHARGE_RANGE)
             else f'{unit.id} has no enemy within 12" (nearest {fmt(nearest)}"), so it cannot '
             "charge."
             if enemies
             else f"{unit.id} has no enemy to charge.",
-            None if nearest == math.inf else nearest,
-            CHARGE_RANGE,
+            measured=None if nearest == math.inf else nearest,
+            limit=CHARGE_RANGE,
         )
         for flag, word, participle in (
             ("advanced_this_turn", "advanced", "advanced"),
             ("fell_back_this_turn", "fell back", "fallen back"),
         ):
             ok &= verdict.check(
-                rule,
-                "eligible-if",
-                not unit.flag(flag),
-                unit.id,
-                f"{unit.id} has not {participle} this turn."
+                rule=rule,
+                stage="eligible-if",
+                passed=not unit.flag(flag),
+                subject=unit.id,
+                text=f"{unit.id} has not {participle} this turn."
                 if not unit.flag(flag)
                 else f"{unit.id} {word} this turn, so it cannot charge.",
             )
@@ -219,9 +229,9 @@ def _target_refusal(
             f"{target.id} is an AIRCRAFT unit: only a unit that can FLY may pick it as a charge "
             "target."
         )
-    if distance > CHARGE_RANGE + EPSILON:
+    if not within(distance, CHARGE_RANGE):
         return f'Target {target.id} is {fmt(distance)}" away: charge targets must be within 12".'
-    if distance > max_distance + EPSILON:
+    if not within(distance, max_distance):
         reach = (
             'the roll less 2" for taking to the skies'
             if skies and not unit.has("HOVER")
@@ -250,29 +260,33 @@ def _check_charge_targets(
     ok = True
     if len(rolls) == 2 and sum(rolls) == CHARGE_FAILS_ON:
         ok &= verdict.check(
-            rule,
-            "before-moving",
-            False,
-            unit.id,
-            f"The charge roll is an unmodified 2 ({rolls[0]} + {rolls[1]}): a roll of 2 always "
-            "fails, and the unit does not move.",
-            2.0,
-            float(CHARGE_FAILS_ON + 1),
+            rule=rule,
+            stage="before-moving",
+            passed=False,
+            subject=unit.id,
+            text=(
+                f"The charge roll is an unmodified 2 ({rolls[0]} + {rolls[1]}): a roll of 2 always "
+                "fails, and the unit does not move."
+            ),
+            measured=float(CHARGE_FAILS_ON),
+            limit=float(CHARGE_FAILS_ON + 1),
         )
     for t in targets:
         d = _charge_reach_distance(unit, t, skies) if t.army != unit.army else math.inf
         refusal = _target_refusal(unit, t, d, max_distance, skies)
         limit = min(CHARGE_RANGE, max_distance)
         ok &= verdict.check(
-            rule,
-            "before-moving",
-            refusal is None,
-            unit.id,
-            refusal
-            or f'Target {t.id} is {fmt(d)}" away, within 12" and within the '
-            f'{fmt(max_distance)}" charge.',
-            None if not math.isfinite(d) else d,
-            None if not math.isfinite(d) else limit,
+            rule=rule,
+            stage="before-moving",
+            passed=refusal is None,
+            subject=unit.id,
+            text=(
+                refusal
+                or f'Target {t.id} is {fmt(d)}" away, within 12" and within the '
+                f'{fmt(max_distance)}" charge.'
+            ),
+            measured=None if not math.isfinite(d) else d,
+            limit=None if not math.isfinite(d) else limit,
         )
     return ok
 
@@ -392,20 +406,22 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
     verdict.move["max_distance"] = max_distance
     if skies:
         verdict.check(
-            "21.03",
-            "before-moving",
-            True,
-            unit.id,
-            f'Taking to the skies: maximum distance {fmt(max_distance)}"'
-            + (
-                " (HOVER: no reduction)."
-                if unit.has("HOVER")
-                else f' ({fmt(verdict.move["max_distance_before_skies"])}" less 2"); vertical '
-                "distance "
-                "is ignored and the models may cross all models and terrain."
+            rule="21.03",
+            stage="before-moving",
+            passed=True,
+            subject=unit.id,
+            text=(
+                f'Taking to the skies: maximum distance {fmt(max_distance)}"'
+                + (
+                    " (HOVER: no reduction)."
+                    if unit.has("HOVER")
+                    else f' ({fmt(verdict.move["max_distance_before_skies"])}" less 2"); vertical '
+                    "distance "
+                    "is ignored and the models may cross all models and terrain."
+                )
             ),
-            max_distance,
-            verdict.move["max_distance_before_skies"],
+            measured=max_distance,
+            limit=verdict.move["max_distance_before_skies"],
         )
 
     targets: tuple[Unit, ...] = ()
@@ -424,11 +440,11 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
     engaged_after = engaged_enemy_units(situation, unit, outcome.placements)
     if move.type in ("normal", "advance", "fall-back"):
         verdict.check(
-            rule,
-            "after-moving",
-            not engaged_after,
-            unit.id,
-            f"{unit.id} ends unengaged."
+            rule=rule,
+            stage="after-moving",
+            passed=not engaged_after,
+            subject=unit.id,
+            text=f"{unit.id} ends unengaged."
             if not engaged_after
             else f"{unit.id} would end engaged with {', '.join(engaged_after)}; after "
             f"{article(move.type)} move "
@@ -438,22 +454,22 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
         target_ids = [t.id for t in targets]
         missing = [t for t in target_ids if t not in engaged_after]
         verdict.check(
-            rule,
-            "after-moving",
-            not missing,
-            unit.id,
-            f"{unit.id} ends engaged with every target ({', '.join(target_ids)})."
+            rule=rule,
+            stage="after-moving",
+            passed=not missing,
+            subject=unit.id,
+            text=f"{unit.id} ends engaged with every target ({', '.join(target_ids)})."
             if not missing
             else f"{unit.id} must end engaged with every charge target, but not with "
             f"{', '.join(missing)}.",
         )
         others = [e for e in engaged_after if e not in target_ids]
         verdict.check(
-            rule,
-            "after-moving",
-            not others,
-            unit.id,
-            f"{unit.id} is engaged with no enemy it did not target."
+            rule=rule,
+            stage="after-moving",
+            passed=not others,
+            subject=unit.id,
+            text=f"{unit.id} is engaged with no enemy it did not target."
             if not others
             else f"{unit.id} would end engaged with {', '.join(others)}, which it did not declare "
             "as a "
@@ -461,12 +477,14 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
         )
     if move.type in ("advance", "fall-back"):
         verdict.check(
-            rule,
-            "after-moving",
-            True,
-            unit.id,
-            f"{unit.id} cannot charge this turn after "
-            f"{'advancing' if move.type == 'advance' else 'falling back'}.",
+            rule=rule,
+            stage="after-moving",
+            passed=True,
+            subject=unit.id,
+            text=(
+                f"{unit.id} cannot charge this turn after "
+                f"{'advancing' if move.type == 'advance' else 'falling back'}."
+            ),
         )
 
     state = {"moved_this_phase": True}
@@ -543,7 +561,7 @@ def _ring_spots(m: Model, target_models, gaps, max_distance: float) -> list[Mode
                     a = 2 * math.pi * k / RING_POINTS
                     x, y = t.x + reach * math.cos(a), t.y + reach * math.sin(a)
                     d = math.hypot(x - m.x, y - m.y) + climb
-                    if d <= max_distance + EPSILON:
+                    if within(d, max_distance):
                         spots.append((d, gap, k, m.placed(x, y, z)))
     spots.sort(key=lambda item: (item[0], item[1], item[2]))
     return [spot for *_, spot in spots]
@@ -554,9 +572,7 @@ def _meets(spot: Model, target_models, gaps) -> bool:
     within 1" (straight distance) for the inner rings, engaged (2" h, 5" v) for the outer?
     A ground spot 0.99" beside a target 3" up is 3.16" from it, not within 1"."""
     if max(gaps) <= CHARGE_CLOSE:
-        return any(
-            model_distance(spot, t).straight <= CHARGE_CLOSE + EPSILON for t in target_models
-        )
+        return any(within(model_distance(spot, t).straight, CHARGE_CLOSE) for t in target_models)
     return any(in_engagement_range(spot, t) for t in target_models)
 
 
@@ -626,7 +642,10 @@ def _find_spot(
         if (
             coherent
             and others
-            and not any(model_distance(spot, o).horizontal <= 2.0 + EPSILON for o in others)
+            and not any(
+                within(model_distance(spot, o).horizontal, COHERENCY_RANGE.horizontal)
+                for o in others
+            )
         ):
             continue
         if exact_path or spot.z > EPSILON:
@@ -711,27 +730,27 @@ def _charge_while_moving(
             before = _distance_to(mm.start, enemy_targets)
             towards = ""
         ok &= verdict.check(
-            rule,
-            "while-moving",
-            bool(closer),
-            mid,
-            f'{mid} ends closer to target {towards} ({fmt(before)}" to {fmt(after)}").'
+            rule=rule,
+            stage="while-moving",
+            passed=bool(closer),
+            subject=mid,
+            text=f'{mid} ends closer to target {towards} ({fmt(before)}" to {fmt(after)}").'
             if closer
             else f"{mid} must end closer to at least one charge target, but it gets closer to "
             f'none (nearest: {fmt(before)}" before, {fmt(after)}" after).',
-            after,
-            before,
+            measured=after,
+            limit=before,
         )
         after = _distance_to(mm.end, enemy_targets)
-        if after <= CHARGE_CLOSE + EPSILON:
+        if within(after, CHARGE_CLOSE):
             verdict.check(
-                rule,
-                "while-moving",
-                True,
-                mid,
-                f'{mid} ends within 1" of a target.',
-                after,
-                CHARGE_CLOSE,
+                rule=rule,
+                stage="while-moving",
+                passed=True,
+                subject=mid,
+                text=f'{mid} ends within 1" of a target.',
+                measured=after,
+                limit=CHARGE_CLOSE,
             )
         else:
             could = _could_end_within(
@@ -746,21 +765,27 @@ def _charge_while_moving(
                 mode,
             )
             ok &= verdict.check(
-                rule,
-                "while-moving",
-                could is None,
-                mid,
-                f'{mid} could not get within 1" of a target, so ending {fmt(after)}" away '
+                rule=rule,
+                stage="while-moving",
+                passed=could is None,
+                subject=mid,
+                text=f'{mid} could not get within 1" of a target, so ending {fmt(after)}" away '
                 "is allowed."
                 if could is None
                 else f'{mid} ends {fmt(after)}" from the nearest target, but it could have got '
                 f'within 1" ({spot_text(could)}): a charging model must end within 1" of a '
                 "target if it can.",
-                after,
-                CHARGE_CLOSE,
+                measured=after,
+                limit=CHARGE_CLOSE,
             )
         if any(in_engagement_range(mm.end, t) for u in enemy_targets for t in u.models):
-            verdict.check(rule, "while-moving", True, mid, f"{mid} ends engaged with a target.")
+            verdict.check(
+                rule=rule,
+                stage="while-moving",
+                passed=True,
+                subject=mid,
+                text=f"{mid} ends engaged with a target.",
+            )
         else:
             could = _could_end_within(
                 situation,
@@ -774,11 +799,11 @@ def _charge_while_moving(
                 mode,
             )
             ok &= verdict.check(
-                rule,
-                "while-moving",
-                could is None,
-                mid,
-                f"{mid} could not reach engagement range of a target."
+                rule=rule,
+                stage="while-moving",
+                passed=could is None,
+                subject=mid,
+                text=f"{mid} could not reach engagement range of a target."
                 if could is None
                 else f"{mid} ends outside engagement range, but it could have reached it "
                 f"({spot_text(could)}): a charging model must end engaged with a target if it "
@@ -788,19 +813,6 @@ def _charge_while_moving(
 
 
 # -- suggestions --------------------------------------------------------------------------------
-def suggest_needs_end(situation: Situation, move: Move) -> Move:
-    """Normal, advance and fall-back moves go where the player wants: the engine needs `end`
-    (a move that already has it is returned as it is)."""
-    if move.end is not None:
-        return move
-    raise InvalidInput(
-        "end",
-        f"{article(move.type)} move goes where the player chooses: give each moving "
-        "model's end position in `end` (the engine only suggests charge and surge "
-        "placements)",
-    )
-
-
 def suggest_charge(situation: Situation, move: Move) -> Move:
     """A charge placement that meets 11.04's obligations when the dice allow it.
 
@@ -834,7 +846,9 @@ def suggest_charge(situation: Situation, move: Move) -> Move:
         mine = list(placed.values())
         if not _spot_free(situation, unit, candidate, mine, non_targets):
             return False
-        return not mine or any(model_distance(candidate, p).horizontal <= 2.0 for p in mine)
+        return not mine or any(
+            model_distance(candidate, p).horizontal <= COHERENCY_RANGE.horizontal for p in mine
+        )
 
     # Every target must end engaged: first send the model nearest to each target at it.
     for target in targets if len(targets) > 1 else ():
@@ -884,7 +898,7 @@ def suggest_charge(situation: Situation, move: Move) -> Move:
 
     for m in order:  # repair: a better spot may be free now that everyone is placed
         here = placed[m.id]
-        if _distance_to(here, targets) <= CHARGE_CLOSE + EPSILON or not target_models:
+        if within(_distance_to(here, targets), CHARGE_CLOSE) or not target_models:
             continue
         engaged = any(in_engagement_range(here, t) for t in target_models)
         for gaps in tiers[: 2 if engaged else 3]:

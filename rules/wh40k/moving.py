@@ -41,12 +41,12 @@ from shapely.ops import unary_union
 
 from .. import pathfinding
 from ..errors import InvalidInput
-from ..geometry import EPSILON, Base, segment_point_distance, swept_footprint
+from ..geometry import EPSILON, Base, fmt, segment_point_distance, swept_footprint, within
 from ..move import Move, Pose
 from ..situation import CURVE_SLACK, Model, Situation, Unit, overlap
 from ..systems import SYSTEMS
 from ..verdict import Verdict
-from .measuring import coherency, engaged_with_model
+from .measuring import COHERENCY_RANGE, COHERENCY_SPAN, coherency, engaged_with_model
 
 #: 13.06: dense features are climbed (not walked through) above this height.
 DENSE_CLIMB_HEIGHT = 2.0
@@ -366,12 +366,6 @@ def unit_mark(situation: Situation) -> str:
     return '"' if situation.unit_name == "in" else " " + situation.unit_name
 
 
-def fmt(value: float) -> str:
-    """Distances in findings: two decimals, no trailing zeros."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return text if text != "-0" else "0"
-
-
 def feature_height_under(situation: Situation, x: float, y: float) -> float:
     """The highest surface a model could stand on above the point (0 on open ground): the top of
     an old-shape feature, the highest floor (or enclosed part, or wall) of a layered one."""
@@ -634,25 +628,27 @@ def judge_move(
         dist = mm.distance
         climb = f" (including {fmt(vertical)}{u} climbing)" if vertical > EPSILON else ""
         ok &= verdict.check(
-            rule,
-            "while-moving",
-            dist <= max_distance + EPSILON,
-            start.id,
-            f"{start.id} moves {fmt(dist)}{u}{climb} of the {fmt(max_distance)}{u} allowed."
-            if dist <= max_distance + EPSILON
+            rule=rule,
+            stage="while-moving",
+            passed=within(dist, max_distance),
+            subject=start.id,
+            text=f"{start.id} moves {fmt(dist)}{u}{climb} of the {fmt(max_distance)}{u} allowed."
+            if within(dist, max_distance)
             else f"{start.id} would need {fmt(dist)}{u}{climb}, more than the "
             f"{fmt(max_distance)}{u} this move allows.",
-            dist,
-            max_distance,
+            measured=dist,
+            limit=max_distance,
         )
         if not found:
             ok &= verdict.check(
-                "03.01",
-                "while-moving",
-                False,
-                start.id,
-                f"{start.id} has no legal path to that spot: enemy models or solid "
-                "terrain block every way there.",
+                rule="03.01",
+                stage="while-moving",
+                passed=False,
+                subject=start.id,
+                text=(
+                    f"{start.id} has no legal path to that spot: enemy models or solid "
+                    "terrain block every way there."
+                ),
             )
         elif blocked is not None:
             what = (
@@ -661,29 +657,33 @@ def judge_move(
                 else "solid terrain " + blocked[1]
             )
             ok &= verdict.check(
-                "03.01",
-                "while-moving",
-                False,
-                start.id,
-                f"{start.id}'s path crosses {what}; a model cannot move through "
-                f"{'enemy models' if blocked[0] == 'model' else 'solid terrain'}.",
+                rule="03.01",
+                stage="while-moving",
+                passed=False,
+                subject=start.id,
+                text=(
+                    f"{start.id}'s path crosses {what}; a model cannot move through "
+                    f"{'enemy models' if blocked[0] == 'model' else 'solid terrain'}."
+                ),
             )
         for enemy_model, why in through:
             verdict.check(
-                why,
-                "while-moving",
-                True,
-                start.id,
-                _THROUGH_TEXT[why].format(model=start.id, enemy=enemy_model),
+                rule=why,
+                stage="while-moving",
+                passed=True,
+                subject=start.id,
+                text=_THROUGH_TEXT[why].format(model=start.id, enemy=enemy_model),
             )
         if not edge_ok:
             ok &= verdict.check(
-                "03.01",
-                "while-moving",
-                False,
-                start.id,
-                f"{start.id}'s base would leave the table; no part of a model may "
-                "cross the table edge.",
+                rule="03.01",
+                stage="while-moving",
+                passed=False,
+                subject=start.id,
+                text=(
+                    f"{start.id}'s base would leave the table; no part of a model may "
+                    "cross the table edge."
+                ),
             )
     ok &= _end_of_move(situation, unit, outcome, verdict)
     for mid, mm in outcome.models.items():
@@ -740,11 +740,11 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
                 if overlap(a, b) and (a.id, b.id)[::-1] not in clashes:
                     clashes.append((a.id, b.id))
         ok &= verdict.check(
-            "03.01",
-            "end-of-move",
-            not clashes,
-            unit.id,
-            "No model ends on top of another model."
+            rule="03.01",
+            stage="end-of-move",
+            passed=not clashes,
+            subject=unit.id,
+            text="No model ends on top of another model."
             if not clashes
             else "Models would end overlapping: "
             + ", ".join(f"{a} on {b}" for a, b in clashes)
@@ -757,11 +757,11 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
                 if t.solid and a.z < t.height - EPSILON and _base_overlaps_area(a, t, bounds):
                     inside.append((a.id, t.id))
         ok &= verdict.check(
-            "13.06",
-            "end-of-move",
-            not inside,
-            unit.id,
-            "No model ends inside solid terrain."
+            rule="13.06",
+            stage="end-of-move",
+            passed=not inside,
+            subject=unit.id,
+            text="No model ends inside solid terrain."
             if not inside
             else "A model cannot end inside solid terrain: "
             + ", ".join(f"{m} in {t}" for m, t in inside)
@@ -775,14 +775,16 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
             allowed = bool((unit.keywords | a.keywords) & MAY_END_ABOVE)
             if not allowed:
                 ok &= verdict.check(
-                    "13.06",
-                    "end-of-move",
-                    False,
-                    a.id,
-                    f"{a.id} cannot end above the table (z = {fmt(a.z)}{u}): only INFANTRY, "
-                    "BEASTS, SWARM, FLY and MONSTER models may stand on a terrain floor.",
-                    a.z,
-                    0.0,
+                    rule="13.06",
+                    stage="end-of-move",
+                    passed=False,
+                    subject=a.id,
+                    text=(
+                        f"{a.id} cannot end above the table (z = {fmt(a.z)}{u}): only INFANTRY, "
+                        "BEASTS, SWARM, FLY and MONSTER models may stand on a terrain floor."
+                    ),
+                    measured=a.z,
+                    limit=0.0,
                 )
                 continue
             ok &= _end_on_a_floor(situation, unit, mm, verdict)
@@ -790,21 +792,25 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
     c = coherency(outcome.end_models(unit))
     # The horizontal measurement only when it is what breaks the rule: a model cut off by more
     # than 5" vertically has no finite nearest link (and a horizontal span within 9" says nothing).
-    value, bound = (c.nearest_link, 2.0) if c.isolated else (c.farthest, 9.0)
-    broken = not c.ok and math.isfinite(value) and value > bound + EPSILON
+    value, bound = (
+        (c.nearest_link, COHERENCY_RANGE.horizontal)
+        if c.isolated
+        else (c.farthest, COHERENCY_SPAN.horizontal)
+    )
+    broken = not c.ok and math.isfinite(value) and not within(value, bound)
     measured, limit = (value, bound) if broken else (None, None)
     ok &= verdict.check(
-        "03.03",
-        "end-of-move",
-        c.ok,
-        unit.id,
-        f"{unit.id} ends in coherency."
+        rule="03.03",
+        stage="end-of-move",
+        passed=c.ok,
+        subject=unit.id,
+        text=f"{unit.id} ends in coherency."
         if c.ok
         else f"{unit.id} would end out of coherency ({'; '.join(c.failures())}): every model "
         'needs a unit mate within 2", every pair within 9" and no pair more than 5" apart '
         "vertically, all in one connected group.",
-        measured,
-        limit,
+        measured=measured,
+        limit=limit,
     )
     return ok
 
@@ -891,16 +897,16 @@ def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Ve
             default=0.0,
         )
         ok &= verdict.check(
-            "13.06",
-            "end-of-move",
-            a.z <= height + EPSILON,
-            a.id,
-            f"{a.id} ends {fmt(a.z)}{u} up, on a feature {fmt(height)}{u} tall."
+            rule="13.06",
+            stage="end-of-move",
+            passed=a.z <= height + EPSILON,
+            subject=a.id,
+            text=f"{a.id} ends {fmt(a.z)}{u} up, on a feature {fmt(height)}{u} tall."
             if a.z <= height + EPSILON
             else f"{a.id} would end {fmt(a.z)}{u} up, but the terrain under it is only "
             f"{fmt(height)}{u} tall: a model cannot float.",
-            a.z,
-            height,
+            measured=a.z,
+            limit=height,
         )
         features = [t for t in situation.terrain if t.footprint.intersects(a.footprint)]
     else:
@@ -910,11 +916,11 @@ def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Ve
         tolerance = PLACEMENT_TOLERANCE
         stable = hang <= tolerance + CURVE_SLACK + EPSILON
         ok &= verdict.check(
-            "13.06",
-            "end-of-move",
-            stable,
-            a.id,
-            f"{a.id} stands on a floor {fmt(a.z)}{u} up, its whole base over it."
+            rule="13.06",
+            stage="end-of-move",
+            passed=stable,
+            subject=a.id,
+            text=f"{a.id} stands on a floor {fmt(a.z)}{u} up, its whole base over it."
             if stable
             else f"{a.id} would end {fmt(a.z)}{u} up with no floor at that height under it: a "
             "model stands on a floor or on the table, never in mid-air."
@@ -922,22 +928,25 @@ def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Ve
             else f"{a.id} would end on the floor {fmt(a.z)}{u} up with its base reaching "
             f"{fmt(hang)}{u} beyond the floor's edge: a model must stand with its whole base "
             f"on the floor (at most {fmt(tolerance)}{u} over).",
-            None if support is None else hang,
-            None if support is None else tolerance,
+            measured=None if support is None else hang,
+            limit=None if support is None else tolerance,
         )
         features = [t for _, t in floors]
     dense = [t.id for t in features if t.category == "dense"]
     if dense and not keywords & THROUGH_DENSE and mm.vertical > EPSILON:
         ok &= verdict.check(
-            "13.06",
-            "end-of-move",
-            False,
-            a.id,
-            f"{a.id} had to climb {fmt(mm.vertical)}{u} over {dense[0]} in this move, and only "
-            "INFANTRY, BEASTS, SWARM and MOBILE models may end on a dense feature's upper floors "
-            "after climbing it.",
-            mm.vertical,
-            0.0,
+            rule="13.06",
+            stage="end-of-move",
+            passed=False,
+            subject=a.id,
+            text=(
+                f"{a.id} had to climb {fmt(mm.vertical)}{u} over {dense[0]} in this move, and only "
+                "INFANTRY, BEASTS, SWARM and MOBILE models may end on a dense feature's upper "
+                "floors "
+                "after climbing it."
+            ),
+            measured=mm.vertical,
+            limit=0.0,
         )
     return ok
 
@@ -992,14 +1001,16 @@ def _end_in_enclosed(situation: Situation, unit: Unit, moved, verdict: Verdict) 
     if not inside:
         return True
     return verdict.check(
-        "13.06",
-        "end-of-move",
-        False,
-        unit.id,
-        'A model cannot end through an enclosed part of a building or container (3" or less '
-        "above the ground): "
-        + ", ".join(f'{m} inside {t} (enclosed, {fmt(h)}" tall)' for m, t, h in inside)
-        + ".",
+        rule="13.06",
+        stage="end-of-move",
+        passed=False,
+        subject=unit.id,
+        text=(
+            'A model cannot end through an enclosed part of a building or container (3" or less '
+            "above the ground): "
+            + ", ".join(f'{m} inside {t} (enclosed, {fmt(h)}" tall)' for m, t, h in inside)
+            + "."
+        ),
     )
 
 
@@ -1015,7 +1026,6 @@ __all__ = [
     "climbs_dense",
     "end_placement",
     "fall_back_mode",
-    "fmt",
     "ground_obstacles",
     "judge_move",
     "level_change",

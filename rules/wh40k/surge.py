@@ -37,20 +37,17 @@ import shapely
 
 from ..dice import Dice
 from ..errors import InvalidInput
-from ..geometry import EPSILON
+from ..geometry import EPSILON, fmt, within
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
-from ..systems import SYSTEMS
 from ..verdict import Finding, Verdict
 from .flying import can_fly
 from .measuring import engaged_enemy_units, engaged_with_model, unit_distance
 from .move_types import surged_this_phase
-from .moving import fmt, judge_move, level_text, reachable_region
+from .moving import PLACEMENT_TOLERANCE, judge_move, level_text, reachable_region
 from .surge_solver import SURGE_MODE, SurgeSpace, suggest_placement
 
 RULE = "21.02"
-#: RULES.md 0: a placement counts as closest if nothing legal is closer by more than this.
-PLACEMENT_TOLERANCE = SYSTEMS["wh40k-11e"].placement_tolerance
 SURGE_TRIGGERS = {
     "models-destroyed-by-shooting": (
         "one or more of its models are destroyed by an enemy unit's shooting"
@@ -247,7 +244,7 @@ def trigger_check(
                 None,
             )
         gap = unit_distance(by, unit)
-        met = gap <= ENEMY_MOVE_TRIGGER_RANGE + 1e-6
+        met = within(gap, ENEMY_MOVE_TRIGGER_RANGE)
         return (
             met,
             f'{trigger.by} ended its move {gap:.2f}" from {unit.id}, '
@@ -487,12 +484,14 @@ def choose_surge_target(
     )
     if not choice.candidates:
         verdict.check(
-            RULE,
-            "before-moving",
-            False,
-            unit.id,
-            f"There is no enemy unit {unit.id} could surge toward, so it has no surge "
-            f"target.{note}",
+            rule=RULE,
+            stage="before-moving",
+            passed=False,
+            subject=unit.id,
+            text=(
+                f"There is no enemy unit {unit.id} could surge toward, so it has no surge "
+                f"target.{note}"
+            ),
         )
         return None
     if declared is not None and not situation.has_unit(declared):
@@ -503,56 +502,68 @@ def choose_surge_target(
         target = choice.candidates[0]
         if declared is not None and declared != target:
             verdict.check(
-                RULE,
-                "before-moving",
-                False,
-                unit.id,
-                f"The surge target must be the closest enemy unit, {target} "
-                f'({choice.distance:.2f}" away), not {declared}.{note}',
+                rule=RULE,
+                stage="before-moving",
+                passed=False,
+                subject=unit.id,
+                text=(
+                    f"The surge target must be the closest enemy unit, {target} "
+                    f'({choice.distance:.2f}" away), not {declared}.{note}'
+                ),
                 measured=unit_distance(unit, situation.unit(declared)),
                 limit=choice.distance,
             )
             return None
         verdict.check(
-            RULE,
-            "before-moving",
-            True,
-            unit.id,
-            f"The surge target is {target}, the closest enemy unit "
-            f'({choice.distance:.2f}" away).{note}',
+            rule=RULE,
+            stage="before-moving",
+            passed=True,
+            subject=unit.id,
+            text=(
+                f"The surge target is {target}, the closest enemy unit "
+                f'({choice.distance:.2f}" away).{note}'
+            ),
             measured=choice.distance,
         )
         return target
     tied = ", ".join(choice.candidates)
     if declared is None:
         verdict.check(
-            RULE,
-            "before-moving",
-            False,
-            unit.id,
-            f'{tied} are equally close ({choice.distance:.2f}"); the player chooses which one is '
-            f"the surge target (declare surge_target).{note}",
+            rule=RULE,
+            stage="before-moving",
+            passed=False,
+            subject=unit.id,
+            text=(
+                f'{tied} are equally close ({choice.distance:.2f}"); the player chooses which '
+                "one is "
+                f"the surge target (declare surge_target).{note}"
+            ),
             measured=choice.distance,
         )
         return None
     if declared not in choice.candidates:
         verdict.check(
-            RULE,
-            "before-moving",
-            False,
-            unit.id,
-            f'{declared} is not among the closest enemy units ({tied}, {choice.distance:.2f}" '
-            f"away), so it cannot be the surge target.{note}",
+            rule=RULE,
+            stage="before-moving",
+            passed=False,
+            subject=unit.id,
+            text=(
+                f'{declared} is not among the closest enemy units ({tied}, {choice.distance:.2f}" '
+                f"away), so it cannot be the surge target.{note}"
+            ),
             measured=choice.distance,
         )
         return None
     verdict.check(
-        RULE,
-        "before-moving",
-        True,
-        unit.id,
-        f'{tied} are equally close ({choice.distance:.2f}"); the player chose {declared} as the '
-        f"surge target.{note}",
+        rule=RULE,
+        stage="before-moving",
+        passed=True,
+        subject=unit.id,
+        text=(
+            f'{tied} are equally close ({choice.distance:.2f}"); the player chose {declared} as '
+            "the "
+            f"surge target.{note}"
+        ),
         measured=choice.distance,
     )
     return declared
@@ -570,12 +581,14 @@ def _refuse_take_to_the_skies(move: Move, unit: Unit, verdict: Verdict) -> None:
     """21.03: take to the skies belongs to normal, advance, fall-back and charge moves only."""
     if move.declarations.get("take_to_the_skies"):
         verdict.check(
-            "21.03",
-            "before-moving",
-            False,
-            unit.id,
-            f"{unit.id} cannot take to the skies for a surge move: that is only for normal, "
-            "advance, fall-back and charge moves, so a surge is always made along the ground.",
+            rule="21.03",
+            stage="before-moving",
+            passed=False,
+            subject=unit.id,
+            text=(
+                f"{unit.id} cannot take to the skies for a surge move: that is only for normal, "
+                "advance, fall-back and charge moves, so a surge is always made along the ground."
+            ),
         )
 
 
@@ -607,11 +620,11 @@ def adjudicate_surge(situation: Situation, move: Move) -> Verdict:
     _refuse_take_to_the_skies(move, unit, verdict)
     if not verdict.legal or ability is None:
         verdict.check(
-            RULE,
-            "before-moving",
-            False,
-            unit.id,
-            f"{unit.id} cannot make this surge move, so none of its models moves.",
+            rule=RULE,
+            stage="before-moving",
+            passed=False,
+            subject=unit.id,
+            text=f"{unit.id} cannot make this surge move, so none of its models moves.",
         )
         return verdict
     dice = Dice(move.dice, move.seed)
@@ -619,13 +632,15 @@ def adjudicate_surge(situation: Situation, move: Move) -> Verdict:
     dice.finish()
     verdict.move.update({"ability": ability.id, "max_distance": max_distance, **dice.summary()})
     verdict.check(
-        RULE,
-        "before-moving",
-        True,
-        unit.id,
-        f"{ability.name} gives a surge of {ability.distance_text}"
-        + (f": rolled {', '.join(str(d.value) for d in dice.rolled)}" if ability.dice else "")
-        + f', so each model may move up to {max_distance:g}".',
+        rule=RULE,
+        stage="before-moving",
+        passed=True,
+        subject=unit.id,
+        text=(
+            f"{ability.name} gives a surge of {ability.distance_text}"
+            + (f": rolled {', '.join(str(d.value) for d in dice.rolled)}" if ability.dice else "")
+            + f', so each model may move up to {max_distance:g}".'
+        ),
         measured=max_distance,
     )
     target = choose_surge_target(situation, unit, move.declarations.get("surge_target"), verdict)
@@ -660,12 +675,14 @@ def _while_moving(space: SurgeSpace, placed: dict[str, Model], ground, verdict: 
         result["engaged_with"] = sorted(engaged_with_model(space.situation, space.unit, model))
         if engaged:
             verdict.check(
-                RULE,
-                "while-moving",
-                True,
-                mid,
-                f'{mid} moved {fmt(moved)}" of {fmt(space.max_distance)}" and ends engaged '
-                f"with {target}.",
+                rule=RULE,
+                stage="while-moving",
+                passed=True,
+                subject=mid,
+                text=(
+                    f'{mid} moved {fmt(moved)}" of {fmt(space.max_distance)}" and ends engaged '
+                    f"with {target}."
+                ),
                 measured=moved,
                 limit=space.max_distance,
             )
@@ -673,40 +690,46 @@ def _while_moving(space: SurgeSpace, placed: dict[str, Model], ground, verdict: 
         better = space.better_position(mid, placed, tolerance)
         if better is None:
             verdict.check(
-                RULE,
-                "while-moving",
-                True,
-                mid,
-                f'{mid} moved {fmt(moved)}" of {fmt(space.max_distance)}" and ends '
-                f'{fmt(gap)}" from '
-                f"{target}; it could not have ended engaged with {target}, nor more than "
-                f'{fmt(tolerance)}" closer to it.',
+                rule=RULE,
+                stage="while-moving",
+                passed=True,
+                subject=mid,
+                text=(
+                    f'{mid} moved {fmt(moved)}" of {fmt(space.max_distance)}" and ends '
+                    f'{fmt(gap)}" from '
+                    f"{target}; it could not have ended engaged with {target}, nor more than "
+                    f'{fmt(tolerance)}" closer to it.'
+                ),
                 measured=gap,
             )
         elif better.engaged:
             verdict.check(
-                RULE,
-                "while-moving",
-                False,
-                mid,
-                f'{mid} ends {fmt(gap)}" from {target}, not engaged, but it could have ended '
-                f"engaged with it at ({better.model.x:.2f}, {better.model.y:.2f}) "
-                f"{level_text(better.model)}, "
-                f'{fmt(better.moved)}" from its '
-                f"start; each model must end engaged with the surge target if it can.",
+                rule=RULE,
+                stage="while-moving",
+                passed=False,
+                subject=mid,
+                text=(
+                    f'{mid} ends {fmt(gap)}" from {target}, not engaged, but it could have ended '
+                    f"engaged with it at ({better.model.x:.2f}, {better.model.y:.2f}) "
+                    f"{level_text(better.model)}, "
+                    f'{fmt(better.moved)}" from its '
+                    f"start; each model must end engaged with the surge target if it can."
+                ),
                 measured=gap,
                 limit=better.distance,
             )
         else:
             verdict.check(
-                RULE,
-                "while-moving",
-                False,
-                mid,
-                f'{mid} ends {fmt(gap)}" from {target}, but it could have got to '
-                f'{fmt(better.distance)}" at ({better.model.x:.2f}, {better.model.y:.2f}) '
-                f"{level_text(better.model)}; a model that cannot engage the surge "
-                f"target must end as close to it as it can.",
+                rule=RULE,
+                stage="while-moving",
+                passed=False,
+                subject=mid,
+                text=(
+                    f'{mid} ends {fmt(gap)}" from {target}, but it could have got to '
+                    f'{fmt(better.distance)}" at ({better.model.x:.2f}, {better.model.y:.2f}) '
+                    f"{level_text(better.model)}; a model that cannot engage the surge "
+                    f"target must end as close to it as it can."
+                ),
                 measured=gap,
                 limit=better.distance,
             )
@@ -719,21 +742,22 @@ def _after_moving(
     phase."""
     engaged = [e for e in engaged_enemy_units(situation, unit, placed) if e != target]
     verdict.check(
-        RULE,
-        "after-moving",
-        not engaged,
-        unit.id,
-        f"{unit.id} would end engaged with {', '.join(engaged)}, which is not its surge target "
+        rule=RULE,
+        stage="after-moving",
+        passed=not engaged,
+        subject=unit.id,
+        text=f"{unit.id} would end engaged with {', '.join(engaged)}, which is not its surge "
+        "target "
         f"{target}; a surge may only end engaged with the surge target."
         if engaged
         else f"{unit.id} is engaged with no enemy unit other than the surge target {target}.",
     )
     verdict.check(
-        RULE,
-        "after-moving",
-        True,
-        unit.id,
-        f"{unit.id} is marked as having moved this phase, so it cannot move again this phase.",
+        rule=RULE,
+        stage="after-moving",
+        passed=True,
+        subject=unit.id,
+        text=f"{unit.id} is marked as having moved this phase, so it cannot move again this phase.",
     )
 
 

@@ -51,7 +51,6 @@ from shapely.ops import nearest_points, unary_union
 
 from ..geometry import EPSILON
 from ..situation import Model, Situation, Unit, overlap
-from ..systems import SYSTEMS
 from .measuring import (
     COHERENCY_RANGE,
     COHERENCY_SPAN,
@@ -60,7 +59,7 @@ from .measuring import (
     in_engagement_range,
     model_distance,
 )
-from .moving import Mode, may_stand, navigator_for, plan_path
+from .moving import PLACEMENT_TOLERANCE, Mode, may_stand, navigator_for, plan_path
 
 #: A surge is a ground move with no through-model permission of its own (21.02: take to the
 #: skies is not for surges; AIRCRAFT can still be crossed, 23.02, as for every ground move).
@@ -538,7 +537,7 @@ def suggest_placement(space: SurgeSpace) -> dict[str, Model]:
         return dict(space.starts)
     # Finally the judge's own test: whatever it would still fault is moved to the position it
     # names (exactly legal), so the judge passes the suggestion by construction.
-    return improve(space, best, JUDGE_MARGIN, SYSTEMS["wh40k-11e"].placement_tolerance)
+    return improve(space, best, JUDGE_MARGIN, PLACEMENT_TOLERANCE)
 
 
 def _score(space: SurgeSpace, placed: Mapping[str, Model]) -> tuple[int, float]:
