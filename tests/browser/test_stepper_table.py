@@ -18,7 +18,7 @@ DEMO = Path(__file__).resolve().parents[2] / "battlefield" / "demo" / "scenarios
 # The Berzerkers' surge of the worked example, 4 on the die (the step's own URL).
 SURGE = (
     "unit=B&type=surge&ability=blood-surge&trigger-event=shot&trigger-by=A"
-    "&trigger-models_destroyed=2&roll=hand&dice=4"
+    "&trigger-models_destroyed=2&roll=hand&dice=4&after=done"
 )
 
 
@@ -150,8 +150,10 @@ def test_an_anonymous_visitor_tries_a_move_from_the_share_page_and_nothing_is_sa
     page.get_by_role("link", name="Home back (flyers)").click()
     page.get_by_label("Enter physical dice:").check()
     page.get_by_label("Dice values, separated by spaces").fill("5")
+    page.get_by_role("button", name="Roll and go on").click()
+    # the character to home back to is chosen after the roll, on a step of its own
     page.get_by_label("Home back to", exact=True).select_option("elf-general")
-    page.get_by_role("button", name="Roll and go to placement").click()
+    page.get_by_role("button", name="Go to placement").click()
     expect(page.locator("#max-distance")).to_have_text("50 cm")  # 5 on the die: 5 x 10 cm
     assert f"/s/{s.share_token}/move?" in page.url
     # The placement step came by an htmx swap: its table is bound to the form all the same.
