@@ -198,11 +198,14 @@ def test_backups_are_readable_by_their_owner_only(tmp_path, settings):
 
     from django.core.management import call_command
 
-    source = tmp_path / "live.sqlite3"
-    sqlite3.connect(source).close()
-    settings.DATABASES["default"] = {**settings.DATABASES["default"], "NAME": str(source)}
     if not settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         pytest.skip("the SQLite backup")
+    source = tmp_path / "live.sqlite3"
+    sqlite3.connect(source).close()
+    # A new DATABASES (the settings fixture restores it), never the live dict changed in place:
+    # that leaked this path into every later test of the worker.
+    default = {**settings.DATABASES["default"], "NAME": str(source)}
+    settings.DATABASES = {**settings.DATABASES, "default": default}
     out = tmp_path / "backups"
     call_command("backup", "--output", str(out), stdout=open("/dev/null", "w"))
     (backup,) = out.iterdir()
