@@ -81,17 +81,49 @@ class Verdict:
 
     def check(
         self,
+        *,
         rule: str,
         stage: str,
         passed: bool,
         subject: str,
-        text: str,
+        text: str | None = None,
+        pass_text: str | None = None,
+        fail_text: str | None = None,
         measured: float | None = None,
         limit: float | None = None,
     ) -> bool:
-        """Record a finding and return whether it passed."""
-        self.add(Finding(rule, stage, bool(passed), subject, text, measured, limit))
-        return bool(passed)
+        """Record a finding and return whether it passed.
+
+        Give either one `text` (for a check whose outcome is known where it is written, such as
+        a refusal) or both `pass_text` and `fail_text`: the finding keeps the sentence that fits
+        its outcome, so no call site words its verdict inline.
+
+        >>> v = Verdict(move={})
+        >>> v.check(rule="03.01", stage="while-moving", passed=False, subject="A",
+        ...         pass_text="A keeps to the table.", fail_text="A would leave the table.")
+        False
+        >>> v.findings[0].text
+        'A would leave the table.'
+        """
+        passed = bool(passed)
+        if text is None:
+            if pass_text is None or fail_text is None:
+                raise TypeError("check() needs text, or both pass_text and fail_text")
+            text = pass_text if passed else fail_text
+        elif pass_text is not None or fail_text is not None:
+            raise TypeError("check() takes text or pass_text/fail_text, not both")
+        self.add(
+            Finding(
+                rule=rule,
+                stage=stage,
+                passed=passed,
+                subject=subject,
+                text=text,
+                measured=measured,
+                limit=limit,
+            )
+        )
+        return passed
 
     def as_dict(self) -> dict[str, Any]:
         d = {

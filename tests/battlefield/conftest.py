@@ -12,7 +12,13 @@ def judge_normal_moves_as(monkeypatch):
     def install(legal: bool):
         def rule(situation, move):
             verdict = Verdict(move={"unit": move.unit, "type": move.type})
-            verdict.check("09.05", "eligible-if", legal, move.unit, "A test's fixed answer.")
+            verdict.check(
+                rule="09.05",
+                stage="eligible-if",
+                passed=legal,
+                subject=move.unit,
+                text="A test's fixed answer.",
+            )
             if legal:
                 verdict.after = situation.moved({k: v.as_dict() for k, v in move.end.items()})
             return verdict

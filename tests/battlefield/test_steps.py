@@ -29,7 +29,13 @@ def rolled_normal_move(situation, move):
     dice.roll(1)
     dice.finish()
     verdict = Verdict(move={"unit": move.unit, "type": move.type, **dice.summary()})
-    verdict.check("09.05", "while-moving", True, move.unit, "A test's fixed answer.")
+    verdict.check(
+        rule="09.05",
+        stage="while-moving",
+        passed=True,
+        subject=move.unit,
+        text="A test's fixed answer.",
+    )
     verdict.after = situation.moved({k: v.as_dict() for k, v in move.end.items()})
     return verdict
 

@@ -13,7 +13,9 @@ RULES_MD = Path(__file__).resolve().parents[2].parent / "shared" / "RULES.md"
 
 def test_a_verdict_names_the_engine_and_the_rules_revision():
     verdict = Verdict(move={"unit": "B", "type": "normal"})
-    verdict.check("09.05", "while-moving", True, "B", "A test's fixed answer.")
+    verdict.check(
+        rule="09.05", stage="while-moving", passed=True, subject="B", text="A test's fixed answer."
+    )
     stamp = verdict.as_dict()["judged_by"]
     assert stamp == judged_by()
     assert stamp["engine"].startswith("arbiter ")
