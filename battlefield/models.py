@@ -162,11 +162,11 @@ class Scenario(models.Model):
         return self.name or f"Scenario {self.pk}"
 
     @classmethod
-    def from_db(cls, db, field_names, values):
+    def from_db(cls, db, field_names, values, *, fetch_mode=None):
         """A stored scenario, its text made safe to show (issue 15): one stored before names
         were checked may hold a lone surrogate (no page could be written) or bidi and invisible
         characters; it opens with them replaced, so its owner can fix or delete it."""
-        instance = super().from_db(db, field_names, values)
+        instance = super().from_db(db, field_names, values, fetch_mode=fetch_mode)
         for attname in ("document", "name"):
             if attname in instance.__dict__:
                 setattr(instance, attname, readable(getattr(instance, attname)))

@@ -1,8 +1,11 @@
 """Scenarios, steps, the catalogue: tokens, versions, forks, the append-only log, PNG cache."""
 
+import warnings
+
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
+from django.utils.deprecation import RemovedInDjango2028Warning
 
 from battlefield.models import Picture, Scenario, StaleScenario, Step, UnitProfile, ordered
 from tests.documents import scenario
@@ -138,3 +141,12 @@ def test_the_png_is_drawn_once_per_version_and_kept_in_the_database(monkeypatch)
     s.rename("Renamed")
     s.png()
     assert len(calls) == 2 and Picture.objects.get(scenario=s).version == 2
+
+
+def test_a_stored_scenario_loads_under_any_fetch_mode_without_a_deprecation():
+    """Django 6.1 passes the queryset's fetch mode to from_db(); ours must accept and keep it."""
+    Scenario.objects.create(document=scenario())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RemovedInDjango2028Warning)
+        loaded = Scenario.objects.fetch_mode(models.FETCH_PEERS).get()
+    assert loaded._state.fetch_mode is models.FETCH_PEERS
