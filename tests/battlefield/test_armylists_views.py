@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from battlefield.catalogues import warmaster_flyers
 from battlefield.models import Scenario
 
 pytestmark = pytest.mark.django_db
@@ -215,8 +216,31 @@ def test_a_warmaster_flyer_is_one_click(client, player):
     scenario.refresh_from_db()
     (unit,) = scenario.document["units"]
     assert unit["name"] == "Pegasus Knights (Bretonnia)" and len(unit["models"]) == 3
-    assert set(unit["keywords"]) == {"CAVALRY", "FLYING"} and unit["move"] == 100
-    assert unit["models"][0]["base"] == {"rect": [20, 40]}  # cavalry face a short edge
+    assert set(unit["keywords"]) == {"MONSTER", "FLYING"} and unit["move"] == 100
+    assert unit["models"][0]["base"] == {"rect": [20, 40]}  # monsters face a short edge
+
+
+def test_the_flyer_catalogue_holds_the_army_lists_facts():
+    """Spot checks written from the Warmaster Revolution army lists (the catalogue was first
+    written from memory and had Terradons as cavalry, two-stand Giant Eagles, a Dark Elf
+    Dragon and a Vampire on a Zombie Dragon)."""
+    flyers = {(f["army"], f["name"]): f for f in warmaster_flyers()}
+    assert flyers["Lizardmen", "Terradons"]["troop_type"] == "monster"
+    assert flyers["High Elves", "Giant Eagles"]["stands"] == 3
+    assert flyers["High Elves", "Dragon Rider"]["stands"] == 1
+    for army, name in [
+        ("Chaos", "Harpies"),
+        ("Dark Elves", "Harpies"),
+        ("Vampire Counts", "Fell Bats"),
+    ]:
+        assert flyers[army, name]["facing_edge"] == "long"  # based like infantry, by their list
+        assert flyers[army, name]["base"] == {"rect": [40, 20]}
+    assert flyers["Dwarfs", "Gyrocopter"]["keywords"] == ["MACHINE", "FLYING"]
+    assert ("Dark Elves", "General on Manticore") in flyers
+    assert not any(army == "Dark Elves" and "Dragon" in name for army, name in flyers)
+    assert ("Vampire Counts", "Vampire Lord on Winged Nightmare") in flyers
+    assert ("Tomb Kings", "Tomb King on Zombie Dragon") in flyers
+    assert all(f["move"] == 100 for f in flyers.values())
 
 
 def test_about_page_and_footer_give_the_attribution(client):
