@@ -59,14 +59,6 @@ FALL_BACK_MODES = ("ordered-retreat", "desperate-escape")
 
 
 # -- eligibility ------------------------------------------------------------------------------
-def _engagement_text(unit: Unit, engaged: tuple[str, ...]) -> str:
-    return (
-        f"{unit.id} is engaged with {', '.join(engaged)}."
-        if engaged
-        else f"{unit.id} is unengaged."
-    )
-
-
 def surged_this_phase(situation: Situation, unit: Unit) -> bool:
     """21.02 after moving: a unit that surged cannot move again this phase. Its surges are
     recorded with round, turn and phase (`surges_used`, rules/wh40k/surge.py)."""
@@ -103,14 +95,9 @@ def eligible(
             stage="eligible-if",
             passed=not engaged,
             subject=unit.id,
-            text=(
-                _engagement_text(unit, engaged)
-                + (
-                    ""
-                    if not engaged
-                    else f" An engaged unit cannot make {article(move_type)} move."
-                )
-            ),
+            pass_text=f"{unit.id} is unengaged.",
+            fail_text=f"{unit.id} is engaged with {', '.join(engaged)}. An engaged unit cannot "
+            f"make {article(move_type)} move.",
         )
     if move_type == "fall-back":
         ok &= verdict.check(
@@ -118,10 +105,8 @@ def eligible(
             stage="eligible-if",
             passed=bool(engaged),
             subject=unit.id,
-            text=(
-                _engagement_text(unit, engaged)
-                + ("" if engaged else " Only an engaged unit can fall back.")
-            ),
+            pass_text=f"{unit.id} is engaged with {', '.join(engaged)}.",
+            fail_text=f"{unit.id} is unengaged. Only an engaged unit can fall back.",
         )
         chosen = fall_back_mode(unit, declarations)
         if chosen not in FALL_BACK_MODES:
@@ -134,11 +119,10 @@ def eligible(
             stage="eligible-if",
             passed=not (shocked and chosen == "ordered-retreat"),
             subject=unit.id,
-            text=f"{unit.id} falls back as "
-            f"{'an Ordered Retreat' if chosen == 'ordered-retreat' else 'a Desperate Escape'}."
-            if not (shocked and chosen == "ordered-retreat")
-            else f"{unit.id} is battle-shocked, so it cannot make an Ordered Retreat: it must "
-            "fall back as a Desperate Escape.",
+            pass_text=f"{unit.id} falls back as "
+            f"{'an Ordered Retreat' if chosen == 'ordered-retreat' else 'a Desperate Escape'}.",
+            fail_text=f"{unit.id} is battle-shocked, so it cannot make an Ordered Retreat: it "
+            "must fall back as a Desperate Escape.",
         )
     if move_type == "charge":
         enemies = situation.enemies_of(unit)
@@ -148,10 +132,9 @@ def eligible(
             stage="eligible-if",
             passed=within(nearest, CHARGE_RANGE),
             subject=unit.id,
-            text=f'{unit.id} is {fmt(nearest)}" from the nearest enemy, within 12".'
-            if within(nearest, CHARGE_RANGE)
-            else f'{unit.id} has no enemy within 12" (nearest {fmt(nearest)}"), so it cannot '
-            "charge."
+            pass_text=f'{unit.id} is {fmt(nearest)}" from the nearest enemy, within 12".',
+            fail_text=f'{unit.id} has no enemy within 12" (nearest {fmt(nearest)}"), so it '
+            "cannot charge."
             if enemies
             else f"{unit.id} has no enemy to charge.",
             measured=None if nearest == math.inf else nearest,
@@ -166,9 +149,8 @@ def eligible(
                 stage="eligible-if",
                 passed=not unit.flag(flag),
                 subject=unit.id,
-                text=f"{unit.id} has not {participle} this turn."
-                if not unit.flag(flag)
-                else f"{unit.id} {word} this turn, so it cannot charge.",
+                pass_text=f"{unit.id} has not {participle} this turn.",
+                fail_text=f"{unit.id} {word} this turn, so it cannot charge.",
             )
     return ok
 
@@ -280,11 +262,9 @@ def _check_charge_targets(
             stage="before-moving",
             passed=refusal is None,
             subject=unit.id,
-            text=(
-                refusal
-                or f'Target {t.id} is {fmt(d)}" away, within 12" and within the '
-                f'{fmt(max_distance)}" charge.'
-            ),
+            pass_text=f'Target {t.id} is {fmt(d)}" away, within 12" and within the '
+            f'{fmt(max_distance)}" charge.',
+            fail_text=refusal or "",
             measured=None if not math.isfinite(d) else d,
             limit=None if not math.isfinite(d) else limit,
         )
@@ -444,11 +424,9 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
             stage="after-moving",
             passed=not engaged_after,
             subject=unit.id,
-            text=f"{unit.id} ends unengaged."
-            if not engaged_after
-            else f"{unit.id} would end engaged with {', '.join(engaged_after)}; after "
-            f"{article(move.type)} move "
-            "the unit must be unengaged.",
+            pass_text=f"{unit.id} ends unengaged.",
+            fail_text=f"{unit.id} would end engaged with {', '.join(engaged_after)}; after "
+            f"{article(move.type)} move the unit must be unengaged.",
         )
     else:
         target_ids = [t.id for t in targets]
@@ -458,9 +436,8 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
             stage="after-moving",
             passed=not missing,
             subject=unit.id,
-            text=f"{unit.id} ends engaged with every target ({', '.join(target_ids)})."
-            if not missing
-            else f"{unit.id} must end engaged with every charge target, but not with "
+            pass_text=f"{unit.id} ends engaged with every target ({', '.join(target_ids)}).",
+            fail_text=f"{unit.id} must end engaged with every charge target, but not with "
             f"{', '.join(missing)}.",
         )
         others = [e for e in engaged_after if e not in target_ids]
@@ -469,11 +446,9 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
             stage="after-moving",
             passed=not others,
             subject=unit.id,
-            text=f"{unit.id} is engaged with no enemy it did not target."
-            if not others
-            else f"{unit.id} would end engaged with {', '.join(others)}, which it did not declare "
-            "as a "
-            "target: a charge may only engage its targets.",
+            pass_text=f"{unit.id} is engaged with no enemy it did not target.",
+            fail_text=f"{unit.id} would end engaged with {', '.join(others)}, which it did not "
+            "declare as a target: a charge may only engage its targets.",
         )
     if move.type in ("advance", "fall-back"):
         verdict.check(
@@ -734,10 +709,9 @@ def _charge_while_moving(
             stage="while-moving",
             passed=bool(closer),
             subject=mid,
-            text=f'{mid} ends closer to target {towards} ({fmt(before)}" to {fmt(after)}").'
-            if closer
-            else f"{mid} must end closer to at least one charge target, but it gets closer to "
-            f'none (nearest: {fmt(before)}" before, {fmt(after)}" after).',
+            pass_text=f'{mid} ends closer to target {towards} ({fmt(before)}" to {fmt(after)}").',
+            fail_text=f"{mid} must end closer to at least one charge target, but it gets closer "
+            f'to none (nearest: {fmt(before)}" before, {fmt(after)}" after).',
             measured=after,
             limit=before,
         )
@@ -764,20 +738,29 @@ def _charge_while_moving(
                 max_distance,
                 mode,
             )
-            ok &= verdict.check(
-                rule=rule,
-                stage="while-moving",
-                passed=could is None,
-                subject=mid,
-                text=f'{mid} could not get within 1" of a target, so ending {fmt(after)}" away '
-                "is allowed."
-                if could is None
-                else f'{mid} ends {fmt(after)}" from the nearest target, but it could have got '
-                f'within 1" ({spot_text(could)}): a charging model must end within 1" of a '
-                "target if it can.",
-                measured=after,
-                limit=CHARGE_CLOSE,
-            )
+            if could is None:
+                verdict.check(
+                    rule=rule,
+                    stage="while-moving",
+                    passed=True,
+                    subject=mid,
+                    text=f'{mid} could not get within 1" of a target, so ending {fmt(after)}" '
+                    "away is allowed.",
+                    measured=after,
+                    limit=CHARGE_CLOSE,
+                )
+            else:
+                ok &= verdict.check(
+                    rule=rule,
+                    stage="while-moving",
+                    passed=False,
+                    subject=mid,
+                    text=f'{mid} ends {fmt(after)}" from the nearest target, but it could have '
+                    f'got within 1" ({spot_text(could)}): a charging model must end within 1" '
+                    "of a target if it can.",
+                    measured=after,
+                    limit=CHARGE_CLOSE,
+                )
         if any(in_engagement_range(mm.end, t) for u in enemy_targets for t in u.models):
             verdict.check(
                 rule=rule,
@@ -798,17 +781,24 @@ def _charge_while_moving(
                 max_distance,
                 mode,
             )
-            ok &= verdict.check(
-                rule=rule,
-                stage="while-moving",
-                passed=could is None,
-                subject=mid,
-                text=f"{mid} could not reach engagement range of a target."
-                if could is None
-                else f"{mid} ends outside engagement range, but it could have reached it "
-                f"({spot_text(could)}): a charging model must end engaged with a target if it "
-                "can.",
-            )
+            if could is None:
+                verdict.check(
+                    rule=rule,
+                    stage="while-moving",
+                    passed=True,
+                    subject=mid,
+                    text=f"{mid} could not reach engagement range of a target.",
+                )
+            else:
+                ok &= verdict.check(
+                    rule=rule,
+                    stage="while-moving",
+                    passed=False,
+                    subject=mid,
+                    text=f"{mid} ends outside engagement range, but it could have reached it "
+                    f"({spot_text(could)}): a charging model must end engaged with a target if "
+                    "it can.",
+                )
     return ok
 
 

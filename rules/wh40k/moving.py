@@ -632,9 +632,9 @@ def judge_move(
             stage="while-moving",
             passed=within(dist, max_distance),
             subject=start.id,
-            text=f"{start.id} moves {fmt(dist)}{u}{climb} of the {fmt(max_distance)}{u} allowed."
-            if within(dist, max_distance)
-            else f"{start.id} would need {fmt(dist)}{u}{climb}, more than the "
+            pass_text=f"{start.id} moves {fmt(dist)}{u}{climb} of the {fmt(max_distance)}{u} "
+            "allowed.",
+            fail_text=f"{start.id} would need {fmt(dist)}{u}{climb}, more than the "
             f"{fmt(max_distance)}{u} this move allows.",
             measured=dist,
             limit=max_distance,
@@ -744,9 +744,8 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
             stage="end-of-move",
             passed=not clashes,
             subject=unit.id,
-            text="No model ends on top of another model."
-            if not clashes
-            else "Models would end overlapping: "
+            pass_text="No model ends on top of another model.",
+            fail_text="Models would end overlapping: "
             + ", ".join(f"{a} on {b}" for a, b in clashes)
             + ".",
         )
@@ -761,9 +760,8 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
             stage="end-of-move",
             passed=not inside,
             subject=unit.id,
-            text="No model ends inside solid terrain."
-            if not inside
-            else "A model cannot end inside solid terrain: "
+            pass_text="No model ends inside solid terrain.",
+            fail_text="A model cannot end inside solid terrain: "
             + ", ".join(f"{m} in {t}" for m, t in inside)
             + ".",
         )
@@ -804,9 +802,8 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
         stage="end-of-move",
         passed=c.ok,
         subject=unit.id,
-        text=f"{unit.id} ends in coherency."
-        if c.ok
-        else f"{unit.id} would end out of coherency ({'; '.join(c.failures())}): every model "
+        pass_text=f"{unit.id} ends in coherency.",
+        fail_text=f"{unit.id} would end out of coherency ({'; '.join(c.failures())}): every model "
         'needs a unit mate within 2", every pair within 9" and no pair more than 5" apart '
         "vertically, all in one connected group.",
         measured=measured,
@@ -901,9 +898,8 @@ def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Ve
             stage="end-of-move",
             passed=a.z <= height + EPSILON,
             subject=a.id,
-            text=f"{a.id} ends {fmt(a.z)}{u} up, on a feature {fmt(height)}{u} tall."
-            if a.z <= height + EPSILON
-            else f"{a.id} would end {fmt(a.z)}{u} up, but the terrain under it is only "
+            pass_text=f"{a.id} ends {fmt(a.z)}{u} up, on a feature {fmt(height)}{u} tall.",
+            fail_text=f"{a.id} would end {fmt(a.z)}{u} up, but the terrain under it is only "
             f"{fmt(height)}{u} tall: a model cannot float.",
             measured=a.z,
             limit=height,
@@ -920,9 +916,8 @@ def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Ve
             stage="end-of-move",
             passed=stable,
             subject=a.id,
-            text=f"{a.id} stands on a floor {fmt(a.z)}{u} up, its whole base over it."
-            if stable
-            else f"{a.id} would end {fmt(a.z)}{u} up with no floor at that height under it: a "
+            pass_text=f"{a.id} stands on a floor {fmt(a.z)}{u} up, its whole base over it.",
+            fail_text=f"{a.id} would end {fmt(a.z)}{u} up with no floor at that height under it: a "
             "model stands on a floor or on the table, never in mid-air."
             if support is None
             else f"{a.id} would end on the floor {fmt(a.z)}{u} up with its base reaching "

@@ -212,17 +212,26 @@ def without_destroyed(situation: Situation, unit_id: str, trigger: Trigger | Non
 
 
 def trigger_check(
-    situation: Situation, unit: Unit, ability: SurgeAbility, trigger: Trigger | None
-) -> tuple[bool, str, float | None]:
-    """21.02 eligible-if "the rule allowing it has been triggered": (met, why in plain words,
-    the distance measured for the "enemy ended a move nearby" trigger or None)."""
+    situation: Situation,
+    unit: Unit,
+    ability: SurgeAbility,
+    trigger: Trigger | None,
+    verdict: Verdict,
+) -> bool:
+    """21.02 eligible-if "the rule allowing it has been triggered": records the finding (with
+    the distance measured for the "enemy ended a move nearby" trigger) and returns whether it
+    was met."""
     wants = SURGE_TRIGGERS[ability.trigger]
+
+    def refuse(why: str) -> bool:
+        return verdict.check(
+            rule=RULE, stage="eligible-if", passed=False, subject=unit.id, text=why
+        )
+
     if trigger is None:
-        return (
-            False,
+        return refuse(
             f"{ability.name} lets {unit.id} surge when {wants}; no such event was declared, "
-            "so it has not been triggered.",
-            None,
+            "so it has not been triggered."
         )
     if not situation.has_unit(trigger.by):
         raise InvalidInput(
@@ -230,39 +239,44 @@ def trigger_check(
         )
     by = situation.unit(trigger.by)
     if by.army == unit.army:
-        return (
-            False,
-            f"{trigger.by} is a friendly unit; only an enemy unit can trigger {ability.name}.",
-            None,
+        return refuse(
+            f"{trigger.by} is a friendly unit; only an enemy unit can trigger {ability.name}."
         )
     if ability.trigger == "enemy-ended-move-within-8":
         if trigger.event != "enemy-ended-move":
-            return (
-                False,
+            return refuse(
                 f"{ability.name} needs an enemy unit to end a move nearby, "
-                f"not {trigger.describe()}.",
-                None,
+                f"not {trigger.describe()}."
             )
         gap = unit_distance(by, unit)
-        met = within(gap, ENEMY_MOVE_TRIGGER_RANGE)
-        return (
-            met,
-            f'{trigger.by} ended its move {gap:.2f}" from {unit.id}, '
-            f'{"within" if met else "further than"} the {ENEMY_MOVE_TRIGGER_RANGE:g}" '
-            f"{ability.name} needs.",
-            gap,
+        ended = f'{trigger.by} ended its move {gap:.2f}" from {unit.id},'
+        needs = f'the {ENEMY_MOVE_TRIGGER_RANGE:g}" {ability.name} needs.'
+        return verdict.check(
+            rule=RULE,
+            stage="eligible-if",
+            passed=within(gap, ENEMY_MOVE_TRIGGER_RANGE),
+            subject=unit.id,
+            pass_text=f"{ended} within {needs}",
+            fail_text=f"{ended} further than {needs}",
+            measured=gap,
+            limit=ENEMY_MOVE_TRIGGER_RANGE,
         )
     if trigger.event != "shot":
-        return False, f"{ability.name} needs {unit.id} to be shot, not {trigger.describe()}.", None
+        return refuse(f"{ability.name} needs {unit.id} to be shot, not {trigger.describe()}.")
     count = {
         "models-destroyed-by-shooting": trigger.models_destroyed,
         "models-hit-by-shooting": max(trigger.hits, trigger.wounds_lost, trigger.models_destroyed),
         # a destroyed model lost its last wound, so it counts as a wound lost
         "wounds-lost-to-shooting": max(trigger.wounds_lost, trigger.models_destroyed),
     }[ability.trigger]
-    if count:
-        return True, f"{trigger.describe()}: {ability.name} triggers when {wants}.", None
-    return False, f"{trigger.describe()}, but {ability.name} only triggers when {wants}.", None
+    return verdict.check(
+        rule=RULE,
+        stage="eligible-if",
+        passed=bool(count),
+        subject=unit.id,
+        pass_text=f"{trigger.describe()}: {ability.name} triggers when {wants}.",
+        fail_text=f"{trigger.describe()}, but {ability.name} only triggers when {wants}.",
+    )
 
 
 # -- limits ---------------------------------------------------------------------------------------
@@ -340,74 +354,61 @@ def eligibility_findings(
     """21.02 eligible-if, every condition checked (not only the first that fails):
     triggered (and within the ability's limit), not battle-shocked, unengaged, not moved this
     phase."""
-    out = []
+    # Findings outside any one move (the surge offers list them too): a verdict only collects.
+    checks = Verdict(move={})
     if ability is None:
-        out.append(Finding(RULE, "eligible-if", False, unit.id, why_no_ability))
+        checks.check(
+            rule=RULE, stage="eligible-if", passed=False, subject=unit.id, text=why_no_ability
+        )
     else:
-        met, why, gap = trigger_check(situation, unit, ability, trigger)
-        limit = None if gap is None else ENEMY_MOVE_TRIGGER_RANGE
-        out.append(Finding(RULE, "eligible-if", met, unit.id, why, gap, limit))
+        trigger_check(situation, unit, ability, trigger, checks)
         if ability.limit:
             used = uses_counting(situation, unit, ability)
-            out.append(
-                Finding(
-                    RULE,
-                    "eligible-if",
-                    not used,
-                    unit.id,
-                    f"{ability.name} can be used once per {ability.limit}"
-                    + (
-                        f" and {unit.id} has already used it this {ability.limit}."
-                        if used
-                        else f"; {unit.id} has not used it yet this {ability.limit}."
-                    ),
-                    measured=len(used),
-                    limit=0,
-                )
+            checks.check(
+                rule=RULE,
+                stage="eligible-if",
+                passed=not used,
+                subject=unit.id,
+                pass_text=f"{ability.name} can be used once per {ability.limit}; {unit.id} has "
+                f"not used it yet this {ability.limit}.",
+                fail_text=f"{ability.name} can be used once per {ability.limit} and {unit.id} "
+                f"has already used it this {ability.limit}.",
+                measured=len(used),
+                limit=0,
             )
-    shocked = unit.flag("battle_shocked")
-    out.append(
-        Finding(
-            RULE,
-            "eligible-if",
-            not shocked,
-            unit.id,
-            f"{unit.id} is battle-shocked, and a battle-shocked unit cannot surge."
-            if shocked
-            else f"{unit.id} is not battle-shocked.",
-        )
+    checks.check(
+        rule=RULE,
+        stage="eligible-if",
+        passed=not unit.flag("battle_shocked"),
+        subject=unit.id,
+        pass_text=f"{unit.id} is not battle-shocked.",
+        fail_text=f"{unit.id} is battle-shocked, and a battle-shocked unit cannot surge.",
     )
     engaged = engaged_enemy_units(situation, unit)
-    out.append(
-        Finding(
-            RULE,
-            "eligible-if",
-            not engaged,
-            unit.id,
-            f"{unit.id} is engaged with {', '.join(engaged)}, and only an unengaged unit can surge."
-            if engaged
-            else f"{unit.id} is unengaged.",
-        )
+    checks.check(
+        rule=RULE,
+        stage="eligible-if",
+        passed=not engaged,
+        subject=unit.id,
+        pass_text=f"{unit.id} is unengaged.",
+        fail_text=f"{unit.id} is engaged with {', '.join(engaged)}, and only an unengaged unit "
+        "can surge.",
     )
     # A surge is a move (RULES.md 1.6): a surge recorded this phase, with any ability, counts
     # even when the moved flag was not set.
     surged = surged_this_phase(situation, unit)
-    moved = unit.flag("moved_this_phase") or surged
-    out.append(
-        Finding(
-            RULE,
-            "eligible-if",
-            not moved,
-            unit.id,
-            f"{unit.id} already surged this phase: a surge is a move, so it has already moved "
-            "this phase and cannot surge again, with this ability or another."
-            if surged
-            else f"{unit.id} has already moved this phase, so it cannot surge now."
-            if moved
-            else f"{unit.id} has not moved this phase.",
-        )
+    checks.check(
+        rule=RULE,
+        stage="eligible-if",
+        passed=not (surged or unit.flag("moved_this_phase")),
+        subject=unit.id,
+        pass_text=f"{unit.id} has not moved this phase.",
+        fail_text=f"{unit.id} already surged this phase: a surge is a move, so it has already "
+        "moved this phase and cannot surge again, with this ability or another."
+        if surged
+        else f"{unit.id} has already moved this phase, so it cannot surge now.",
     )
-    return out
+    return checks.findings
 
 
 def surge_offers(
@@ -746,11 +747,9 @@ def _after_moving(
         stage="after-moving",
         passed=not engaged,
         subject=unit.id,
-        text=f"{unit.id} would end engaged with {', '.join(engaged)}, which is not its surge "
-        "target "
-        f"{target}; a surge may only end engaged with the surge target."
-        if engaged
-        else f"{unit.id} is engaged with no enemy unit other than the surge target {target}.",
+        pass_text=f"{unit.id} is engaged with no enemy unit other than the surge target {target}.",
+        fail_text=f"{unit.id} would end engaged with {', '.join(engaged)}, which is not its "
+        f"surge target {target}; a surge may only end engaged with the surge target.",
     )
     verdict.check(
         rule=RULE,
