@@ -9,9 +9,10 @@ check is a finding; the move is legal when all pass, and only then is `verdict.a
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
+from typing import Any
 
 import shapely
 from shapely.geometry import LineString, Point
@@ -35,7 +36,10 @@ from .measuring import (
     unit_distance,
 )
 from .moving import (
+    Mode,
+    MoveOutcome,
     MoveVerdict,
+    Waypoint,
     article,
     fall_back_mode,
     floor_reach,
@@ -72,7 +76,11 @@ def surged_this_phase(situation: Situation, unit: Unit) -> bool:
 
 
 def eligible(
-    verdict: Verdict, situation: Situation, unit: Unit, move_type: str, declarations: Mapping
+    verdict: Verdict,
+    situation: Situation,
+    unit: Unit,
+    move_type: str,
+    declarations: Mapping[str, Any],
 ) -> bool:
     """The eligible-if checks of RULES.md 1.4 for this move type, as findings."""
     rule = RULES[move_type]
@@ -156,7 +164,7 @@ def eligible(
 
 
 def eligibility(
-    situation: Situation, unit_id: str, declarations: dict, move_type: str
+    situation: Situation, unit_id: str, declarations: dict[str, Any], move_type: str
 ) -> list[Finding]:
     verdict = Verdict(move={})
     eligible(verdict, situation, situation.unit(unit_id), move_type, declarations)
@@ -272,7 +280,7 @@ def _check_charge_targets(
 
 
 def charge_target_options(
-    situation: Situation, unit_id: str, dice, take_to_the_skies: bool = False
+    situation: Situation, unit_id: str, dice: Iterable[int], take_to_the_skies: bool = False
 ) -> list[str]:
     """11.02 (RULES.md 1.4): the enemy units the player may pick as charge targets after rolling
     `dice` (the two charge dice): those within 12" and within the charge distance (the roll, less
@@ -300,7 +308,7 @@ def charge_target_options(
 
 
 def charge_target_offer(
-    situation: Situation, unit_id: str, dice: Dice, declarations: Mapping
+    situation: Situation, unit_id: str, dice: Dice, declarations: Mapping[str, Any]
 ) -> Offer:
     """11.02 (RULES.md 1.4), for the stepper: the charge targets on offer after the roll (the
     first two dice of `dice`, as the judge rolls them), each with its unit-to-unit distance, and
@@ -474,7 +482,7 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
     return verdict
 
 
-def _events(unit: Unit, move: Move, outcome) -> list[dict]:
+def _events(unit: Unit, move: Move, outcome: MoveOutcome) -> list[dict[str, Any]]:
     """09.07 Desperate Escape: a hazard roll per model, then a battle-shock roll (RULES.md 1.4)."""
     if move.type != "fall-back" or fall_back_mode(unit, move.declarations) != "desperate-escape":
         return []
@@ -521,7 +529,9 @@ CHARGE_RINGS = (0.0, 0.5, CHARGE_CLOSE - 0.01, ENGAGEMENT_RANGE.horizontal - 0.0
 RING_POINTS = 48
 
 
-def _ring_spots(m: Model, target_models, gaps, max_distance: float) -> list[Model]:
+def _ring_spots(
+    m: Model, target_models: Sequence[Model], gaps: Sequence[float], max_distance: float
+) -> list[Model]:
     """`m` placed round the target models at the given edge gaps, nearest to m first, keeping
     only spots within `max_distance` as the crow flies (the climb counted). Each ring is tried
     on the ground and, for a target standing on a floor, at the target's level too (RULES.md
@@ -542,7 +552,7 @@ def _ring_spots(m: Model, target_models, gaps, max_distance: float) -> list[Mode
     return [spot for *_, spot in spots]
 
 
-def _meets(spot: Model, target_models, gaps) -> bool:
+def _meets(spot: Model, target_models: Sequence[Model], gaps: Sequence[float]) -> bool:
     """Does a spot on the rings `gaps` really do what they stand for, measured in 3-D (1.1):
     within 1" (straight distance) for the inner rings, engaged (2" h, 5" v) for the outer?
     A ground spot 0.99" beside a target 3" up is 3.16" from it, not within 1"."""
@@ -552,7 +562,12 @@ def _meets(spot: Model, target_models, gaps) -> bool:
 
 
 def _spot_free(
-    situation: Situation, unit: Unit, spot: Model, mine, non_targets, start: Model | None = None
+    situation: Situation,
+    unit: Unit,
+    spot: Model,
+    mine: Iterable[Model],
+    non_targets: Iterable[Unit],
+    start: Model | None = None,
 ) -> bool:
     """Could `spot` end a move: on the table, on nothing, out of solid terrain, standing where a
     model may stand (1.5: on the ground or stable on a floor, never through an enclosed part),
@@ -589,18 +604,18 @@ def _spot_free(
 
 
 def _find_spot(
-    situation,
-    unit,
+    situation: Situation,
+    unit: Unit,
     start: Model,
-    others,
-    targets,
-    non_targets,
-    gaps,
+    others: Iterable[Model],
+    targets: Iterable[Unit],
+    non_targets: Iterable[Unit],
+    gaps: Sequence[float],
     max_distance: float,
-    mode,
+    mode: Mode,
     exact_path: bool = False,
     coherent: bool = True,
-):
+) -> tuple[Model, list[Waypoint]] | None:
     """A spot on the rings `gaps` round the target models where `start`'s model could end, with
     `others` (the unit's other models, where they end) fixed: free
     (`_spot_free`), keeping the unit in coherency, and reachable within `max_distance`. Returns
@@ -655,7 +670,15 @@ def spot_text(spot: Model) -> str:
 
 
 def _could_end_within(
-    situation, unit, start: Model, ends, targets, non_targets, gap: float, max_distance: float, mode
+    situation: Situation,
+    unit: Unit,
+    start: Model,
+    ends: Mapping[str, Model],
+    targets: Iterable[Unit],
+    non_targets: Iterable[Unit],
+    gap: float,
+    max_distance: float,
+    mode: Mode,
 ) -> Model | None:
     """11.04 "if it can": with every other model where the proposal puts it, is there a spot the
     model can reach (reachable region, conservative) within `gap` of a target model, that it may
@@ -679,7 +702,14 @@ def _could_end_within(
 
 
 def _charge_while_moving(
-    situation, unit, move, verdict, outcome, targets, max_distance, mode
+    situation: Situation,
+    unit: Unit,
+    move: Move,
+    verdict: Verdict,
+    outcome: MoveOutcome,
+    targets: Sequence[Unit],
+    max_distance: float,
+    mode: Mode,
 ) -> bool:
     """11.04 while moving: each model ends closer to a target, within 1" of one if it can, and
     engaged with one if it can. "If it can" is `_could_end_within`, the same test the surge move
@@ -829,7 +859,7 @@ def suggest_charge(situation: Situation, move: Move) -> Move:
     non_targets = [e for e in situation.enemies_of(unit) if e not in targets]
     order = sorted(unit.models, key=lambda m: _distance_to(m, targets) if targets else 0.0)
     placed: dict[str, Model] = {}
-    routes: dict[str, list] = {}
+    routes: dict[str, list[Waypoint]] = {}
     tiers = ((0.0,), (0.5, CHARGE_CLOSE - 0.01), (ENGAGEMENT_RANGE.horizontal - 0.01,))
 
     def acceptable(candidate: Model) -> bool:
@@ -925,7 +955,15 @@ def suggest_charge(situation: Situation, move: Move) -> Move:
     )
 
 
-def _towards(situation, unit, m, target_models, max_distance, mode, acceptable):
+def _towards(
+    situation: Situation,
+    unit: Unit,
+    m: Model,
+    target_models: Sequence[Model],
+    max_distance: float,
+    mode: Mode,
+    acceptable: Callable[[Model], bool],
+) -> tuple[Model, list[Waypoint]] | None:
     """Move as far as allowed along the shortest path towards the nearest target model."""
     nearest = min(target_models, key=lambda t: math.hypot(t.x - m.x, t.y - m.y))
     gap = nearest.base.radius + m.base.radius + 1e-4
@@ -949,7 +987,7 @@ def _towards(situation, unit, m, target_models, max_distance, mode, acceptable):
     return None
 
 
-def reach(situation: Situation, move: Move) -> list:
+def reach(situation: Situation, move: Move) -> list[tuple[Any, str]]:
     """Where the moving unit's models can end, for the table overlay: [(geometry, "ground" |
     "skies")], the union of each model's reachable region (never includes unreachable ground),
     then on the ground one entry per upper floor the unit can reach, kind 'floor 3"' with its

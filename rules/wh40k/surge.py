@@ -32,6 +32,7 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import shapely
 
@@ -44,7 +45,13 @@ from ..verdict import Finding, Verdict
 from .flying import can_fly
 from .measuring import engaged_enemy_units, engaged_with_model, unit_distance
 from .move_types import surged_this_phase
-from .moving import PLACEMENT_TOLERANCE, judge_move, level_text, reachable_region
+from .moving import (
+    PLACEMENT_TOLERANCE,
+    MoveOutcome,
+    judge_move,
+    level_text,
+    reachable_region,
+)
 from .surge_solver import SURGE_MODE, SurgeSpace, suggest_placement
 
 RULE = "21.02"
@@ -76,7 +83,7 @@ class SurgeAbility:
     limit: str | None = None  # "phase" / "turn" / "battle", or None
 
     @classmethod
-    def from_document(cls, doc: Mapping, field: str = "ability") -> SurgeAbility:
+    def from_document(cls, doc: Mapping[str, Any], field: str = "ability") -> SurgeAbility:
         ident = doc.get("id")
         if not isinstance(ident, str) or not ident:
             raise InvalidInput(f"{field}.id", "a surge ability needs an id")
@@ -142,7 +149,7 @@ class Trigger:
     destroyed: tuple[str, ...] = ()
 
     @classmethod
-    def from_document(cls, doc: Mapping, field: str = "declarations.trigger") -> Trigger:
+    def from_document(cls, doc: Mapping[str, Any], field: str = "declarations.trigger") -> Trigger:
         if not isinstance(doc, Mapping):
             raise InvalidInput(field, "must be an object")
         for key in doc:
@@ -280,7 +287,9 @@ def trigger_check(
 
 
 # -- limits ---------------------------------------------------------------------------------------
-def uses_counting(situation: Situation, unit: Unit, ability: SurgeAbility) -> list[Mapping]:
+def uses_counting(
+    situation: Situation, unit: Unit, ability: SurgeAbility
+) -> list[Mapping[str, Any]]:
     """The recorded uses of `ability` that count against its limit now."""
     turn = situation.turn
     used = [
@@ -305,7 +314,7 @@ def uses_counting(situation: Situation, unit: Unit, ability: SurgeAbility) -> li
     return []
 
 
-def use_record(situation: Situation, unit: Unit, ability: SurgeAbility) -> list[dict]:
+def use_record(situation: Situation, unit: Unit, ability: SurgeAbility) -> list[dict[str, Any]]:
     """The unit's `surges_used` after one more use of `ability` now."""
     turn = situation.turn
     previous = [dict(u) for u in (unit.state.get("surges_used") or []) if isinstance(u, Mapping)]
@@ -412,7 +421,7 @@ def eligibility_findings(
 
 
 def surge_offers(
-    situation: Situation, unit_id: str | None, event: Mapping
+    situation: Situation, unit_id: str | None, event: Mapping[str, Any]
 ) -> list[tuple[str, str, list[Finding]]]:
     """Which surge moves are on offer after `event` (a trigger document), and why or why not.
 
@@ -435,7 +444,7 @@ def surge_offers(
     return offers
 
 
-def eligibility(situation: Situation, unit_id: str, declarations: dict) -> list[Finding]:
+def eligibility(situation: Situation, unit_id: str, declarations: dict[str, Any]) -> list[Finding]:
     """MoveType.eligibility: the eligible-if findings for the declared (or only) surge ability."""
     unit = situation.unit(unit_id)
     raw = declarations.get("trigger")
@@ -593,7 +602,9 @@ def _refuse_take_to_the_skies(move: Move, unit: Unit, verdict: Verdict) -> None:
         )
 
 
-def _prepare(situation: Situation, move: Move):
+def _prepare(
+    situation: Situation, move: Move
+) -> tuple[Situation, Unit, SurgeAbility | None, Trigger | None, list[Finding]]:
     """Shared by adjudicate and suggest: the situation without the destroyed models, the unit,
     the ability, the trigger, and the eligible-if findings."""
     ability_id, trigger = _declarations(move)
@@ -663,7 +674,9 @@ def adjudicate_surge(situation: Situation, move: Move) -> Verdict:
     return verdict
 
 
-def _while_moving(space: SurgeSpace, placed: dict[str, Model], ground, verdict: Verdict) -> None:
+def _while_moving(
+    space: SurgeSpace, placed: dict[str, Model], ground: MoveOutcome, verdict: Verdict
+) -> None:
     """21.02 while moving, per model: engaged with the target if possible, else as close as
     possible (RULES.md 1.6, tested by `SurgeSpace.better_position`)."""
     target = space.target.id
@@ -785,7 +798,7 @@ def suggest_surge(situation: Situation, move: Move) -> Move:
     return Move(move.unit, move.type, move.declarations, move.dice, end, {}, dice.seed)
 
 
-def reach(situation: Situation, move: Move) -> list:
+def reach(situation: Situation, move: Move) -> list[tuple[Any, str]]:
     """Where each surviving model can end, for the table overlay: always on the ground (a surge
     never takes to the skies). The distance comes from the entered dice; before the roll there
     is none yet (InvalidInput)."""
