@@ -8,6 +8,7 @@ source and name every such call, and every `Finding(...)` built from positional 
 """
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -20,13 +21,20 @@ def _sources(warmaster: bool) -> list[Path]:
     return sorted(p for p in RULES.rglob("*.py") if (WARMASTER in p.parents) == warmaster)
 
 
-def _calls(path: Path, name: str):
+@functools.cache
+def _all_calls(path: Path) -> tuple[tuple[str | None, ast.Call], ...]:
+    """Every call in a source file with the name it calls (parsed once per test session)."""
+    calls = []
     for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
         if isinstance(node, ast.Call):
             func = node.func
             called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-            if called == name:
-                yield node
+            calls.append((called, node))
+    return tuple(calls)
+
+
+def _calls(path: Path, name: str):
+    return (node for called, node in _all_calls(path) if called == name)
 
 
 def _picks_text_by_outcome(call: ast.Call) -> bool:
