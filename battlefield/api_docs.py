@@ -4,9 +4,10 @@ server from the same document (no script at all, so nothing for the CSP to refus
 
 The document lives in battlefield/openapi.json and refers to the schemas in
 battlefield/schemas/ by relative references (`schemas/verdict.schema.json`), so a client that
-reads it from the site resolves them on the same site. Each schema is served with `$id` set to
-the URL it is served at, so the references between schemas resolve there too (on disk their
-`$id` is a placeholder host).
+reads it from the site resolves them on the same site. Each schema is served as the validator
+loads it (the move schema with the registry's move types filled in), with `$id` set to the URL
+it is served at, so the references between schemas resolve there too (on disk their `$id` is a
+placeholder host).
 """
 
 from __future__ import annotations
@@ -20,21 +21,24 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from .validation import move_schema, scenario_schema, verdict_schema
+
 HERE = Path(__file__).resolve().parent
 DOCUMENT = HERE / "openapi.json"
-SCHEMAS = HERE / "schemas"
-SCHEMA_NAMES = ("scenario.schema.json", "move.schema.json", "verdict.schema.json")
+#: The schemas served, by file name, as the validator loads them (the move schema with the
+#: registry's move types and declarations filled in, battlefield/registry_schema.py).
+SCHEMAS = {
+    "scenario.schema.json": scenario_schema,
+    "move.schema.json": move_schema,
+    "verdict.schema.json": verdict_schema,
+}
+SCHEMA_NAMES = tuple(SCHEMAS)
 CACHE = "public, max-age=300"
 
 
 @cache
 def document() -> dict:
     return json.loads(DOCUMENT.read_text())
-
-
-@cache
-def schema_document(name: str) -> dict:
-    return json.loads((SCHEMAS / name).read_text())
 
 
 def _json(data: dict, content_type: str) -> JsonResponse:
@@ -54,7 +58,7 @@ def openapi(request):
 def schema(request, name: str):
     if name not in SCHEMA_NAMES:
         raise Http404("No such schema")
-    served = {**schema_document(name), "$id": request.build_absolute_uri()}
+    served = {**SCHEMAS[name](), "$id": request.build_absolute_uri()}
     return _json(served, "application/schema+json")
 
 

@@ -26,6 +26,7 @@ from rules import InvalidInput, Move, Situation
 from rules.situation import LIMITS
 from rules.systems import move_types_of
 
+from .registry_schema import with_registry
 from .text import clean_document, json_int
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
@@ -48,7 +49,8 @@ def scenario_schema() -> dict:
 
 @cache
 def move_schema() -> dict:
-    return json.loads(MOVE_SCHEMA_PATH.read_text())
+    """move.schema.json with the registry's move types and declarations (registry_schema)."""
+    return with_registry(json.loads(MOVE_SCHEMA_PATH.read_text()))
 
 
 @cache

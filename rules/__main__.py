@@ -16,7 +16,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_INVALID, EXIT_ERROR = 0, 1, 2, 3
 
@@ -33,7 +33,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _read(name: str, limit: float, stdin) -> bytes:
+def _read(name: str, limit: float, stdin: BinaryIO) -> bytes:
     """The file's bytes (one more than the limit at most, so parse_json reports the size)."""
     limit = int(limit)
     from battlefield.validation import TooLarge  # noqa: PLC0415 (only the command needs it)

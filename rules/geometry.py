@@ -14,8 +14,10 @@ Conventions, stated once:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import shapely
 from shapely import affinity
@@ -44,7 +46,9 @@ def touching(distance: float) -> bool:
     return distance <= EPSILON
 
 
-def circumscribed_circle(cx: float, cy: float, radius: float, segments: int = CIRCLE_SEGMENTS):
+def circumscribed_circle(
+    cx: float, cy: float, radius: float, segments: int = CIRCLE_SEGMENTS
+) -> Polygon:
     """A regular polygon whose edges touch the circle from outside (never smaller than it)."""
     r = radius / math.cos(math.pi / segments)
     return Polygon(
@@ -73,7 +77,7 @@ class Base:
     hull: tuple[tuple[float, float], ...] = ()
 
     @classmethod
-    def from_document(cls, doc: dict, mm_per_unit: float) -> Base:
+    def from_document(cls, doc: dict[str, Any], mm_per_unit: float) -> Base:
         (kind,) = doc.keys()
         value = doc[kind]
         if kind == "round":
@@ -126,7 +130,7 @@ class Base:
             shape = affinity.rotate(shape, facing, origin=(0, 0))
         return affinity.translate(shape, x, y)
 
-    def to_document(self, mm_per_unit: float) -> dict:
+    def to_document(self, mm_per_unit: float) -> dict[str, Any]:
         if self.kind == "round":
             return {"round": _tidy(self.size[0] * mm_per_unit)}
         if self.kind in ("oval", "rect"):
@@ -152,7 +156,7 @@ def footprint_distance(
     if a_base.kind == "round" and b_base.kind == "round":
         centres = math.hypot(a_pos[0] - b_pos[0], a_pos[1] - b_pos[1])
         return max(0.0, centres - a_base.radius - b_base.radius)
-    return a_base.footprint(*a_pos).distance(b_base.footprint(*b_pos))
+    return float(a_base.footprint(*a_pos).distance(b_base.footprint(*b_pos)))
 
 
 def point_footprint_distance(
@@ -161,15 +165,15 @@ def point_footprint_distance(
     """Distance from a point on the table to a placed base (0 inside it)."""
     if base.kind == "round":
         return max(0.0, math.hypot(pos[0] - point[0], pos[1] - point[1]) - base.radius)
-    return base.footprint(*pos).distance(Point(point))
+    return float(base.footprint(*pos).distance(Point(point)))
 
 
-def is_simple_polygon(points) -> bool:
+def is_simple_polygon(points: Sequence[tuple[float, float]]) -> bool:
     """A footprint must be a simple polygon: at least 3 distinct vertices, no self-intersection."""
     if len(points) < 3:
         return False
     polygon = Polygon(points)
-    return polygon.is_valid and polygon.area > EPSILON and shapely.is_simple(polygon.exterior)
+    return bool(polygon.is_valid and polygon.area > EPSILON and shapely.is_simple(polygon.exterior))
 
 
 # -- moving bases (RULES.md 1.3). Free space and shortest paths: rules/pathfinding.py. ----------
@@ -187,7 +191,7 @@ def segment_point_distance(
 
 def swept_footprint(
     base: Base, a: tuple[float, float], b: tuple[float, float], facing: float = 0.0
-):
+) -> Polygon:
     """The area a base covers sliding straight from a to b at a fixed facing.
 
     Exact for convex bases (round, oval, rect, convex hulls): the convex hull of the base at

@@ -7,6 +7,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
 from .errors import InvalidInput
 from .systems import declarations_of, move_types_of
@@ -25,7 +26,7 @@ class Pose:
     z: float | None = None
     facing: float | None = None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, float]:
         d = {"x": self.x, "y": self.y}
         if self.z is not None:
             d["z"] = self.z
@@ -43,7 +44,7 @@ class Move:
 
     unit: str
     type: str
-    declarations: Mapping = field(default_factory=lambda: MappingProxyType({}))
+    declarations: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     dice: tuple[int, ...] | None = None
     end: Mapping[str, Pose] | None = None
     paths: Mapping[str, tuple[tuple[float, float, float], ...]] = field(
@@ -51,10 +52,14 @@ class Move:
     )
     seed: int | None = None
 
-    def declared(self, name: str, default=None):
+    def declared(self, name: str, default: Any = None) -> Any:
         return self.declarations.get(name, default)
 
-    def with_end(self, end: Mapping[str, Pose], paths=None) -> Move:
+    def with_end(
+        self,
+        end: Mapping[str, Pose],
+        paths: Mapping[str, tuple[tuple[float, float, float], ...]] | None = None,
+    ) -> Move:
         return Move(
             self.unit,
             self.type,
@@ -65,8 +70,8 @@ class Move:
             self.seed,
         )
 
-    def to_document(self) -> dict:
-        doc: dict = {"format": MOVE_FORMAT, "unit": self.unit, "type": self.type}
+    def to_document(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {"format": MOVE_FORMAT, "unit": self.unit, "type": self.type}
         if self.declarations:
             doc["declarations"] = dict(self.declarations)
         if self.dice is not None:
@@ -80,7 +85,7 @@ class Move:
         return doc
 
     @classmethod
-    def from_document(cls, doc: Mapping, system: str | None = None) -> Move:
+    def from_document(cls, doc: Mapping[str, Any], system: str | None = None) -> Move:
         """Parse a move document, raising InvalidInput naming the field.
 
         >>> Move.from_document({"format": "arbiter.move/1", "unit": "A", "type": "normal"}).type
@@ -169,11 +174,11 @@ class Move:
         )
 
 
-def _finite(v) -> bool:
+def _finite(v: object) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-def _pose(p, path: str) -> Pose:
+def _pose(p: object, path: str) -> Pose:
     if not isinstance(p, Mapping):
         raise InvalidInput(path, "must be an object with x and y")
     for key in p:

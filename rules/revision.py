@@ -25,5 +25,5 @@ def engine_version() -> str:
 ENGINE_VERSION = engine_version()
 
 
-def judged_by() -> dict:
+def judged_by() -> dict[str, str]:
     return {"engine": ENGINE_VERSION, "rules": RULES_REVISION}

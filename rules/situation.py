@@ -188,8 +188,8 @@ class Unit:
     keywords: frozenset[str]
     models: tuple[Model, ...]
     move: float | None = None
-    state: Mapping = field(default_factory=lambda: MappingProxyType({}), compare=False)
-    abilities: tuple[Mapping, ...] = field(default=(), compare=False)
+    state: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), compare=False)
+    abilities: tuple[Mapping[str, Any], ...] = field(default=(), compare=False)
 
     def has(self, keyword: str) -> bool:
         return keyword in self.keywords
@@ -204,7 +204,7 @@ class Unit:
                 return m
         raise KeyError(model_id)
 
-    def ability(self, ability_id: str) -> Mapping | None:
+    def ability(self, ability_id: str) -> Mapping[str, Any] | None:
         return next((a for a in self.abilities if a.get("id") == ability_id), None)
 
 
@@ -246,11 +246,11 @@ class Situation:
     units: tuple[Unit, ...]
     turn: Turn
     name: str = ""
-    document: Mapping = field(default_factory=dict, compare=False, repr=False)
+    document: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
     deployment_zones: tuple[DeploymentZone, ...] = ()
     objectives: tuple[Objective, ...] = ()
     #: Where the layout and units came from (dataset, version, dataslate); {} when unsaid.
-    source: Mapping = field(default_factory=dict, compare=False)
+    source: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     # -- lookups ---------------------------------------------------------------------------
     @property
@@ -274,7 +274,7 @@ class Situation:
         return threading.local()
 
     @property
-    def memo(self) -> dict:
+    def memo(self) -> dict[str, Any]:
         """A scratch dict living exactly as long as this situation, for engine modules to keep
         values that are costly to derive and asked for again and again while judging moves on it
         (a Situation never changes, so nothing kept here goes stale). Keys are namespaced by the
@@ -290,7 +290,7 @@ class Situation:
             memo = memos.memo = {}
         return memo
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         """Copies and pickles start with an empty memo (a thread-local cannot be pickled, and a
         copy must not share its original's)."""
         state = dict(self.__dict__)
@@ -324,8 +324,8 @@ class Situation:
     # -- applying a move ---------------------------------------------------------------------
     def moved(
         self,
-        poses: Mapping[str, Mapping] | None = None,
-        state: Mapping[str, Mapping] | None = None,
+        poses: Mapping[str, Mapping[str, Any]] | None = None,
+        state: Mapping[str, Mapping[str, Any]] | None = None,
         removed: Iterable[str] = (),
     ) -> Situation:
         """The situation after a move: new model poses ({model id: {x, y, z?, facing?}}),
@@ -354,13 +354,13 @@ class Situation:
         doc["units"] = [u for u in doc.get("units", []) if u["models"]]
         return Situation.from_document(doc, check_overlaps=False)
 
-    def to_document(self) -> dict:
+    def to_document(self) -> dict[str, Any]:
         """The scenario document (FORMAT.md), exactly as it was imported or produced by a move."""
         return copy.deepcopy(dict(self.document))
 
     # -- building ------------------------------------------------------------------------------
     @classmethod
-    def from_document(cls, doc: Mapping, *, check_overlaps: bool = True) -> Situation:
+    def from_document(cls, doc: Mapping[str, Any], *, check_overlaps: bool = True) -> Situation:
         """Build a Situation from a scenario document, or raise InvalidInput naming the field.
 
         >>> from rules.examples import one_squad_and_a_target
@@ -383,7 +383,7 @@ def _tidy(value: float) -> float:
 
 
 class _Builder:
-    def __init__(self, doc: Mapping, check_overlaps: bool):
+    def __init__(self, doc: Mapping[str, Any], check_overlaps: bool):
         self.doc = doc
         self.check_overlaps = check_overlaps
         self.ids: dict[str, str] = {}
@@ -391,14 +391,14 @@ class _Builder:
     def fail(self, path: str, message: str) -> NoReturn:
         raise InvalidInput(path, message)
 
-    def unique(self, ident, path: str):
+    def unique(self, ident: object, path: str) -> None:
         if not isinstance(ident, str) or not ident:
             self.fail(path, "must be a non-empty string")
         if ident in self.ids:
             self.fail(path, f"id {ident!r} is already used by {self.ids[ident]}")
         self.ids[ident] = path
 
-    def number(self, value, path: str, minimum: float | None = None) -> float:
+    def number(self, value: object, path: str, minimum: float | None = None) -> float:
         if (
             isinstance(value, bool)
             or not isinstance(value, (int, float))
@@ -422,7 +422,7 @@ class _Builder:
                 getattr(self, "where", ""), f"malformed scenario ({exc.__class__.__name__}: {exc})"
             )
 
-    def _build(self, doc: Mapping) -> Situation:
+    def _build(self, doc: Mapping[str, Any]) -> Situation:
         if doc.get("format") != SCENARIO_FORMAT:
             self.fail("format", f"must be {SCENARIO_FORMAT!r}")
         system = str(doc.get("system"))
@@ -569,7 +569,7 @@ class _Builder:
         )
 
     def _markers(
-        self, doc: Mapping, table: Table, army_ids: set[str]
+        self, doc: Mapping[str, Any], table: Table, army_ids: set[str]
     ) -> tuple[tuple[DeploymentZone, ...], tuple[Objective, ...]]:
         """Deployment zones and objective markers (FORMAT.md scenario markers, optional).
         They are markers, not terrain: nothing in the engine judges by them. Objective ids have
@@ -613,18 +613,18 @@ class _Builder:
             objectives.append(Objective(ident, x, y, str(o.get("name", ""))))
         return tuple(zones), tuple(objectives)
 
-    def _points(self, points, path: str, minimum: int) -> tuple[tuple[float, float], ...]:
+    def _points(self, points: object, path: str, minimum: int) -> tuple[tuple[float, float], ...]:
         if not isinstance(points, list) or len(points) > LIMITS["vertices"]:
             self.fail(path, f"must be a list of at most {LIMITS['vertices']} [x, y] points")
         if len(points) < minimum:
             self.fail(path, f"needs at least {minimum} points")
         return tuple((self.number(p[0], path), self.number(p[1], path)) for p in points)
 
-    def _parts(self, piece: Mapping, footprint: Polygon, path: str) -> dict:
+    def _parts(self, piece: Mapping[str, Any], footprint: Polygon, path: str) -> dict[str, Any]:
         """RULES.md 1.5 / FORMAT.md: a feature's walls, floors and enclosed parts, each checked
         against the footprint (a part outside it, a negative height, enclosed parts that
         overlap are refused naming the field)."""
-        parts: dict = {}
+        parts: dict[str, Any] = {}
         # Parts on the footprint's edge may stray outside it by rounding (an editor turning a
         # feature stores 4 decimals): a thousandth of an inch is no part outside it.
         inside = footprint.buffer(1e-3, join_style="mitre")
@@ -681,7 +681,7 @@ class _Builder:
             parts[name] = tuple(out)
         return parts
 
-    def _category(self, piece: Mapping, system: str, path: str) -> str | None:
+    def _category(self, piece: Mapping[str, Any], system: str, path: str) -> str | None:
         """The piece's terrain name must be one the game's registry knows (RULES.md 1.5: a 40K
         category; 2.2: a Warmaster type), refused here, when the scenario is read."""
         described = SYSTEMS[system]
@@ -690,7 +690,7 @@ class _Builder:
             raise described.unknown_terrain(piece.get(name), f"{path}.{name}")
         return piece.get("category")
 
-    def _base(self, base_doc: Mapping, mm: float, path: str) -> Base:
+    def _base(self, base_doc: Mapping[str, Any], mm: float, path: str) -> Base:
         kind, value = next(iter(base_doc.items()))
         if kind == "round":
             self.number(value, f"{path}.round", 1)
@@ -707,7 +707,7 @@ class _Builder:
                 self.fail(f"{path}.hull", "must be a simple polygon around the model's centre")
         return _shared_base(Base.from_document(dict(base_doc), mm))
 
-    def _check_overlaps(self, units: list[Unit], unit_docs) -> None:
+    def _check_overlaps(self, units: list[Unit], unit_docs: list[Mapping[str, Any]]) -> None:
         """No two models overlap at rest (at the same elevation); touching is fine."""
         models = [m for u in units for m in u.models]
         where = {
@@ -758,7 +758,7 @@ def on_table(model: Model, table: Table) -> bool:
         r = model.base.radius - EPSILON
         return r <= model.x <= table.width - r and r <= model.y <= table.height - r
     slack = CURVE_SLACK if model.base.kind == "oval" else EPSILON
-    return table.area.buffer(slack, join_style="mitre").contains(model.footprint)
+    return bool(table.area.buffer(slack, join_style="mitre").contains(model.footprint))
 
 
 #: How much larger than the true curve a circumscribed polygon may be (64 sides, bases up to
@@ -774,10 +774,10 @@ def base_distance(a: Model, b: Model) -> float:
     if a.base.kind == "round" and b.base.kind == "round":
         return max(0.0, math.hypot(a.x - b.x, a.y - b.y) - a.base.radius - b.base.radius)
     if b.base.kind == "round":
-        return max(0.0, a.footprint.distance(Point(b.x, b.y)) - b.base.radius)
+        return max(0.0, float(a.footprint.distance(Point(b.x, b.y))) - b.base.radius)
     if a.base.kind == "round":
-        return max(0.0, b.footprint.distance(Point(a.x, a.y)) - a.base.radius)
-    return a.footprint.distance(b.footprint)
+        return max(0.0, float(b.footprint.distance(Point(a.x, a.y))) - a.base.radius)
+    return float(a.footprint.distance(b.footprint))
 
 
 def overlap(a: Model, b: Model) -> bool:
@@ -790,5 +790,5 @@ def overlap(a: Model, b: Model) -> bool:
     if {"round", "oval"} & {a.base.kind, b.base.kind}:
         # Curves are circumscribed polygons, up to ~0.1 % too large: touching curved bases
         # would overlap by a sliver, so judge with both shrunk by CURVE_SLACK.
-        return a.footprint.buffer(-CURVE_SLACK).intersects(b.footprint.buffer(-CURVE_SLACK))
-    return a.footprint.intersection(b.footprint).area > EPSILON
+        return bool(a.footprint.buffer(-CURVE_SLACK).intersects(b.footprint.buffer(-CURVE_SLACK)))
+    return bool(a.footprint.intersection(b.footprint).area > EPSILON)

@@ -46,7 +46,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import InvalidInput
 from .verdict import Finding, Verdict
@@ -104,11 +104,11 @@ class Declaration:
     choices: tuple[tuple[str, str], ...] = ()
     after_roll: bool = False
     asked: bool = True
-    offer: Callable[[Situation, str, Dice, Mapping], Offer] | None = field(
+    offer: Callable[[Situation, str, Dice, Mapping[str, Any]], Offer] | None = field(
         default=None, compare=False
     )
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.kind not in DECLARATION_KINDS:
             raise ValueError(f"{self.name}: unknown declaration kind {self.kind!r}")
 
@@ -127,8 +127,8 @@ class MoveType:
     rule: str
     adjudicate: Callable[[Situation, Move], Verdict] | None
     suggest: Callable[[Situation, Move], Move] | None = None
-    eligibility: Callable[[Situation, str, dict], list[Finding]] | None = None
-    reach: Callable[[Situation, Move], list] | None = None
+    eligibility: Callable[[Situation, str, dict[str, Any]], list[Finding]] | None = None
+    reach: Callable[[Situation, Move], list[tuple[Any, str]]] | None = None
     declarations: tuple[Declaration, ...] = ()
     dice: str = "none"
     phases: tuple[str, ...] = ()
@@ -156,7 +156,7 @@ class StateFlag:
     lasts: str
     offers: bool = True
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.lasts not in LASTS:
             raise ValueError(f"{self.name}: lasts must be one of {LASTS}")
 
@@ -234,7 +234,7 @@ class System:
     def kind_of(self, feature: TerrainFeature) -> TerrainKind | None:
         return self.terrain_kind(getattr(feature, self.terrain_field))
 
-    def unknown_terrain(self, text, path: str) -> InvalidInput:
+    def unknown_terrain(self, text: object, path: str) -> InvalidInput:
         """The error for a terrain name this game does not know, listing the names it does."""
         return InvalidInput(
             path,
@@ -360,7 +360,7 @@ def suggest(situation: Situation, move: Move) -> Move:
     return move_type.suggest(situation, move)
 
 
-def reach(situation: Situation, move: Move) -> list:
+def reach(situation: Situation, move: Move) -> list[tuple[Any, str]]:
     """Where the moving unit's models can end, as [(geometry, "ground" | "skies")] for the table
     overlay; [] when the engine has no region for this move type. A move whose distance depends
     on dice not rolled yet raises InvalidInput("dice", ...).
@@ -380,7 +380,7 @@ def reach(situation: Situation, move: Move) -> list:
 
 
 def move_options(
-    situation: Situation, unit_id: str, declarations: dict | None = None
+    situation: Situation, unit_id: str, declarations: dict[str, Any] | None = None
 ) -> dict[str, list[Finding] | None]:
     """For each move type of the system: its eligible-if findings, or None if not covered yet.
 

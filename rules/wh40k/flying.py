@@ -50,18 +50,16 @@ def check_declaration(verdict: Verdict, unit: Unit, move: Move) -> bool:
         stage="before-moving",
         passed=can_fly(unit),
         subject=unit.id,
-        text=f"{unit.id} can FLY, so it may take to the skies."
-        if can_fly(unit)
-        else f"{unit.id} has no FLY model, so it cannot take to the skies.",
+        pass_text=f"{unit.id} can FLY, so it may take to the skies.",
+        fail_text=f"{unit.id} has no FLY model, so it cannot take to the skies.",
     )
     ok &= verdict.check(
         rule="21.03",
         stage="before-moving",
         passed=move.type in SKIES_MOVE_TYPES,
         subject=unit.id,
-        text=f"Taking to the skies is allowed for {article(move.type)} move."
-        if move.type in SKIES_MOVE_TYPES
-        else f"Taking to the skies is only for normal, advance, fall-back and charge moves, "
+        pass_text=f"Taking to the skies is allowed for {article(move.type)} move.",
+        fail_text=f"Taking to the skies is only for normal, advance, fall-back and charge moves, "
         f"not {article(move.type)} move.",
     )
     late = bool(move.declared("declared_after_roll", False))
@@ -71,11 +69,10 @@ def check_declaration(verdict: Verdict, unit: Unit, move: Move) -> bool:
             stage="before-moving",
             passed=not late,
             subject=unit.id,
-            text=f"{unit.id} declared it would take to the skies before rolling for its "
-            f"{move.type}."
-            if not late
-            else f"Too late: taking to the skies must be declared before the {move.type} roll, "
-            "not after seeing the dice.",
+            pass_text=f"{unit.id} declared it would take to the skies before rolling for its "
+            f"{move.type}.",
+            fail_text=f"Too late: taking to the skies must be declared before the {move.type} "
+            "roll, not after seeing the dice.",
         )
     else:
         ok &= verdict.check(
@@ -83,10 +80,9 @@ def check_declaration(verdict: Verdict, unit: Unit, move: Move) -> bool:
             stage="before-moving",
             passed=not late,
             subject=unit.id,
-            text=f"{unit.id} declared it would take to the skies before any model moved."
-            if not late
-            else "Too late: taking to the skies must be declared before any model of the unit "
-            "moves.",
+            pass_text=f"{unit.id} declared it would take to the skies before any model moved.",
+            fail_text="Too late: taking to the skies must be declared before any model of the "
+            "unit moves.",
         )
     return ok
 

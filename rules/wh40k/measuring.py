@@ -72,13 +72,13 @@ def model_distance(a: Model, b: Model) -> Distance:
     return Distance(h, v, math.hypot(h, v))
 
 
-def _models(unit_or_models) -> tuple[Model, ...]:
+def _models(unit_or_models: Unit | Iterable[Model]) -> tuple[Model, ...]:
     if isinstance(unit_or_models, Unit):
         return unit_or_models.models
     return tuple(unit_or_models)
 
 
-def unit_distance(unit_a, unit_b) -> float:
+def unit_distance(unit_a: Unit | Iterable[Model], unit_b: Unit | Iterable[Model]) -> float:
     """RULES.md 1.1: distance between two units = the least straight distance over model pairs.
 
     Either argument may be a `Unit` or an iterable of `Model`s (e.g. proposed placements).
@@ -86,7 +86,9 @@ def unit_distance(unit_a, unit_b) -> float:
     return min(model_distance(a, b).straight for a in _models(unit_a) for b in _models(unit_b))
 
 
-def closest_pair(unit_a, unit_b) -> tuple[Model, Model, Distance]:
+def closest_pair(
+    unit_a: Unit | Iterable[Model], unit_b: Unit | Iterable[Model]
+) -> tuple[Model, Model, Distance]:
     """The pair of models realising `unit_distance`, with their distance."""
     best = None
     for a in _models(unit_a):
@@ -259,7 +261,13 @@ def _coherency_round(models: tuple[Model, ...]) -> Coherency:
     return _coherency_from_links(models, links, too_far, farthest, float(nearest.max()))
 
 
-def _coherency_from_links(models, links, too_far, farthest: float, nearest: float) -> Coherency:
+def _coherency_from_links(
+    models: tuple[Model, ...],
+    links: list[list[int]],
+    too_far: Iterable[tuple[str, str]],
+    farthest: float,
+    nearest: float,
+) -> Coherency:
     """The isolated models and the linked groups (in model order) from each model's 2" links."""
     n = len(models)
     isolated = tuple(models[i].id for i in range(n) if not links[i])

@@ -9,9 +9,10 @@ check is a finding; the move is legal when all pass, and only then is `verdict.a
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
+from typing import Any
 
 import shapely
 from shapely.geometry import LineString, Point
@@ -35,7 +36,10 @@ from .measuring import (
     unit_distance,
 )
 from .moving import (
+    Mode,
+    MoveOutcome,
     MoveVerdict,
+    Waypoint,
     article,
     fall_back_mode,
     floor_reach,
@@ -59,14 +63,6 @@ FALL_BACK_MODES = ("ordered-retreat", "desperate-escape")
 
 
 # -- eligibility ------------------------------------------------------------------------------
-def _engagement_text(unit: Unit, engaged: tuple[str, ...]) -> str:
-    return (
-        f"{unit.id} is engaged with {', '.join(engaged)}."
-        if engaged
-        else f"{unit.id} is unengaged."
-    )
-
-
 def surged_this_phase(situation: Situation, unit: Unit) -> bool:
     """21.02 after moving: a unit that surged cannot move again this phase. Its surges are
     recorded with round, turn and phase (`surges_used`, rules/wh40k/surge.py)."""
@@ -80,7 +76,11 @@ def surged_this_phase(situation: Situation, unit: Unit) -> bool:
 
 
 def eligible(
-    verdict: Verdict, situation: Situation, unit: Unit, move_type: str, declarations: Mapping
+    verdict: Verdict,
+    situation: Situation,
+    unit: Unit,
+    move_type: str,
+    declarations: Mapping[str, Any],
 ) -> bool:
     """The eligible-if checks of RULES.md 1.4 for this move type, as findings."""
     rule = RULES[move_type]
@@ -103,14 +103,9 @@ def eligible(
             stage="eligible-if",
             passed=not engaged,
             subject=unit.id,
-            text=(
-                _engagement_text(unit, engaged)
-                + (
-                    ""
-                    if not engaged
-                    else f" An engaged unit cannot make {article(move_type)} move."
-                )
-            ),
+            pass_text=f"{unit.id} is unengaged.",
+            fail_text=f"{unit.id} is engaged with {', '.join(engaged)}. An engaged unit cannot "
+            f"make {article(move_type)} move.",
         )
     if move_type == "fall-back":
         ok &= verdict.check(
@@ -118,10 +113,8 @@ def eligible(
             stage="eligible-if",
             passed=bool(engaged),
             subject=unit.id,
-            text=(
-                _engagement_text(unit, engaged)
-                + ("" if engaged else " Only an engaged unit can fall back.")
-            ),
+            pass_text=f"{unit.id} is engaged with {', '.join(engaged)}.",
+            fail_text=f"{unit.id} is unengaged. Only an engaged unit can fall back.",
         )
         chosen = fall_back_mode(unit, declarations)
         if chosen not in FALL_BACK_MODES:
@@ -134,11 +127,10 @@ def eligible(
             stage="eligible-if",
             passed=not (shocked and chosen == "ordered-retreat"),
             subject=unit.id,
-            text=f"{unit.id} falls back as "
-            f"{'an Ordered Retreat' if chosen == 'ordered-retreat' else 'a Desperate Escape'}."
-            if not (shocked and chosen == "ordered-retreat")
-            else f"{unit.id} is battle-shocked, so it cannot make an Ordered Retreat: it must "
-            "fall back as a Desperate Escape.",
+            pass_text=f"{unit.id} falls back as "
+            f"{'an Ordered Retreat' if chosen == 'ordered-retreat' else 'a Desperate Escape'}.",
+            fail_text=f"{unit.id} is battle-shocked, so it cannot make an Ordered Retreat: it "
+            "must fall back as a Desperate Escape.",
         )
     if move_type == "charge":
         enemies = situation.enemies_of(unit)
@@ -148,10 +140,9 @@ def eligible(
             stage="eligible-if",
             passed=within(nearest, CHARGE_RANGE),
             subject=unit.id,
-            text=f'{unit.id} is {fmt(nearest)}" from the nearest enemy, within 12".'
-            if within(nearest, CHARGE_RANGE)
-            else f'{unit.id} has no enemy within 12" (nearest {fmt(nearest)}"), so it cannot '
-            "charge."
+            pass_text=f'{unit.id} is {fmt(nearest)}" from the nearest enemy, within 12".',
+            fail_text=f'{unit.id} has no enemy within 12" (nearest {fmt(nearest)}"), so it '
+            "cannot charge."
             if enemies
             else f"{unit.id} has no enemy to charge.",
             measured=None if nearest == math.inf else nearest,
@@ -166,15 +157,14 @@ def eligible(
                 stage="eligible-if",
                 passed=not unit.flag(flag),
                 subject=unit.id,
-                text=f"{unit.id} has not {participle} this turn."
-                if not unit.flag(flag)
-                else f"{unit.id} {word} this turn, so it cannot charge.",
+                pass_text=f"{unit.id} has not {participle} this turn.",
+                fail_text=f"{unit.id} {word} this turn, so it cannot charge.",
             )
     return ok
 
 
 def eligibility(
-    situation: Situation, unit_id: str, declarations: dict, move_type: str
+    situation: Situation, unit_id: str, declarations: dict[str, Any], move_type: str
 ) -> list[Finding]:
     verdict = Verdict(move={})
     eligible(verdict, situation, situation.unit(unit_id), move_type, declarations)
@@ -280,11 +270,9 @@ def _check_charge_targets(
             stage="before-moving",
             passed=refusal is None,
             subject=unit.id,
-            text=(
-                refusal
-                or f'Target {t.id} is {fmt(d)}" away, within 12" and within the '
-                f'{fmt(max_distance)}" charge.'
-            ),
+            pass_text=f'Target {t.id} is {fmt(d)}" away, within 12" and within the '
+            f'{fmt(max_distance)}" charge.',
+            fail_text=refusal or "",
             measured=None if not math.isfinite(d) else d,
             limit=None if not math.isfinite(d) else limit,
         )
@@ -292,7 +280,7 @@ def _check_charge_targets(
 
 
 def charge_target_options(
-    situation: Situation, unit_id: str, dice, take_to_the_skies: bool = False
+    situation: Situation, unit_id: str, dice: Iterable[int], take_to_the_skies: bool = False
 ) -> list[str]:
     """11.02 (RULES.md 1.4): the enemy units the player may pick as charge targets after rolling
     `dice` (the two charge dice): those within 12" and within the charge distance (the roll, less
@@ -320,7 +308,7 @@ def charge_target_options(
 
 
 def charge_target_offer(
-    situation: Situation, unit_id: str, dice: Dice, declarations: Mapping
+    situation: Situation, unit_id: str, dice: Dice, declarations: Mapping[str, Any]
 ) -> Offer:
     """11.02 (RULES.md 1.4), for the stepper: the charge targets on offer after the roll (the
     first two dice of `dice`, as the judge rolls them), each with its unit-to-unit distance, and
@@ -444,11 +432,9 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
             stage="after-moving",
             passed=not engaged_after,
             subject=unit.id,
-            text=f"{unit.id} ends unengaged."
-            if not engaged_after
-            else f"{unit.id} would end engaged with {', '.join(engaged_after)}; after "
-            f"{article(move.type)} move "
-            "the unit must be unengaged.",
+            pass_text=f"{unit.id} ends unengaged.",
+            fail_text=f"{unit.id} would end engaged with {', '.join(engaged_after)}; after "
+            f"{article(move.type)} move the unit must be unengaged.",
         )
     else:
         target_ids = [t.id for t in targets]
@@ -458,9 +444,8 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
             stage="after-moving",
             passed=not missing,
             subject=unit.id,
-            text=f"{unit.id} ends engaged with every target ({', '.join(target_ids)})."
-            if not missing
-            else f"{unit.id} must end engaged with every charge target, but not with "
+            pass_text=f"{unit.id} ends engaged with every target ({', '.join(target_ids)}).",
+            fail_text=f"{unit.id} must end engaged with every charge target, but not with "
             f"{', '.join(missing)}.",
         )
         others = [e for e in engaged_after if e not in target_ids]
@@ -469,11 +454,9 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
             stage="after-moving",
             passed=not others,
             subject=unit.id,
-            text=f"{unit.id} is engaged with no enemy it did not target."
-            if not others
-            else f"{unit.id} would end engaged with {', '.join(others)}, which it did not declare "
-            "as a "
-            "target: a charge may only engage its targets.",
+            pass_text=f"{unit.id} is engaged with no enemy it did not target.",
+            fail_text=f"{unit.id} would end engaged with {', '.join(others)}, which it did not "
+            "declare as a target: a charge may only engage its targets.",
         )
     if move.type in ("advance", "fall-back"):
         verdict.check(
@@ -499,7 +482,7 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
     return verdict
 
 
-def _events(unit: Unit, move: Move, outcome) -> list[dict]:
+def _events(unit: Unit, move: Move, outcome: MoveOutcome) -> list[dict[str, Any]]:
     """09.07 Desperate Escape: a hazard roll per model, then a battle-shock roll (RULES.md 1.4)."""
     if move.type != "fall-back" or fall_back_mode(unit, move.declarations) != "desperate-escape":
         return []
@@ -546,7 +529,9 @@ CHARGE_RINGS = (0.0, 0.5, CHARGE_CLOSE - 0.01, ENGAGEMENT_RANGE.horizontal - 0.0
 RING_POINTS = 48
 
 
-def _ring_spots(m: Model, target_models, gaps, max_distance: float) -> list[Model]:
+def _ring_spots(
+    m: Model, target_models: Sequence[Model], gaps: Sequence[float], max_distance: float
+) -> list[Model]:
     """`m` placed round the target models at the given edge gaps, nearest to m first, keeping
     only spots within `max_distance` as the crow flies (the climb counted). Each ring is tried
     on the ground and, for a target standing on a floor, at the target's level too (RULES.md
@@ -567,7 +552,7 @@ def _ring_spots(m: Model, target_models, gaps, max_distance: float) -> list[Mode
     return [spot for *_, spot in spots]
 
 
-def _meets(spot: Model, target_models, gaps) -> bool:
+def _meets(spot: Model, target_models: Sequence[Model], gaps: Sequence[float]) -> bool:
     """Does a spot on the rings `gaps` really do what they stand for, measured in 3-D (1.1):
     within 1" (straight distance) for the inner rings, engaged (2" h, 5" v) for the outer?
     A ground spot 0.99" beside a target 3" up is 3.16" from it, not within 1"."""
@@ -577,7 +562,12 @@ def _meets(spot: Model, target_models, gaps) -> bool:
 
 
 def _spot_free(
-    situation: Situation, unit: Unit, spot: Model, mine, non_targets, start: Model | None = None
+    situation: Situation,
+    unit: Unit,
+    spot: Model,
+    mine: Iterable[Model],
+    non_targets: Iterable[Unit],
+    start: Model | None = None,
 ) -> bool:
     """Could `spot` end a move: on the table, on nothing, out of solid terrain, standing where a
     model may stand (1.5: on the ground or stable on a floor, never through an enclosed part),
@@ -614,18 +604,18 @@ def _spot_free(
 
 
 def _find_spot(
-    situation,
-    unit,
+    situation: Situation,
+    unit: Unit,
     start: Model,
-    others,
-    targets,
-    non_targets,
-    gaps,
+    others: Iterable[Model],
+    targets: Iterable[Unit],
+    non_targets: Iterable[Unit],
+    gaps: Sequence[float],
     max_distance: float,
-    mode,
+    mode: Mode,
     exact_path: bool = False,
     coherent: bool = True,
-):
+) -> tuple[Model, list[Waypoint]] | None:
     """A spot on the rings `gaps` round the target models where `start`'s model could end, with
     `others` (the unit's other models, where they end) fixed: free
     (`_spot_free`), keeping the unit in coherency, and reachable within `max_distance`. Returns
@@ -680,7 +670,15 @@ def spot_text(spot: Model) -> str:
 
 
 def _could_end_within(
-    situation, unit, start: Model, ends, targets, non_targets, gap: float, max_distance: float, mode
+    situation: Situation,
+    unit: Unit,
+    start: Model,
+    ends: Mapping[str, Model],
+    targets: Iterable[Unit],
+    non_targets: Iterable[Unit],
+    gap: float,
+    max_distance: float,
+    mode: Mode,
 ) -> Model | None:
     """11.04 "if it can": with every other model where the proposal puts it, is there a spot the
     model can reach (reachable region, conservative) within `gap` of a target model, that it may
@@ -704,7 +702,14 @@ def _could_end_within(
 
 
 def _charge_while_moving(
-    situation, unit, move, verdict, outcome, targets, max_distance, mode
+    situation: Situation,
+    unit: Unit,
+    move: Move,
+    verdict: Verdict,
+    outcome: MoveOutcome,
+    targets: Sequence[Unit],
+    max_distance: float,
+    mode: Mode,
 ) -> bool:
     """11.04 while moving: each model ends closer to a target, within 1" of one if it can, and
     engaged with one if it can. "If it can" is `_could_end_within`, the same test the surge move
@@ -734,10 +739,9 @@ def _charge_while_moving(
             stage="while-moving",
             passed=bool(closer),
             subject=mid,
-            text=f'{mid} ends closer to target {towards} ({fmt(before)}" to {fmt(after)}").'
-            if closer
-            else f"{mid} must end closer to at least one charge target, but it gets closer to "
-            f'none (nearest: {fmt(before)}" before, {fmt(after)}" after).',
+            pass_text=f'{mid} ends closer to target {towards} ({fmt(before)}" to {fmt(after)}").',
+            fail_text=f"{mid} must end closer to at least one charge target, but it gets closer "
+            f'to none (nearest: {fmt(before)}" before, {fmt(after)}" after).',
             measured=after,
             limit=before,
         )
@@ -764,20 +768,29 @@ def _charge_while_moving(
                 max_distance,
                 mode,
             )
-            ok &= verdict.check(
-                rule=rule,
-                stage="while-moving",
-                passed=could is None,
-                subject=mid,
-                text=f'{mid} could not get within 1" of a target, so ending {fmt(after)}" away '
-                "is allowed."
-                if could is None
-                else f'{mid} ends {fmt(after)}" from the nearest target, but it could have got '
-                f'within 1" ({spot_text(could)}): a charging model must end within 1" of a '
-                "target if it can.",
-                measured=after,
-                limit=CHARGE_CLOSE,
-            )
+            if could is None:
+                verdict.check(
+                    rule=rule,
+                    stage="while-moving",
+                    passed=True,
+                    subject=mid,
+                    text=f'{mid} could not get within 1" of a target, so ending {fmt(after)}" '
+                    "away is allowed.",
+                    measured=after,
+                    limit=CHARGE_CLOSE,
+                )
+            else:
+                ok &= verdict.check(
+                    rule=rule,
+                    stage="while-moving",
+                    passed=False,
+                    subject=mid,
+                    text=f'{mid} ends {fmt(after)}" from the nearest target, but it could have '
+                    f'got within 1" ({spot_text(could)}): a charging model must end within 1" '
+                    "of a target if it can.",
+                    measured=after,
+                    limit=CHARGE_CLOSE,
+                )
         if any(in_engagement_range(mm.end, t) for u in enemy_targets for t in u.models):
             verdict.check(
                 rule=rule,
@@ -798,17 +811,24 @@ def _charge_while_moving(
                 max_distance,
                 mode,
             )
-            ok &= verdict.check(
-                rule=rule,
-                stage="while-moving",
-                passed=could is None,
-                subject=mid,
-                text=f"{mid} could not reach engagement range of a target."
-                if could is None
-                else f"{mid} ends outside engagement range, but it could have reached it "
-                f"({spot_text(could)}): a charging model must end engaged with a target if it "
-                "can.",
-            )
+            if could is None:
+                verdict.check(
+                    rule=rule,
+                    stage="while-moving",
+                    passed=True,
+                    subject=mid,
+                    text=f"{mid} could not reach engagement range of a target.",
+                )
+            else:
+                ok &= verdict.check(
+                    rule=rule,
+                    stage="while-moving",
+                    passed=False,
+                    subject=mid,
+                    text=f"{mid} ends outside engagement range, but it could have reached it "
+                    f"({spot_text(could)}): a charging model must end engaged with a target if "
+                    "it can.",
+                )
     return ok
 
 
@@ -839,7 +859,7 @@ def suggest_charge(situation: Situation, move: Move) -> Move:
     non_targets = [e for e in situation.enemies_of(unit) if e not in targets]
     order = sorted(unit.models, key=lambda m: _distance_to(m, targets) if targets else 0.0)
     placed: dict[str, Model] = {}
-    routes: dict[str, list] = {}
+    routes: dict[str, list[Waypoint]] = {}
     tiers = ((0.0,), (0.5, CHARGE_CLOSE - 0.01), (ENGAGEMENT_RANGE.horizontal - 0.01,))
 
     def acceptable(candidate: Model) -> bool:
@@ -935,7 +955,15 @@ def suggest_charge(situation: Situation, move: Move) -> Move:
     )
 
 
-def _towards(situation, unit, m, target_models, max_distance, mode, acceptable):
+def _towards(
+    situation: Situation,
+    unit: Unit,
+    m: Model,
+    target_models: Sequence[Model],
+    max_distance: float,
+    mode: Mode,
+    acceptable: Callable[[Model], bool],
+) -> tuple[Model, list[Waypoint]] | None:
     """Move as far as allowed along the shortest path towards the nearest target model."""
     nearest = min(target_models, key=lambda t: math.hypot(t.x - m.x, t.y - m.y))
     gap = nearest.base.radius + m.base.radius + 1e-4
@@ -959,7 +987,7 @@ def _towards(situation, unit, m, target_models, max_distance, mode, acceptable):
     return None
 
 
-def reach(situation: Situation, move: Move) -> list:
+def reach(situation: Situation, move: Move) -> list[tuple[Any, str]]:
     """Where the moving unit's models can end, for the table overlay: [(geometry, "ground" |
     "skies")], the union of each model's reachable region (never includes unreachable ground),
     then on the ground one entry per upper floor the unit can reach, kind 'floor 3"' with its

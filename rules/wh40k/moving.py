@@ -31,9 +31,10 @@ What the engine models, and what it simplifies (say so to users):
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
+from typing import Any
 
 import shapely
 from shapely.geometry import LineString, Point, box
@@ -43,7 +44,7 @@ from .. import pathfinding
 from ..errors import InvalidInput
 from ..geometry import EPSILON, Base, fmt, segment_point_distance, swept_footprint, within
 from ..move import Move, Pose
-from ..situation import CURVE_SLACK, Model, Situation, Unit, overlap
+from ..situation import CURVE_SLACK, Model, Situation, TerrainFeature, Unit, overlap
 from ..systems import SYSTEMS
 from ..verdict import Verdict
 from .measuring import COHERENCY_RANGE, COHERENCY_SPAN, coherency, engaged_with_model
@@ -55,6 +56,13 @@ THROUGH_DENSE = frozenset({"INFANTRY", "BEASTS", "SWARM", "MOBILE"})
 #: Keywords whose models may end above the table (RULES.md 1.5).
 MAY_END_ABOVE = frozenset({"INFANTRY", "BEASTS", "SWARM", "FLY", "MONSTER"})
 BIG = frozenset({"MONSTER", "VEHICLE"})
+
+#: A point a model's centre passes through, (x, y) on its level.
+Waypoint = tuple[float, float]
+#: `plan_path`'s answer: (waypoints, horizontal, vertical, found).
+PlannedPath = tuple[list[Waypoint], float, float, bool]
+#: `ground_obstacles`' answer: (hard, climbs).
+Obstacles = tuple[list[pathfinding.Obstacle], list[pathfinding.Obstacle]]
 #: RULES.md 0: how far a placement may be from the exact one (here: a base over a floor's edge).
 PLACEMENT_TOLERANCE = SYSTEMS["wh40k-11e"].placement_tolerance
 
@@ -76,11 +84,11 @@ class Mode:
     through_rule: str = "03.01"
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> tuple[bool, str]:
         return (self.skies, self.through)
 
 
-def mode_for(unit: Unit, move_type: str, declarations: Mapping | None = None) -> Mode:
+def mode_for(unit: Unit, move_type: str, declarations: Mapping[str, Any] | None = None) -> Mode:
     """The movement mode of `unit` making a `move_type` move with these declarations."""
     declarations = declarations or {}
     if declarations.get("take_to_the_skies"):
@@ -92,10 +100,10 @@ def mode_for(unit: Unit, move_type: str, declarations: Mapping | None = None) ->
     return Mode()
 
 
-def fall_back_mode(unit: Unit, declarations: Mapping) -> str:
+def fall_back_mode(unit: Unit, declarations: Mapping[str, Any]) -> str:
     """09.07: the declared fall back mode; a battle-shocked unit defaults to Desperate Escape."""
     default = "desperate-escape" if unit.flag("battle_shocked") else "ordered-retreat"
-    return declarations.get("fall_back_mode", default)
+    return str(declarations.get("fall_back_mode", default))
 
 
 def passable(mover_mode: Mode, enemy: Unit) -> str | None:
@@ -126,17 +134,23 @@ def inscribed_radius(base: Base) -> float:
         return base.radius
     if base.kind in ("oval", "rect"):
         return min(base.size) / 2
-    return base.footprint(0, 0).exterior.distance(Point(0, 0))
+    return float(base.footprint(0, 0).exterior.distance(Point(0, 0)))
 
 
-def same_level(z: float, levels) -> bool:
+def same_level(z: float, levels: Iterable[float] | None) -> bool:
     """RULES.md 1.5: bases are in each other's way only at the same elevation. `levels` are the
     elevations the mover stands at (its start and end); None means every level (the cautious
     answer for callers that do not say)."""
     return levels is None or any(abs(z - level) <= EPSILON for level in levels)
 
 
-def ground_obstacles(situation: Situation, unit: Unit, base: Base, mode: Mode | str, levels=None):
+def ground_obstacles(
+    situation: Situation,
+    unit: Unit,
+    base: Base,
+    mode: Mode | str,
+    levels: Iterable[float] | None = None,
+) -> Obstacles:
     """(hard, climbs): pathfinding obstacles for a model of `unit` with `base` moving in `mode`.
 
     `mode` may be a `Mode` or a move type (then the unit's default mode for it). Hard: enemy
@@ -186,12 +200,19 @@ def ground_obstacles(situation: Situation, unit: Unit, base: Base, mode: Mode | 
     return hard, climbs
 
 
-def situation_cache(situation: Situation) -> dict:
+def situation_cache(situation: Situation) -> dict[Any, Any]:
     """This module's part of the situation's memo (Situation.memo)."""
-    return situation.memo.setdefault("wh40k.moving", {})
+    cache: dict[Any, Any] = situation.memo.setdefault("wh40k.moving", {})
+    return cache
 
 
-def _cached_obstacles(situation: Situation, unit: Unit, base: Base, mode: Mode, levels=None):
+def _cached_obstacles(
+    situation: Situation,
+    unit: Unit,
+    base: Base,
+    mode: Mode,
+    levels: Iterable[float] | None = None,
+) -> Obstacles:
     """`ground_obstacles`, built once per situation, unit, base, mode and levels (inflating every
     enemy base costs more than judging a whole move)."""
     cache = situation_cache(situation)
@@ -202,19 +223,28 @@ def _cached_obstacles(situation: Situation, unit: Unit, base: Base, mode: Mode, 
     key = ("obstacles", unit.id, base, mode.key, levels)
     if key not in cache:
         cache[key] = ground_obstacles(situation, unit, base, mode, levels)
-    return cache[key]
+    obstacles: Obstacles = cache[key]
+    return obstacles
 
 
-def terrain_bounds(situation: Situation) -> list:
+def terrain_bounds(
+    situation: Situation,
+) -> list[tuple[TerrainFeature, tuple[float, float, float, float]]]:
     """[(feature, (x0, y0, x1, y1))] for every terrain feature, computed once per situation."""
     cache = situation_cache(situation)
     if "terrain_bounds" not in cache:
         cache["terrain_bounds"] = [(t, t.footprint.bounds) for t in situation.terrain]
-    return cache["terrain_bounds"]
+    bounds: list[tuple[TerrainFeature, tuple[float, float, float, float]]]
+    bounds = cache["terrain_bounds"]
+    return bounds
 
 
 def navigator_for(
-    situation: Situation, unit: Unit, base: Base, mode: Mode | str, levels=None
+    situation: Situation,
+    unit: Unit,
+    base: Base,
+    mode: Mode | str,
+    levels: Iterable[float] | None = None,
 ) -> pathfinding.Navigator:
     """The cached navigator for this board, base and mode (see rules/pathfinding.py); `levels`
     are the mover's elevations (only enemy models standing there block it, RULES.md 1.5; None:
@@ -228,7 +258,9 @@ def navigator_for(
     )
 
 
-def reachable_region(situation: Situation, model_id: str, max_distance: float, mode: Mode | str):
+def reachable_region(
+    situation: Situation, model_id: str, max_distance: float, mode: Mode | str
+) -> Any:
     """The centres a model can reach within `max_distance` in `mode` (a Mode or a move type),
     for the table overlay and for solvers: a shapely geometry that never includes ground the
     model cannot reach (rules/pathfinding.py). In the skies: a disc, kept on the table."""
@@ -251,12 +283,12 @@ class MoveVerdict(Verdict):
         verdict.after_move(lambda: situation.moved(poses, state))
     """
 
-    def after_move(self, build) -> None:
+    def after_move(self, build: Callable[[], Situation]) -> None:
         self.__dict__["_after"] = None
         self.__dict__["_build_after"] = build
 
-    @property  # type: ignore[override]
-    def after(self):
+    @property
+    def after(self) -> Situation | None:
         build = self.__dict__.get("_build_after")
         if build is not None:
             self.__dict__["_after"] = build()
@@ -264,18 +296,23 @@ class MoveVerdict(Verdict):
         return self.__dict__.get("_after")
 
     @after.setter
-    def after(self, value) -> None:
+    def after(self, value: Situation | None) -> None:
         self.__dict__["_after"] = value
         self.__dict__["_build_after"] = None
 
 
 # -- exact checks along a segment ------------------------------------------------------------
-def _segment_geometry(a, b):
+def _segment_geometry(a: Waypoint, b: Waypoint) -> Point | LineString:
     return Point(a) if a[0] == b[0] and a[1] == b[1] else LineString([a, b])
 
 
 def segment_blocker(
-    base: Base, a, b, facing: float, other: Model | None = None, footprint=None
+    base: Base,
+    a: Waypoint,
+    b: Waypoint,
+    facing: float,
+    other: Model | None = None,
+    footprint: Any = None,
 ) -> bool:
     """Does a base sliding from a to b overlap `other` model (or a terrain `footprint`)?
 
@@ -288,23 +325,26 @@ def segment_blocker(
     shape = other.footprint if other is not None else footprint
     curved = other is not None and other.base.kind in ("round", "oval")
     if base.kind == "round":
-        return _segment_geometry(a, b).distance(shape) < base.radius - EPSILON - (
-            CURVE_SLACK if curved else 0
+        return bool(
+            _segment_geometry(a, b).distance(shape)
+            < base.radius - EPSILON - (CURVE_SLACK if curved else 0)
         )
     sweep = swept_footprint(base, a, b, facing)
     if curved or base.kind == "oval":
-        return sweep.buffer(-CURVE_SLACK).intersects(shape.buffer(-CURVE_SLACK if curved else 0))
-    return sweep.intersection(shape).area > EPSILON
+        return bool(
+            sweep.buffer(-CURVE_SLACK).intersects(shape.buffer(-CURVE_SLACK if curved else 0))
+        )
+    return bool(sweep.intersection(shape).area > EPSILON)
 
 
-def on_table(situation: Situation, base: Base, point, facing: float) -> bool:
+def on_table(situation: Situation, base: Base, point: Waypoint, facing: float) -> bool:
     """03.01: the whole base lies on the table."""
     w, h = situation.table.width, situation.table.height
     if base.kind == "round":
         r = base.radius - EPSILON
         return r <= point[0] <= w - r and r <= point[1] <= h - r
     x0, y0, x1, y1 = base.footprint(point[0], point[1], facing).bounds
-    return x0 >= -EPSILON and y0 >= -EPSILON and x1 <= w + EPSILON and y1 <= h + EPSILON
+    return bool(x0 >= -EPSILON and y0 >= -EPSILON and x1 <= w + EPSILON and y1 <= h + EPSILON)
 
 
 # -- results ------------------------------------------------------------------------------------
@@ -346,7 +386,7 @@ class MoveOutcome:
     legal: bool = True
 
     @property
-    def poses(self) -> dict[str, dict]:
+    def poses(self) -> dict[str, dict[str, float]]:
         return {
             mid: {"x": m.x, "y": m.y, "z": m.z, "facing": m.facing}
             for mid, m in self.placements.items()
@@ -403,7 +443,14 @@ def _check_ids(unit: Unit, move: Move) -> None:
             raise InvalidInput(f"paths.{mid}", f"{mid!r} is not a model of unit {unit.id}")
 
 
-def _trace(situation: Situation, unit: Unit, start: Model, end: Model, waypoints, mode: Mode):
+def _trace(
+    situation: Situation,
+    unit: Unit,
+    start: Model,
+    end: Model,
+    waypoints: Sequence[Waypoint],
+    mode: Mode,
+) -> tuple[tuple[str, str] | None, tuple[tuple[str, str], ...], bool]:
     """Check a path segment by segment: (first blocking thing or None, passed-through list,
     table edge ok)."""
     blocked = None
@@ -468,7 +515,7 @@ def _trace(situation: Situation, unit: Unit, start: Model, end: Model, waypoints
     return blocked, tuple(through.items()), edge_ok
 
 
-def lowest_support(situation: Situation, pts) -> float:
+def lowest_support(situation: Situation, pts: Sequence[Waypoint]) -> float:
     """The lowest level a model's centre passes over along the path: the height of the tallest
     feature under each point, least over the path (0 where it crosses open ground). It is the
     tallest height h such that features at least h tall cover the whole path."""
@@ -481,7 +528,9 @@ def lowest_support(situation: Situation, pts) -> float:
     return 0.0
 
 
-def level_change(situation: Situation, pts, z_start: float, z_end: float) -> float:
+def level_change(
+    situation: Situation, pts: Sequence[Waypoint], z_start: float, z_end: float
+) -> float:
     """1.5 vertical distance between elevations: |z_end - z_start| while the path stays over
     floors that high; a path that leaves them (from one ruin to another across open ground, say)
     goes down to the lowest level it passes over and back up, and pays both."""
@@ -499,8 +548,8 @@ def plan_path(
     start: Model,
     end: Model,
     mode: Mode,
-    given: tuple | None = None,
-):
+    given: Sequence[Sequence[float]] | None = None,
+) -> PlannedPath:
     """The waypoints a model follows and their cost: (waypoints, horizontal, vertical, found).
 
     Given waypoints are used as they are; otherwise the straight line when it is clear and
@@ -522,7 +571,14 @@ def plan_path(
     return pts, horizontal, vertical, found
 
 
-def _ground_path(situation, unit, start: Model, end: Model, mode: Mode, given):
+def _ground_path(
+    situation: Situation,
+    unit: Unit,
+    start: Model,
+    end: Model,
+    mode: Mode,
+    given: Sequence[Sequence[float]] | None,
+) -> PlannedPath:
     """`plan_path` on the ground, before the floors-to-floor check."""
     a, b = (start.x, start.y), (end.x, end.y)
     need_climb = climbs_dense(unit) and any(
@@ -632,9 +688,9 @@ def judge_move(
             stage="while-moving",
             passed=within(dist, max_distance),
             subject=start.id,
-            text=f"{start.id} moves {fmt(dist)}{u}{climb} of the {fmt(max_distance)}{u} allowed."
-            if within(dist, max_distance)
-            else f"{start.id} would need {fmt(dist)}{u}{climb}, more than the "
+            pass_text=f"{start.id} moves {fmt(dist)}{u}{climb} of the {fmt(max_distance)}{u} "
+            "allowed.",
+            fail_text=f"{start.id} would need {fmt(dist)}{u}{climb}, more than the "
             f"{fmt(max_distance)}{u} this move allows.",
             measured=dist,
             limit=max_distance,
@@ -707,16 +763,18 @@ _THROUGH_TEXT = {
 }
 
 
-def _base_overlaps_area(model: Model, feature, bounds) -> bool:
+def _base_overlaps_area(
+    model: Model, feature: TerrainFeature, bounds: tuple[float, float, float, float]
+) -> bool:
     """Does the model's base overlap a terrain footprint by more than touching?"""
     x0, y0, x1, y1 = bounds
     r = model.base.radius
     if model.x + r < x0 or model.x - r > x1 or model.y + r < y0 or model.y - r > y1:
         return False
     if model.base.kind == "round":
-        return feature.footprint.distance(Point(model.x, model.y)) < r - EPSILON
+        return bool(feature.footprint.distance(Point(model.x, model.y)) < r - EPSILON)
     fp = model.footprint.buffer(-CURVE_SLACK) if model.base.kind == "oval" else model.footprint
-    return fp.intersection(feature.footprint).area > EPSILON
+    return bool(fp.intersection(feature.footprint).area > EPSILON)
 
 
 def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict: Verdict) -> bool:
@@ -744,9 +802,8 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
             stage="end-of-move",
             passed=not clashes,
             subject=unit.id,
-            text="No model ends on top of another model."
-            if not clashes
-            else "Models would end overlapping: "
+            pass_text="No model ends on top of another model.",
+            fail_text="Models would end overlapping: "
             + ", ".join(f"{a} on {b}" for a, b in clashes)
             + ".",
         )
@@ -761,9 +818,8 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
             stage="end-of-move",
             passed=not inside,
             subject=unit.id,
-            text="No model ends inside solid terrain."
-            if not inside
-            else "A model cannot end inside solid terrain: "
+            pass_text="No model ends inside solid terrain.",
+            fail_text="A model cannot end inside solid terrain: "
             + ", ".join(f"{m} in {t}" for m, t in inside)
             + ".",
         )
@@ -804,9 +860,8 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
         stage="end-of-move",
         passed=c.ok,
         subject=unit.id,
-        text=f"{unit.id} ends in coherency."
-        if c.ok
-        else f"{unit.id} would end out of coherency ({'; '.join(c.failures())}): every model "
+        pass_text=f"{unit.id} ends in coherency.",
+        fail_text=f"{unit.id} would end out of coherency ({'; '.join(c.failures())}): every model "
         'needs a unit mate within 2", every pair within 9" and no pair more than 5" apart '
         "vertically, all in one connected group.",
         measured=measured,
@@ -819,7 +874,7 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
 ENCLOSED_LOW = 3.0
 
 
-def _floors_at(situation: Situation, z: float, footprint):
+def _floors_at(situation: Situation, z: float, footprint: Any) -> list[tuple[Any, TerrainFeature]]:
     """The surfaces at height `z` near a base: [(polygon, feature)]."""
     return [
         (shape, t)
@@ -830,7 +885,7 @@ def _floors_at(situation: Situation, z: float, footprint):
     ]
 
 
-def floor_reach(situation: Situation, unit: Unit, max_distance: float) -> list:
+def floor_reach(situation: Situation, unit: Unit, max_distance: float) -> list[tuple[Any, str]]:
     """RULES.md 1.5, for the overlay: the upper floors the unit's models can end on within
     `max_distance`: [(geometry of base centres, 'floor 3"')], one entry per floor height.
 
@@ -839,7 +894,7 @@ def floor_reach(situation: Situation, unit: Unit, max_distance: float) -> list:
     stands on), and stands there only with its whole base on the floor. Enemy models in the way
     are not taken into account: the overlay may show a little more than a move can reach on a
     crowded floor; the judge measures the real path."""
-    out: dict[float, list] = {}
+    out: dict[float, list[Any]] = {}
     for m in unit.models:
         keywords = unit.keywords | m.keywords
         if not keywords & MAY_END_ABOVE:
@@ -872,7 +927,7 @@ def level_text(model: Model) -> str:
     return "on the ground" if model.z <= EPSILON else f'on the floor {fmt(model.z)}" up'
 
 
-def overhang(footprint, support) -> float:
+def overhang(footprint: Any, support: Any) -> float:
     """How far a base reaches beyond the surface under it: the largest distance from a point of
     its outline to `support` (0 when the whole base lies over it)."""
     coords = shapely.get_coordinates(footprint.exterior)
@@ -901,9 +956,8 @@ def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Ve
             stage="end-of-move",
             passed=a.z <= height + EPSILON,
             subject=a.id,
-            text=f"{a.id} ends {fmt(a.z)}{u} up, on a feature {fmt(height)}{u} tall."
-            if a.z <= height + EPSILON
-            else f"{a.id} would end {fmt(a.z)}{u} up, but the terrain under it is only "
+            pass_text=f"{a.id} ends {fmt(a.z)}{u} up, on a feature {fmt(height)}{u} tall.",
+            fail_text=f"{a.id} would end {fmt(a.z)}{u} up, but the terrain under it is only "
             f"{fmt(height)}{u} tall: a model cannot float.",
             measured=a.z,
             limit=height,
@@ -920,9 +974,8 @@ def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Ve
             stage="end-of-move",
             passed=stable,
             subject=a.id,
-            text=f"{a.id} stands on a floor {fmt(a.z)}{u} up, its whole base over it."
-            if stable
-            else f"{a.id} would end {fmt(a.z)}{u} up with no floor at that height under it: a "
+            pass_text=f"{a.id} stands on a floor {fmt(a.z)}{u} up, its whole base over it.",
+            fail_text=f"{a.id} would end {fmt(a.z)}{u} up with no floor at that height under it: a "
             "model stands on a floor or on the table, never in mid-air."
             if support is None
             else f"{a.id} would end on the floor {fmt(a.z)}{u} up with its base reaching "
@@ -994,7 +1047,9 @@ def may_stand(situation: Situation, unit: Unit, spot: Model, start: Model | None
     return not (dense and not keywords & THROUGH_DENSE and climbed)
 
 
-def _end_in_enclosed(situation: Situation, unit: Unit, moved, verdict: Verdict) -> bool:
+def _end_in_enclosed(
+    situation: Situation, unit: Unit, moved: Iterable[ModelMove], verdict: Verdict
+) -> bool:
     """RULES.md 1.5 (the core Solid rule): no model ends with any part of it through an enclosed
     part of a feature, up to 3" above the ground (on top of one is fine)."""
     inside = [(mm.end.id, t, h) for mm in moved for t, h in _through_enclosed(situation, mm.end)]

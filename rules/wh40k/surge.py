@@ -32,6 +32,7 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import shapely
 
@@ -44,7 +45,13 @@ from ..verdict import Finding, Verdict
 from .flying import can_fly
 from .measuring import engaged_enemy_units, engaged_with_model, unit_distance
 from .move_types import surged_this_phase
-from .moving import PLACEMENT_TOLERANCE, judge_move, level_text, reachable_region
+from .moving import (
+    PLACEMENT_TOLERANCE,
+    MoveOutcome,
+    judge_move,
+    level_text,
+    reachable_region,
+)
 from .surge_solver import SURGE_MODE, SurgeSpace, suggest_placement
 
 RULE = "21.02"
@@ -76,7 +83,7 @@ class SurgeAbility:
     limit: str | None = None  # "phase" / "turn" / "battle", or None
 
     @classmethod
-    def from_document(cls, doc: Mapping, field: str = "ability") -> SurgeAbility:
+    def from_document(cls, doc: Mapping[str, Any], field: str = "ability") -> SurgeAbility:
         ident = doc.get("id")
         if not isinstance(ident, str) or not ident:
             raise InvalidInput(f"{field}.id", "a surge ability needs an id")
@@ -142,7 +149,7 @@ class Trigger:
     destroyed: tuple[str, ...] = ()
 
     @classmethod
-    def from_document(cls, doc: Mapping, field: str = "declarations.trigger") -> Trigger:
+    def from_document(cls, doc: Mapping[str, Any], field: str = "declarations.trigger") -> Trigger:
         if not isinstance(doc, Mapping):
             raise InvalidInput(field, "must be an object")
         for key in doc:
@@ -212,17 +219,26 @@ def without_destroyed(situation: Situation, unit_id: str, trigger: Trigger | Non
 
 
 def trigger_check(
-    situation: Situation, unit: Unit, ability: SurgeAbility, trigger: Trigger | None
-) -> tuple[bool, str, float | None]:
-    """21.02 eligible-if "the rule allowing it has been triggered": (met, why in plain words,
-    the distance measured for the "enemy ended a move nearby" trigger or None)."""
+    situation: Situation,
+    unit: Unit,
+    ability: SurgeAbility,
+    trigger: Trigger | None,
+    verdict: Verdict,
+) -> bool:
+    """21.02 eligible-if "the rule allowing it has been triggered": records the finding (with
+    the distance measured for the "enemy ended a move nearby" trigger) and returns whether it
+    was met."""
     wants = SURGE_TRIGGERS[ability.trigger]
+
+    def refuse(why: str) -> bool:
+        return verdict.check(
+            rule=RULE, stage="eligible-if", passed=False, subject=unit.id, text=why
+        )
+
     if trigger is None:
-        return (
-            False,
+        return refuse(
             f"{ability.name} lets {unit.id} surge when {wants}; no such event was declared, "
-            "so it has not been triggered.",
-            None,
+            "so it has not been triggered."
         )
     if not situation.has_unit(trigger.by):
         raise InvalidInput(
@@ -230,43 +246,50 @@ def trigger_check(
         )
     by = situation.unit(trigger.by)
     if by.army == unit.army:
-        return (
-            False,
-            f"{trigger.by} is a friendly unit; only an enemy unit can trigger {ability.name}.",
-            None,
+        return refuse(
+            f"{trigger.by} is a friendly unit; only an enemy unit can trigger {ability.name}."
         )
     if ability.trigger == "enemy-ended-move-within-8":
         if trigger.event != "enemy-ended-move":
-            return (
-                False,
+            return refuse(
                 f"{ability.name} needs an enemy unit to end a move nearby, "
-                f"not {trigger.describe()}.",
-                None,
+                f"not {trigger.describe()}."
             )
         gap = unit_distance(by, unit)
-        met = within(gap, ENEMY_MOVE_TRIGGER_RANGE)
-        return (
-            met,
-            f'{trigger.by} ended its move {gap:.2f}" from {unit.id}, '
-            f'{"within" if met else "further than"} the {ENEMY_MOVE_TRIGGER_RANGE:g}" '
-            f"{ability.name} needs.",
-            gap,
+        ended = f'{trigger.by} ended its move {gap:.2f}" from {unit.id},'
+        needs = f'the {ENEMY_MOVE_TRIGGER_RANGE:g}" {ability.name} needs.'
+        return verdict.check(
+            rule=RULE,
+            stage="eligible-if",
+            passed=within(gap, ENEMY_MOVE_TRIGGER_RANGE),
+            subject=unit.id,
+            pass_text=f"{ended} within {needs}",
+            fail_text=f"{ended} further than {needs}",
+            measured=gap,
+            limit=ENEMY_MOVE_TRIGGER_RANGE,
         )
     if trigger.event != "shot":
-        return False, f"{ability.name} needs {unit.id} to be shot, not {trigger.describe()}.", None
+        return refuse(f"{ability.name} needs {unit.id} to be shot, not {trigger.describe()}.")
     count = {
         "models-destroyed-by-shooting": trigger.models_destroyed,
         "models-hit-by-shooting": max(trigger.hits, trigger.wounds_lost, trigger.models_destroyed),
         # a destroyed model lost its last wound, so it counts as a wound lost
         "wounds-lost-to-shooting": max(trigger.wounds_lost, trigger.models_destroyed),
     }[ability.trigger]
-    if count:
-        return True, f"{trigger.describe()}: {ability.name} triggers when {wants}.", None
-    return False, f"{trigger.describe()}, but {ability.name} only triggers when {wants}.", None
+    return verdict.check(
+        rule=RULE,
+        stage="eligible-if",
+        passed=bool(count),
+        subject=unit.id,
+        pass_text=f"{trigger.describe()}: {ability.name} triggers when {wants}.",
+        fail_text=f"{trigger.describe()}, but {ability.name} only triggers when {wants}.",
+    )
 
 
 # -- limits ---------------------------------------------------------------------------------------
-def uses_counting(situation: Situation, unit: Unit, ability: SurgeAbility) -> list[Mapping]:
+def uses_counting(
+    situation: Situation, unit: Unit, ability: SurgeAbility
+) -> list[Mapping[str, Any]]:
     """The recorded uses of `ability` that count against its limit now."""
     turn = situation.turn
     used = [
@@ -291,7 +314,7 @@ def uses_counting(situation: Situation, unit: Unit, ability: SurgeAbility) -> li
     return []
 
 
-def use_record(situation: Situation, unit: Unit, ability: SurgeAbility) -> list[dict]:
+def use_record(situation: Situation, unit: Unit, ability: SurgeAbility) -> list[dict[str, Any]]:
     """The unit's `surges_used` after one more use of `ability` now."""
     turn = situation.turn
     previous = [dict(u) for u in (unit.state.get("surges_used") or []) if isinstance(u, Mapping)]
@@ -340,78 +363,65 @@ def eligibility_findings(
     """21.02 eligible-if, every condition checked (not only the first that fails):
     triggered (and within the ability's limit), not battle-shocked, unengaged, not moved this
     phase."""
-    out = []
+    # Findings outside any one move (the surge offers list them too): a verdict only collects.
+    checks = Verdict(move={})
     if ability is None:
-        out.append(Finding(RULE, "eligible-if", False, unit.id, why_no_ability))
+        checks.check(
+            rule=RULE, stage="eligible-if", passed=False, subject=unit.id, text=why_no_ability
+        )
     else:
-        met, why, gap = trigger_check(situation, unit, ability, trigger)
-        limit = None if gap is None else ENEMY_MOVE_TRIGGER_RANGE
-        out.append(Finding(RULE, "eligible-if", met, unit.id, why, gap, limit))
+        trigger_check(situation, unit, ability, trigger, checks)
         if ability.limit:
             used = uses_counting(situation, unit, ability)
-            out.append(
-                Finding(
-                    RULE,
-                    "eligible-if",
-                    not used,
-                    unit.id,
-                    f"{ability.name} can be used once per {ability.limit}"
-                    + (
-                        f" and {unit.id} has already used it this {ability.limit}."
-                        if used
-                        else f"; {unit.id} has not used it yet this {ability.limit}."
-                    ),
-                    measured=len(used),
-                    limit=0,
-                )
+            checks.check(
+                rule=RULE,
+                stage="eligible-if",
+                passed=not used,
+                subject=unit.id,
+                pass_text=f"{ability.name} can be used once per {ability.limit}; {unit.id} has "
+                f"not used it yet this {ability.limit}.",
+                fail_text=f"{ability.name} can be used once per {ability.limit} and {unit.id} "
+                f"has already used it this {ability.limit}.",
+                measured=len(used),
+                limit=0,
             )
-    shocked = unit.flag("battle_shocked")
-    out.append(
-        Finding(
-            RULE,
-            "eligible-if",
-            not shocked,
-            unit.id,
-            f"{unit.id} is battle-shocked, and a battle-shocked unit cannot surge."
-            if shocked
-            else f"{unit.id} is not battle-shocked.",
-        )
+    checks.check(
+        rule=RULE,
+        stage="eligible-if",
+        passed=not unit.flag("battle_shocked"),
+        subject=unit.id,
+        pass_text=f"{unit.id} is not battle-shocked.",
+        fail_text=f"{unit.id} is battle-shocked, and a battle-shocked unit cannot surge.",
     )
     engaged = engaged_enemy_units(situation, unit)
-    out.append(
-        Finding(
-            RULE,
-            "eligible-if",
-            not engaged,
-            unit.id,
-            f"{unit.id} is engaged with {', '.join(engaged)}, and only an unengaged unit can surge."
-            if engaged
-            else f"{unit.id} is unengaged.",
-        )
+    checks.check(
+        rule=RULE,
+        stage="eligible-if",
+        passed=not engaged,
+        subject=unit.id,
+        pass_text=f"{unit.id} is unengaged.",
+        fail_text=f"{unit.id} is engaged with {', '.join(engaged)}, and only an unengaged unit "
+        "can surge.",
     )
     # A surge is a move (RULES.md 1.6): a surge recorded this phase, with any ability, counts
     # even when the moved flag was not set.
     surged = surged_this_phase(situation, unit)
-    moved = unit.flag("moved_this_phase") or surged
-    out.append(
-        Finding(
-            RULE,
-            "eligible-if",
-            not moved,
-            unit.id,
-            f"{unit.id} already surged this phase: a surge is a move, so it has already moved "
-            "this phase and cannot surge again, with this ability or another."
-            if surged
-            else f"{unit.id} has already moved this phase, so it cannot surge now."
-            if moved
-            else f"{unit.id} has not moved this phase.",
-        )
+    checks.check(
+        rule=RULE,
+        stage="eligible-if",
+        passed=not (surged or unit.flag("moved_this_phase")),
+        subject=unit.id,
+        pass_text=f"{unit.id} has not moved this phase.",
+        fail_text=f"{unit.id} already surged this phase: a surge is a move, so it has already "
+        "moved this phase and cannot surge again, with this ability or another."
+        if surged
+        else f"{unit.id} has already moved this phase, so it cannot surge now.",
     )
-    return out
+    return checks.findings
 
 
 def surge_offers(
-    situation: Situation, unit_id: str | None, event: Mapping
+    situation: Situation, unit_id: str | None, event: Mapping[str, Any]
 ) -> list[tuple[str, str, list[Finding]]]:
     """Which surge moves are on offer after `event` (a trigger document), and why or why not.
 
@@ -434,7 +444,7 @@ def surge_offers(
     return offers
 
 
-def eligibility(situation: Situation, unit_id: str, declarations: dict) -> list[Finding]:
+def eligibility(situation: Situation, unit_id: str, declarations: dict[str, Any]) -> list[Finding]:
     """MoveType.eligibility: the eligible-if findings for the declared (or only) surge ability."""
     unit = situation.unit(unit_id)
     raw = declarations.get("trigger")
@@ -592,7 +602,9 @@ def _refuse_take_to_the_skies(move: Move, unit: Unit, verdict: Verdict) -> None:
         )
 
 
-def _prepare(situation: Situation, move: Move):
+def _prepare(
+    situation: Situation, move: Move
+) -> tuple[Situation, Unit, SurgeAbility | None, Trigger | None, list[Finding]]:
     """Shared by adjudicate and suggest: the situation without the destroyed models, the unit,
     the ability, the trigger, and the eligible-if findings."""
     ability_id, trigger = _declarations(move)
@@ -662,7 +674,9 @@ def adjudicate_surge(situation: Situation, move: Move) -> Verdict:
     return verdict
 
 
-def _while_moving(space: SurgeSpace, placed: dict[str, Model], ground, verdict: Verdict) -> None:
+def _while_moving(
+    space: SurgeSpace, placed: dict[str, Model], ground: MoveOutcome, verdict: Verdict
+) -> None:
     """21.02 while moving, per model: engaged with the target if possible, else as close as
     possible (RULES.md 1.6, tested by `SurgeSpace.better_position`)."""
     target = space.target.id
@@ -746,11 +760,9 @@ def _after_moving(
         stage="after-moving",
         passed=not engaged,
         subject=unit.id,
-        text=f"{unit.id} would end engaged with {', '.join(engaged)}, which is not its surge "
-        "target "
-        f"{target}; a surge may only end engaged with the surge target."
-        if engaged
-        else f"{unit.id} is engaged with no enemy unit other than the surge target {target}.",
+        pass_text=f"{unit.id} is engaged with no enemy unit other than the surge target {target}.",
+        fail_text=f"{unit.id} would end engaged with {', '.join(engaged)}, which is not its "
+        f"surge target {target}; a surge may only end engaged with the surge target.",
     )
     verdict.check(
         rule=RULE,
@@ -786,7 +798,7 @@ def suggest_surge(situation: Situation, move: Move) -> Move:
     return Move(move.unit, move.type, move.declarations, move.dice, end, {}, dice.seed)
 
 
-def reach(situation: Situation, move: Move) -> list:
+def reach(situation: Situation, move: Move) -> list[tuple[Any, str]]:
     """Where each surviving model can end, for the table overlay: always on the ground (a surge
     never takes to the skies). The distance comes from the entered dice; before the roll there
     is none yet (InvalidInput)."""

@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from io import StringIO
 from pathlib import Path
 
 import pytest
@@ -17,17 +18,33 @@ ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "battlefield" / "demo"
 
 
-def run_rules(tmp_path, scenario_doc, move_doc):
-    """`python -m rules` on the two documents: (exit status, stdout, stderr)."""
+def write_files(tmp_path, scenario_doc, move_doc) -> list[str]:
     files = []
     for name, doc in (("scenario.json", scenario_doc), ("move.json", move_doc)):
         path = tmp_path / name
         path.write_bytes(doc if isinstance(doc, bytes) else json.dumps(doc).encode())
         files.append(str(path))
+    return files
+
+
+def run_rules(tmp_path, scenario_doc, move_doc):
+    """`python -m rules` on the two documents: (exit status, stdout, stderr)."""
     done = subprocess.run(
-        [sys.executable, "-m", "rules", *files], capture_output=True, text=True, cwd=ROOT
+        [sys.executable, "-m", "rules", *write_files(tmp_path, scenario_doc, move_doc)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
     )
     return done.returncode, done.stdout, done.stderr
+
+
+def call_rules(tmp_path, scenario_doc, move_doc):
+    """`rules.__main__.main` on the two documents, in this process (what `python -m rules`
+    runs; the tests below that start it as a command check the exit status and the imports):
+    (exit status, stdout, stderr)."""
+    out, err = StringIO(), StringIO()
+    status = main(write_files(tmp_path, scenario_doc, move_doc), stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
 
 
 def demo(name: str) -> tuple[dict, dict]:
@@ -51,7 +68,7 @@ def demo(name: str) -> tuple[dict, dict]:
     ],
 )
 def test_the_same_answer_as_manage_py_adjudicate(tmp_path, scenario_doc, move_doc):
-    assert run_rules(tmp_path, scenario_doc, move_doc) == run_adjudicate(
+    assert call_rules(tmp_path, scenario_doc, move_doc) == run_adjudicate(
         tmp_path, scenario_doc, move_doc
     )
 

@@ -95,7 +95,15 @@ def test_a_type_the_unit_may_not_make_lists_the_failed_eligible_if_findings(
     from rules.verdict import Finding
 
     def refuse(situation, unit_id, declarations):
-        return [Finding("09.01", "eligible-if", False, unit_id, "B has already moved.")]
+        return [
+            Finding(
+                rule="09.01",
+                stage="eligible-if",
+                passed=False,
+                subject=unit_id,
+                text="B has already moved.",
+            )
+        ]
 
     judge_move_type(
         monkeypatch,
