@@ -470,12 +470,11 @@ def adjudicate_pursuit(situation: Situation, move: Move) -> Verdict:
         stage="eligible-if",
         passed=outside >= PURSUIT_EDGE - EPSILON,
         subject=unit.id,
-        text=f"{fmt(outside)} cm of {target.id}'s edge lies outside woods and impassable terrain, "
-        f"at least {fmt(PURSUIT_EDGE)} cm, so {unit.id} may pursue it."
-        if outside >= PURSUIT_EDGE - EPSILON
-        else f"Only {fmt(outside)} cm of {target.id}'s edge lies outside terrain {unit.id} cannot "
-        f"enter on the ground; it needs {fmt(PURSUIT_EDGE)} cm, so {unit.id} cannot pursue: it "
-        "stands or falls back instead.",
+        pass_text=f"{fmt(outside)} cm of {target.id}'s edge lies outside woods and impassable "
+        f"terrain, at least {fmt(PURSUIT_EDGE)} cm, so {unit.id} may pursue it.",
+        fail_text=f"Only {fmt(outside)} cm of {target.id}'s edge lies outside terrain {unit.id} "
+        f"cannot enter on the ground; it needs {fmt(PURSUIT_EDGE)} cm, so {unit.id} cannot "
+        "pursue: it stands or falls back instead.",
         measured=outside,
         limit=PURSUIT_EDGE,
     )
@@ -485,12 +484,17 @@ def adjudicate_pursuit(situation: Situation, move: Move) -> Verdict:
         stage="eligible-if",  # 2.9: only a unit that can reach the enemy may pursue
         passed=reach and not plan["halted"],
         subject=unit.id,
-        text=f"Pursuing on the ground, {unit.id} would be stopped by {plan['halted'][1]} after "
-        f"{fmt(plan['travelled'])} cm, short of {plan['target']}: a unit that cannot reach the "
-        "enemy cannot pursue; it stands or falls back instead."
-        if plan["halted"]
-        else f"{unit.id} pursues {fmt(plan['distance'])} cm along the ground into contact with "
-        f"{plan['target']} (a full-pace move reaches {fmt(FLYER_PACE)} cm).",
+        pass_text=f"{unit.id} pursues {fmt(plan['distance'])} cm along the ground into contact "
+        f"with {plan['target']} (a full-pace move reaches {fmt(FLYER_PACE)} cm).",
+        fail_text=(
+            f"Pursuing on the ground, {unit.id} would be stopped by {plan['halted'][1]} after "
+            f"{fmt(plan['travelled'])} cm, short of {plan['target']}: a unit that cannot reach "
+            "the enemy cannot pursue; it stands or falls back instead."
+            if plan["halted"]
+            else f"{plan['target']} is {fmt(plan['distance'])} cm away along the ground, beyond "
+            f"the {fmt(FLYER_PACE)} cm of a full-pace move: a unit that cannot reach the enemy "
+            "cannot pursue; it stands or falls back instead."
+        ),
         measured=plan["distance"],
         limit=FLYER_PACE,
     )
@@ -570,9 +574,8 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
             stage="after-moving",
             passed=bool(touched),
             subject=unit.id,
-            text=f"{unit.id} advances into contact with {', '.join(touched)}."
-            if touched
-            else f"A combat advance brings {unit.id} into contact with the enemy; "
+            pass_text=f"{unit.id} advances into contact with {', '.join(touched)}.",
+            fail_text=f"A combat advance brings {unit.id} into contact with the enemy; "
             "it ends touching none.",
         )
     else:

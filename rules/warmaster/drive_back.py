@@ -269,9 +269,9 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
         stage="eligible-if",
         passed=not busy,
         subject=unit.id,
-        text=f"{unit.id} is not in combat."
-        if not busy
-        else f"{unit.id} is in combat with {', '.join(busy)}; units in combat are not driven back.",
+        pass_text=f"{unit.id} is not in combat.",
+        fail_text=f"{unit.id} is in combat with {', '.join(busy)}; units in combat are not "
+        "driven back.",
     )
     for declared in ("defended", "fortified"):
         if move.declared(declared):
@@ -281,9 +281,8 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
                 stage="eligible-if",
                 passed=may,
                 subject=unit.id,
-                text=f"{unit.id} is infantry or artillery, so it can be {declared}."
-                if may
-                else f"Only infantry and artillery stands can be {declared}, and {unit.id} is "
+                pass_text=f"{unit.id} is infantry or artillery, so it can be {declared}.",
+                fail_text=f"Only infantry and artillery stands can be {declared}, and {unit.id} is "
                 "neither: it rolls every drive-back die.",
             )
     if not verdict.legal:
