@@ -127,6 +127,10 @@ def _in_phase(phase: str, rule: str):
 CHARGE_TARGETS = Declaration("charge_targets", "enemy-units", "Charge targets")
 #: 2.7: flyers may attack a fortified unit, which still counts as fortified against them.
 CHARGES_FORTIFIED = Declaration("fortified", "flag", "The unit charged is fortified")
+#: 2.9: an initiative may pass over fortified enemy infantry and artillery (the player's choice).
+IGNORE_FORTIFIED = Declaration(
+    "ignore_fortified", "flag", "Ignore fortified enemy infantry and artillery"
+)
 #: 2.5: a flyer charging from irregular formation goes at most 10 cm.
 IRREGULAR = Declaration("irregular", "flag", "Charging from irregular formation")
 ORDERED_BY = Declaration("ordered_by", "friendly-unit", "Ordered by", required=True)
@@ -149,7 +153,7 @@ SYSTEM.add(
         rule=command.RULE_INITIATIVE,
         adjudicate=command.adjudicate_initiative_charge,
         eligibility=_steered(command.adjudicate_initiative_charge, "initiative-charge"),
-        declarations=(CHARGE_TARGETS, CHARGES_FORTIFIED, IRREGULAR),
+        declarations=(CHARGE_TARGETS, CHARGES_FORTIFIED, IRREGULAR, IGNORE_FORTIFIED),
         phases=("command",),
     ),
     MoveType(

@@ -14,6 +14,7 @@ moves), so initiative is refused after `homed_back` or orders, and a character w
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from types import MappingProxyType
 
 from ..dice import Dice
@@ -398,14 +399,22 @@ def move_declares_fortified(verdict: Verdict) -> bool:
     return bool(verdict.move.get("fortified"))
 
 
-def closest_visible_enemies(situation: Situation, unit: Unit) -> tuple[list[Unit], float]:
+def may_ignore_fortified(enemy: Unit) -> bool:
+    """2.9: initiative may pass over an enemy unit that is fortified infantry or artillery."""
+    return enemy.flag("fortified") and (enemy.has("INFANTRY") or enemy.has("ARTILLERY"))
+
+
+def closest_visible_enemies(
+    situation: Situation, unit: Unit, skip: Iterable[str] = ()
+) -> tuple[list[Unit], float]:
     """2.3 / 2.9: the closest enemy units the flyer can see (several when equally close, within
-    EPSILON: the player picks one), and their distance. Characters are never targets."""
-    characters = board(situation).characters
+    EPSILON: the player picks one), and their distance. Characters are never targets; the units
+    in `skip` (e.g. fortified infantry an initiative chooses to ignore) are not counted."""
+    passed_over = set(board(situation).characters) | set(skip)
     seen = [
         (unit_distance(unit.models, e.models), e)
         for e in situation.enemies_of(unit)
-        if e.id not in characters and unit_sees(situation, unit, e)
+        if e.id not in passed_over and unit_sees(situation, unit, e)
     ]
     if not seen:
         return [], math.inf
@@ -463,7 +472,22 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
                 subject=unit.id,
                 text=f"{unit.id} {text}, so it cannot use initiative now.",
             )
-    closest, gap = closest_visible_enemies(situation, unit)
+    ignored = []
+    if move.declared("ignore_fortified"):
+        # 2.9: the player's choice; only fortified infantry and artillery may be passed over.
+        ignored = [e.id for e in situation.enemies_of(unit) if may_ignore_fortified(e)]
+        verdict.check(
+            rule=RULE_INITIATIVE,
+            stage="before-moving",
+            passed=True,
+            subject=unit.id,
+            text=(
+                f"The player chose to ignore fortified enemy infantry and artillery "
+                f"({', '.join(ignored) or 'none on the table'}) when finding the closest enemy; "
+                "other fortified units still count."
+            ),
+        )
+    closest, gap = closest_visible_enemies(situation, unit, ignored)
     declared = move.declared("charge_targets")
     target = next((e for e in closest if declared and [e.id] == list(declared)), None)
     target = target or (closest[0] if closest else None)

@@ -265,3 +265,37 @@ def test_a_generals_12_fails_with_no_move_and_ends_all_orders():
     assert verdict.legal, failed_rules(verdict)
     assert not any(e["event"] == "blunder-roll" for e in verdict.events)
     assert verdict.after.unit("D").state["orders_over"] is True
+
+
+# -- initiative and fortified enemies -------------------------------------------------------------
+
+# F spans x 9..11, y 48..60, front edge x = 11. W (fortified blue infantry at (18, 54)) spans
+# x 17..19, y 52..56: 6 cm in front of F. E at (25, 66) spans x 24..26, y 64..68: dx 13, dy 4
+# from F's corner (11, 60), 13.6 cm. F's INITIATIVE end (x 22..24, y 60..72) touches E only.
+
+
+def test_initiative_may_ignore_fortified_enemy_infantry_at_the_players_choice():
+    units = [
+        line_of_flyers("F", 10, 54),
+        enemy("W", 18, 54, state={"fortified": True}),
+        enemy("E", 25, 66),
+        character("C", 20, 100, rect=True),
+    ]
+    # Without the choice, the fortified W (6 cm) is the closest enemy: charging E is refused.
+    refused = judge(scenario(units), INITIATIVE)
+    assert not refused.legal
+    assert refused.move["target"] == "W"
+    # The player chooses to ignore fortified infantry: E (13.6 cm) is the target, legal.
+    chosen = {**INITIATIVE, "declarations": {"ignore_fortified": True}}
+    verdict = judge(scenario(units), chosen)
+    assert verdict.legal, failed_rules(verdict)
+    assert verdict.move["target"] == "E"
+    assert any("W" in f.text and "fortified" in f.text and f.passed for f in verdict.findings)
+
+
+def test_only_fortified_infantry_or_artillery_may_be_ignored_by_initiative():
+    monster = {**enemy("W", 18, 54, state={"fortified": True}), "keywords": ["MONSTER"]}
+    units = [line_of_flyers("F", 10, 54), monster, enemy("E", 25, 66)]
+    verdict = judge(scenario(units), {**INITIATIVE, "declarations": {"ignore_fortified": True}})
+    assert not verdict.legal
+    assert verdict.move["target"] == "W"
