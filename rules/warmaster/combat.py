@@ -35,11 +35,12 @@ from shapely.ops import nearest_points
 
 from ..dice import Dice
 from ..errors import InvalidInput
-from ..geometry import EPSILON, fmt
+from ..geometry import EPSILON, fmt, within
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
 from .bystanders import finish_past_characters
+from .command import closest_visible_enemies
 from .drive_back import confusion_roll
 from .flying import (
     FLYER_PACE,
@@ -578,6 +579,8 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
             fail_text=f"A combat advance brings {unit.id} into contact with the enemy; "
             "it ends touching none.",
         )
+        if touched:
+            _check_advance_target(verdict, situation, unit, touched)
     else:
         near = _near_enemies_or_combat(situation, unit, ends)
         if near:
@@ -595,6 +598,33 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
             state = {unit.id: {"confused": True}}
     characters_must_leave(verdict, situation, unit, ends)
     return finish_past_characters(verdict, situation, unit, ends, state)
+
+
+def _check_advance_target(
+    verdict: Verdict, situation: Situation, unit: Unit, touched: list[str]
+) -> None:
+    """2.9: an advance goes into the closest enemy unit the advancer can see, from where it
+    starts, and reach (20 cm); characters are not units and are never its target."""
+    closest, gap = closest_visible_enemies(situation, unit)
+    names = " or ".join(e.id for e in closest)
+    reachable = bool(closest) and within(gap, ADVANCE_DISTANCE)
+    verdict.check(
+        rule=RULE,
+        stage="after-moving",
+        passed=reachable and any(e.id in touched for e in closest),
+        subject=unit.id,
+        measured=gap if closest else None,
+        limit=ADVANCE_DISTANCE,
+        pass_text=f"{unit.id} advances into {names}, the closest enemy unit it can see "
+        f"({fmt(gap)} cm away).",
+        fail_text=(
+            f"An advance goes into the closest enemy unit {unit.id} can see and reach: "
+            f"{names}, {fmt(gap)} cm away, not {', '.join(touched)}."
+            if reachable
+            else f"{unit.id} can see no enemy unit within the {fmt(ADVANCE_DISTANCE)} cm of an "
+            "advance, so it has nothing to advance into."
+        ),
+    )
 
 
 def _near_enemies_or_combat(situation: Situation, unit: Unit, ends: list[Model]) -> list[str]:

@@ -299,3 +299,42 @@ def test_only_fortified_infantry_or_artillery_may_be_ignored_by_initiative():
     verdict = judge(scenario(units), {**INITIATIVE, "declarations": {"ignore_fortified": True}})
     assert not verdict.legal
     assert verdict.move["target"] == "W"
+
+
+# -- the advance target ---------------------------------------------------------------------------
+
+# After the combat, F (x 9..11, y 48..60, facing +x) advances. Enemies: B behind it at (4, 54)
+# (x 3..5), 4 cm away but outside F's 180-degree front arc; N at (20, 54) (x 19..21, y 52..56),
+# 8 cm in front; M at (26, 62) (x 25..27, y 60..64), 14 cm from F's corner (11, 60); and a lone
+# blue Hero at (14, 66) (x 13..15, y 64..68), 3.6 cm from that corner, which is not a unit.
+
+
+def _advance(end_x, dy=0):
+    return {"unit": "F", "type": "combat-advance", "end": to_x(end_x, dy)}
+
+
+def _advance_table():
+    return scenario(
+        [
+            line_of_flyers("F", 10, 54),
+            enemy("B", 4, 54),
+            enemy("N", 20, 54),
+            enemy("M", 26, 62),
+            hero("H", 14, 66, army="blue"),
+        ],
+        phase="combat",
+    )
+
+
+def test_an_advance_goes_into_the_closest_enemy_unit_it_can_see_and_reach():
+    # F at x 17..19 touches N (x 19..21): an 8 cm advance into the closest enemy it sees.
+    verdict = judge(_advance_table(), _advance(18))
+    assert verdict.legal, failed_rules(verdict)
+
+
+def test_an_advance_into_a_further_enemy_is_refused():
+    # F at x 23..25, y 50..62 touches M (x 25, y 60..64) with F3; each stand moves 14.1 cm,
+    # within 20 cm, but N (8 cm) is closer: M is not the advance's target.
+    verdict = judge(_advance_table(), _advance(24, dy=2))
+    assert not verdict.legal
+    assert any("N" in t and "closest" in t for _, _, t in failed_rules(verdict))
