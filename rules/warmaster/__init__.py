@@ -138,6 +138,12 @@ HITS = Declaration("hits", "count", "Hits", required=True)
 FRIENDS_MAKE_WAY = Declaration("friends_make_way", "yes-no", "Friends in the way")
 #: 2.9 retreats: the losing units sharing the result, and the side retreated from on a tie.
 LOSING_UNITS = Declaration("losing_units", "count", "Losing units sharing the result")
+#: 2.9 "Leaving the table": the D6 the players rolled when the unit went over the edge. A document
+#: may carry it (then the engine judges the outcome); the stepper does not ask it, and the verdict
+#: reports the roll owed instead.
+LEAVE_TABLE_ROLL = Declaration(
+    "leave_table_roll", "count", "Leave-the-table D6 (if it left)", asked=False
+)
 RETREAT_FROM = Declaration(
     "retreat_from",
     "choice",
@@ -203,6 +209,7 @@ SYSTEM.add(
             Declaration("defended", "flag", "Defended"),
             Declaration("fortified", "flag", "Fortified"),
             FRIENDS_MAKE_WAY,
+            LEAVE_TABLE_ROLL,
         ),
         dice="one D6 per hit",
         phases=("shooting",),
@@ -233,6 +240,7 @@ SYSTEM.add(
         rule=combat.RULE,
         adjudicate=combat.adjudicate_combat_advance,
         eligibility=_steered(combat.adjudicate_combat_advance, "combat-advance"),
+        declarations=(LEAVE_TABLE_ROLL,),
         phases=("combat",),
     ),
     MoveType(
@@ -241,6 +249,7 @@ SYSTEM.add(
         rule=combat.RULE,
         adjudicate=combat.adjudicate_combat_fall_back,
         eligibility=_steered(combat.adjudicate_combat_fall_back, "combat-fall-back", (1, 1, 1)),
+        declarations=(LEAVE_TABLE_ROLL,),
         dice="three D6 (2.9: the fall back distance)",
         phases=("combat",),
     ),

@@ -39,7 +39,7 @@ from ..geometry import EPSILON, fmt, within
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
-from .bystanders import finish_past_characters
+from .bystanders import die_with, finish_past_characters
 from .command import closest_visible_enemies
 from .drive_back import confusion_roll
 from .flying import (
@@ -57,6 +57,7 @@ from .flying import (
     refuse_ground_unit,
     touching_enemy_units,
 )
+from .leaving import back_on_the_table, leave_the_table, off_the_table
 from .stands import (
     block_intervals,
     board,
@@ -360,7 +361,8 @@ def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
             ),
         )
         verdict.events.append({"event": "destroyed", "unit": unit.id})
-        return finish(verdict, situation, [], {}, [m.id for m in unit.models])
+        gone = [m.id for m in unit.models] + die_with(verdict, situation, unit)
+        return finish(verdict, situation, [], {}, gone)
     for stand_id, what in plan["destroyed"].items():
         verdict.check(
             rule=RULE,
@@ -376,7 +378,7 @@ def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
     removed = list(plan["destroyed"])
     if len(removed) == len(unit.models):
         verdict.events.append({"event": "destroyed", "unit": unit.id})
-        return finish(verdict, situation, [], {}, removed)
+        return finish(verdict, situation, [], {}, removed + die_with(verdict, situation, unit))
     survivors = [m for m in unit.models if m.id not in plan["destroyed"]]
     kept = dataclasses.replace(unit, models=tuple(survivors))
     if move.end is not None:
@@ -421,7 +423,9 @@ def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
         lost = int(unit.state.get("stands_lost", 0) or 0)
         state = {unit.id: {"stands_lost": lost + len(removed)}}
     on_the_way = characters_on_the_way(situation, kept, plan["direction"], plan["distance"])
-    return finish_past_characters(verdict, situation, kept, ends, state, removed, on_the_way)
+    return finish_past_characters(
+        verdict, situation, kept, ends, state, removed, on_the_way, with_joined=True
+    )
 
 
 def characters_on_the_way(
@@ -508,7 +512,9 @@ def adjudicate_pursuit(situation: Situation, move: Move) -> Verdict:
         check_flown_end(verdict, situation, unit, ends, may_touch_enemy=True)
     characters_must_leave(verdict, situation, unit, ends)
     on_the_way = characters_on_the_way(situation, unit, plan["direction"], plan["travelled"])
-    return finish_past_characters(verdict, situation, unit, ends, None, (), on_the_way)
+    return finish_past_characters(
+        verdict, situation, unit, ends, None, (), on_the_way, with_joined=True
+    )
 
 
 #: 2.9: no stand may move more than this in a combat advance (flyers too, flown).
@@ -566,6 +572,10 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
     what = "advance" if advance else "fall back"
     ends = end_models(unit, move)
     check_distances(verdict, unit, ends, limit, RULE, f"a flown combat {what}")
+    if verdict.legal and off_the_table(situation, ends):
+        where = back_on_the_table(situation, ends)
+        how = f"The {what} takes {unit.id} over the table edge"
+        return leave_the_table(verdict, situation, unit, move, how, where)
     check_flown_end(verdict, situation, unit, ends, may_touch_enemy=advance)
     state = {}
     if advance:
@@ -597,7 +607,7 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
             verdict.events.append({"event": "confused", "unit": unit.id, "because": near})
             state = {unit.id: {"confused": True}}
     characters_must_leave(verdict, situation, unit, ends)
-    return finish_past_characters(verdict, situation, unit, ends, state)
+    return finish_past_characters(verdict, situation, unit, ends, state, with_joined=True)
 
 
 def _check_advance_target(

@@ -142,7 +142,9 @@ def check_flown_end(
             passed=on_table,
             subject=m.id,
             pass_text=f"{m.id} ends on the table.",
-            fail_text=f"{m.id} would end off the table.",
+            fail_text=f"{m.id} would end off the table: [house] a move the player steers in the "
+            "Command phase (an order, an initiative charge, a home back, a character's move) may "
+            "not take any stand off the table (2.9).",
         )
         bad = forbidden_terrain_under(situation, fp)
         verdict.check(
