@@ -103,7 +103,7 @@ SYSTEM = register_system(
     )
 )
 
-from . import characters, combat, command, drive_back, home_back  # noqa: E402
+from . import characters, combat, command, drive_back, home_back, make_way  # noqa: E402
 from .flying import phase_check, refuse_ground_unit  # noqa: E402
 
 _steered = command.eligibility_of  # eligible-if findings of a trial move that stays put
@@ -252,6 +252,18 @@ SYSTEM.add(
         declarations=(LEAVE_TABLE_ROLL,),
         dice="three D6 (2.9: the fall back distance)",
         phases=("combat",),
+    ),
+    MoveType(
+        name="make-way",
+        title="Make way",
+        rule=make_way.RULE,
+        adjudicate=make_way.adjudicate_make_way,
+        eligibility=make_way.make_way_eligibility,
+        declarations=(
+            Declaration("made_way_for", "friendly-unit", "Making way for", required=True),
+            LEAVE_TABLE_ROLL,
+        ),
+        phases=("shooting", "combat"),
     ),
     MoveType(
         name="character-move",
