@@ -252,6 +252,19 @@ def test_a_heros_12_is_a_blunder_with_no_half_pace_move(end_x, legal):
     assert {"event": "blunder-roll", "unit": "F", "dice": "D6"} in verdict.events
 
 
+def test_a_wizards_12_is_a_blunder_too_and_only_the_roll_owed_is_reported():
+    # RULES.md gives no Blunder table results: the engine reports the D6 owed and judges nothing
+    # more (docs/rules-coverage.md); the unit stays put (x 9..11).
+    doc = scenario([line_of_flyers("F", 10, 54), hero("C", 20, 70, keyword="WIZARD", command=10)])
+    verdict = judge(doc, order(10, dice=(6, 6)))
+    assert verdict.legal, failed_rules(verdict)
+    assert [e for e in verdict.events if e["event"] == "blunder-roll"] == [
+        {"event": "blunder-roll", "unit": "F", "dice": "D6"}
+    ]
+    blunder = next(f for f in verdict.findings if "blunder" in f.text)
+    assert "does not judge" in blunder.text
+
+
 def test_a_generals_12_fails_with_no_move_and_ends_all_orders():
     doc = scenario(
         [
