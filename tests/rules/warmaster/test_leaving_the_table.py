@@ -199,3 +199,31 @@ def test_a_joined_character_stays_put_when_its_unit_moves_by_order():
     verdict = judge(doc, order)
     assert verdict.legal, failed_rules(verdict)
     assert after_x(verdict, "F1") == 30 and after_x(verdict, "H1") == 10
+
+
+# Retreat (combat.py geometry): F at x = 50 (x 49..51), the enemy E1 at (52, 54) touching F2's
+# front; a combat lost by 5 moves F 5 cm straight back (-x), to x = 45. Its joined Hero at
+# (50, 62) goes with it, to (45, 62).
+
+
+def _fought(*extra, x=50):
+    return scenario([line_of_flyers("F", x, 54), enemy("E", x + 2, 54), *extra], phase="combat")
+
+
+def test_a_joined_character_retreats_with_its_unit():
+    verdict = judge(
+        _fought(hero(50, 62)), {"unit": "F", "type": "retreat", "declarations": {"hits": 5}}
+    )
+    assert verdict.legal, failed_rules(verdict)
+    assert after_x(verdict, "F1") == 45 and after_x(verdict, "H1") == 45
+
+
+def test_a_joined_character_dies_with_a_unit_that_retreats_off_the_table():
+    # F at x = 4 (x 3..5): 5 cm back crosses the left edge: the unit and its Hero are destroyed
+    verdict = judge(
+        _fought(hero(4, 62), x=4), {"unit": "F", "type": "retreat", "declarations": {"hits": 5}}
+    )
+    assert verdict.legal, failed_rules(verdict)
+    assert {"event": "destroyed", "unit": "F"} in verdict.events
+    assert {"event": "slain", "unit": "H", "general": False} in verdict.events
+    assert after_x(verdict, "H1") is None
