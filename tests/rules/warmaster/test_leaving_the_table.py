@@ -18,6 +18,17 @@ def to_x(x):
     return {m: {"x": x, "y": y} for m, y in F_YS}
 
 
+def order_to(x):
+    """An order from C, rolled 3 + 3, moving F's centres to x."""
+    return {
+        "unit": "F",
+        "type": "order-move",
+        "dice": [3, 3],
+        "end": to_x(x),
+        "declarations": {"ordered_by": "C"},
+    }
+
+
 def hero(x, y, joined="F"):
     return {
         "id": "H",
@@ -139,14 +150,7 @@ def test_a_leave_the_table_roll_must_be_a_d6():
 def test_house_an_order_may_not_take_a_stand_off_the_table():
     # C (x 19..21, y 68..72) is 11.3 cm from F: the order 3 + 3 passes, but the end is off.
     doc = scenario([line_of_flyers("F", 10, 54), character("C", 20, 70, rect=True)])
-    order = {
-        "unit": "F",
-        "type": "order-move",
-        "dice": [3, 3],
-        "end": to_x(0),
-        "declarations": {"ordered_by": "C"},
-    }
-    verdict = judge(doc, order)
+    verdict = judge(doc, order_to(0))
     assert not verdict.legal
     assert any("[house]" in t and "off the table" in t for _, _, t in failed_rules(verdict))
 
@@ -189,14 +193,7 @@ def test_a_joined_character_stays_put_when_its_unit_moves_by_order():
     # Command phase: F flies 20 cm by order (to x = 30); H, joined, does not go with it. C
     # (round, x 19..21, y 69..71) is 12 cm from F.
     doc = scenario([line_of_flyers("F", 10, 54), hero(10, 62), character("C", 20, 70)])
-    order = {
-        "unit": "F",
-        "type": "order-move",
-        "dice": [3, 3],
-        "end": to_x(30),
-        "declarations": {"ordered_by": "C"},
-    }
-    verdict = judge(doc, order)
+    verdict = judge(doc, order_to(30))
     assert verdict.legal, failed_rules(verdict)
     assert after_x(verdict, "F1") == 30 and after_x(verdict, "H1") == 10
 
