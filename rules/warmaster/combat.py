@@ -11,10 +11,13 @@ restate):
 - Pursuit: the unit moves as a block along the ground straight at the pursued unit (the one in
   `charge_targets`), from its stand nearest that unit, until it touches it; stands, woods and
   terrain infantry cannot enter stop it where it meets them.
-- Advance and fall back are flown like Command phase moves (hops, end checks of 2.5). Their
-  distance comes from the combat rules, which RULES.md does not fix: the engine holds them to a
-  flyer's full pace of 100 cm, and says so in a finding. An advance ends touching an enemy; a fall
-  back ends out of contact.
+- Advance and fall back are flown like Command phase moves (hops, end checks of 2.5), over the
+  distances of 2.9: an advance at most 20 cm, into the closest enemy unit the advancer can see
+  and reach (characters are not units); a fall back at most 3D6 cm, confused if it ends within
+  1 cm of enemies or units in combat. Either one that takes a stand over the table edge takes the
+  unit off the table (leaving.py: the D6 owed, or its outcome).
+- 2.9: joined characters move with the unit in all of these, and die with it (a retreat off the
+  table or one that destroys every stand).
 - 2.8: after any of these, a flying character who has joined the unit (its state `joined` names
   the unit) must leave if the unit ends where the character cannot be (woods or terrain infantry
   cannot enter): an event `character-must-leave` says so (the move `character-escape` follows).
