@@ -327,6 +327,15 @@ def finish_past_characters(
     `with_joined`: a Shooting or Combat phase move, which the unit's joined characters make with
     it (2.9); in the Command phase they stay where they are."""
     carried = carry_joined(situation, unit, ends) if with_joined else []
+    for c in carried:
+        verdict.check(
+            rule=RULE,
+            stage="after-moving",
+            passed=True,
+            subject=c.id,
+            text=f"{c.id} has joined {unit.id} and moves with it ([house]: as the stand nearest "
+            f"to it moves), to ({fmt(c.x)}, {fmt(c.y)}).",
+        )
     moved, slain = characters_in_the_way(
         verdict,
         situation,

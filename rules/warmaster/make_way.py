@@ -117,8 +117,8 @@ def _friend_made_way_for(verdict: Verdict, situation: Situation, unit: Unit, mov
 def _pace(unit: Unit) -> tuple[float, str]:
     shape = formation(unit.models)
     if shape == "irregular":
-        return IRREGULAR_PACE, "a unit in irregular formation makes way at half pace"
-    return FLYER_PACE, f"a {shape} of flyers makes way at full pace"
+        return IRREGULAR_PACE, "[house] a unit in irregular formation makes way at half pace"
+    return FLYER_PACE, f"[house] a {shape} of flyers makes way at full pace"
 
 
 def _check_the_way(

@@ -178,6 +178,7 @@ def test_a_joined_character_is_driven_back_with_its_unit():
     verdict = judge(_drive_table(hero(100, 62)), _drive([3, 4]))
     assert verdict.legal, failed_rules(verdict)
     assert after_x(verdict, "F1") == 93 and after_x(verdict, "H1") == 93
+    assert any(f.subject == "H1" and "[house]" in f.text for f in verdict.findings)
     assert not [e for e in verdict.events if e["event"] == "character-moved-aside"]
 
 
