@@ -225,3 +225,23 @@ def test_a_joined_character_dies_with_a_unit_that_retreats_off_the_table():
     assert {"event": "destroyed", "unit": "F"} in verdict.events
     assert {"event": "slain", "unit": "H", "general": False} in verdict.events
     assert after_x(verdict, "H1") is None
+
+
+def test_a_drive_back_over_the_edge_with_the_d6_given_is_judged():
+    # F at x = 8 (x 7..9), the shooter at x = 28: 5 + 4 = 9 cm crosses the edge after 7 cm.
+    # One stand already lost: a 3 counts 2, off the table until its side's next turn.
+    doc = scenario(
+        [line_of_flyers("F", 8, 54, state={"stands_lost": 1}), enemy("S", 28, 54)],
+        phase="shooting",
+    )
+    drive = {
+        "unit": "F",
+        "type": "drive-back",
+        "dice": [5, 4],
+        "declarations": {"shooter": "S1", "hits": 2, "leave_table_roll": 3},
+    }
+    verdict = judge(doc, drive)
+    assert verdict.legal, failed_rules(verdict)
+    event = leave_event(verdict)
+    assert (event["roll"], event["modifier"], event["outcome"]) == (3, -1, "off-table")
+    assert after_x(verdict, "F1") == 1
