@@ -103,7 +103,7 @@ SYSTEM = register_system(
     )
 )
 
-from . import characters, combat, command, drive_back, home_back  # noqa: E402
+from . import characters, combat, command, drive_back, home_back, make_way  # noqa: E402
 from .flying import phase_check, refuse_ground_unit  # noqa: E402
 
 _steered = command.eligibility_of  # eligible-if findings of a trial move that stays put
@@ -127,6 +127,10 @@ def _in_phase(phase: str, rule: str):
 CHARGE_TARGETS = Declaration("charge_targets", "enemy-units", "Charge targets")
 #: 2.7: flyers may attack a fortified unit, which still counts as fortified against them.
 CHARGES_FORTIFIED = Declaration("fortified", "flag", "The unit charged is fortified")
+#: 2.9: an initiative may pass over fortified enemy infantry and artillery (the player's choice).
+IGNORE_FORTIFIED = Declaration(
+    "ignore_fortified", "flag", "Ignore fortified enemy infantry and artillery"
+)
 #: 2.5: a flyer charging from irregular formation goes at most 10 cm.
 IRREGULAR = Declaration("irregular", "flag", "Charging from irregular formation")
 ORDERED_BY = Declaration("ordered_by", "friendly-unit", "Ordered by", required=True)
@@ -134,6 +138,12 @@ HITS = Declaration("hits", "count", "Hits", required=True)
 FRIENDS_MAKE_WAY = Declaration("friends_make_way", "yes-no", "Friends in the way")
 #: 2.9 retreats: the losing units sharing the result, and the side retreated from on a tie.
 LOSING_UNITS = Declaration("losing_units", "count", "Losing units sharing the result")
+#: 2.9 "Leaving the table": the D6 the players rolled when the unit went over the edge. A document
+#: may carry it (then the engine judges the outcome); the stepper does not ask it, and the verdict
+#: reports the roll owed instead.
+LEAVE_TABLE_ROLL = Declaration(
+    "leave_table_roll", "count", "Leave-the-table D6 (if it left)", asked=False
+)
 RETREAT_FROM = Declaration(
     "retreat_from",
     "choice",
@@ -149,7 +159,7 @@ SYSTEM.add(
         rule=command.RULE_INITIATIVE,
         adjudicate=command.adjudicate_initiative_charge,
         eligibility=_steered(command.adjudicate_initiative_charge, "initiative-charge"),
-        declarations=(CHARGE_TARGETS, CHARGES_FORTIFIED, IRREGULAR),
+        declarations=(CHARGE_TARGETS, CHARGES_FORTIFIED, IRREGULAR, IGNORE_FORTIFIED),
         phases=("command",),
     ),
     MoveType(
@@ -199,6 +209,7 @@ SYSTEM.add(
             Declaration("defended", "flag", "Defended"),
             Declaration("fortified", "flag", "Fortified"),
             FRIENDS_MAKE_WAY,
+            LEAVE_TABLE_ROLL,
         ),
         dice="one D6 per hit",
         phases=("shooting",),
@@ -229,6 +240,7 @@ SYSTEM.add(
         rule=combat.RULE,
         adjudicate=combat.adjudicate_combat_advance,
         eligibility=_steered(combat.adjudicate_combat_advance, "combat-advance"),
+        declarations=(LEAVE_TABLE_ROLL,),
         phases=("combat",),
     ),
     MoveType(
@@ -237,8 +249,21 @@ SYSTEM.add(
         rule=combat.RULE,
         adjudicate=combat.adjudicate_combat_fall_back,
         eligibility=_steered(combat.adjudicate_combat_fall_back, "combat-fall-back", (1, 1, 1)),
+        declarations=(LEAVE_TABLE_ROLL,),
         dice="three D6 (2.9: the fall back distance)",
         phases=("combat",),
+    ),
+    MoveType(
+        name="make-way",
+        title="Make way",
+        rule=make_way.RULE,
+        adjudicate=make_way.adjudicate_make_way,
+        eligibility=make_way.make_way_eligibility,
+        declarations=(
+            Declaration("made_way_for", "friendly-unit", "Making way for", required=True),
+            LEAVE_TABLE_ROLL,
+        ),
+        phases=("shooting", "combat"),
     ),
     MoveType(
         name="character-move",

@@ -145,6 +145,7 @@ def characters_in_the_way(
     ends: list[Model],
     *,
     touched_on_the_way: Iterable[str] = (),
+    skip: Iterable[str] = (),
 ) -> tuple[dict[str, Model], list[str]]:
     """2.9: the characters the move's end stands are on (friends) or touch (lone enemies), and
     where each goes. Adds a finding and an event for each; returns (new poses by model id, ids
@@ -155,7 +156,7 @@ def characters_in_the_way(
     hit = set(touched_on_the_way)
     for m in ends:
         for o in b.stands_near(m.footprint, 2 * EPSILON):
-            if o.unit in b.characters and o.unit != unit.id:
+            if o.unit in b.characters and o.unit != unit.id and o.unit not in skip:
                 if b.army_of[o.unit] == unit.army and stands_overlap(m, o):
                     hit.add(o.unit)
                 elif (
@@ -170,6 +171,38 @@ def characters_in_the_way(
         elif not character.state.get("joined"):
             _displaced(verdict, situation, unit, character, moved, slain)
     return moved, slain
+
+
+def joined_characters(situation: Situation, unit: Unit) -> list[Unit]:
+    """The friendly characters that have joined `unit` (their state `joined` names it)."""
+    return [c for c in situation.friends_of(unit) if c.state.get("joined") == unit.id]
+
+
+def carry_joined(situation: Situation, unit: Unit, ends: list[Model]) -> list[Model]:
+    """2.9: in the Shooting and Combat phases joined characters move with their unit. Each
+    character stand keeps its place beside the unit: it moves as the unit's stand nearest to it
+    moved ([house] where the unit's stands do not all move alike)."""
+    moved = {m.id: m for m in ends}
+    out = []
+    for character in joined_characters(situation, unit):
+        for c in character.models:
+            near = min(unit.models, key=lambda m: m.footprint.distance(c.footprint))
+            if near.id in moved:
+                to = moved[near.id]
+                out.append(c.placed(c.x + to.x - near.x, c.y + to.y - near.y))
+    return out
+
+
+def die_with(verdict: Verdict, situation: Situation, unit: Unit) -> list[str]:
+    """2.9: joined characters die with their unit. Adds a `slain` event for each; returns the
+    model ids to remove."""
+    gone = []
+    for joined in joined_characters(situation, unit):
+        verdict.events.append(
+            {"event": "slain", "unit": joined.id, "general": joined.has("GENERAL")}
+        )
+        gone += [m.id for m in joined.models]
+    return gone
 
 
 def moved_aside_event(char_id: str, to: dict | None) -> dict:
@@ -285,17 +318,40 @@ def finish_past_characters(
     state=None,
     removed: Iterable[str] = (),
     touched_on_the_way: Iterable[str] = (),
+    *,
+    with_joined: bool = False,
 ) -> Verdict:
     """`finish` for a move whose end stands may meet characters: they are moved aside or
-    displaced (or slain) as 2.9 says, in the findings, the events and the situation after."""
+    displaced (or slain) as 2.9 says, in the findings, the events and the situation after.
+
+    `with_joined`: a Shooting or Combat phase move, which the unit's joined characters make with
+    it (2.9); in the Command phase they stay where they are."""
+    carried = carry_joined(situation, unit, ends) if with_joined else []
+    for c in carried:
+        verdict.check(
+            rule=RULE,
+            stage="after-moving",
+            passed=True,
+            subject=c.id,
+            text=f"{c.id} has joined {unit.id} and moves with it ([house]: as the stand nearest "
+            f"to it moves), to ({fmt(c.x)}, {fmt(c.y)}).",
+        )
     moved, slain = characters_in_the_way(
-        verdict, situation, unit, ends, touched_on_the_way=touched_on_the_way
+        verdict,
+        situation,
+        unit,
+        ends,
+        touched_on_the_way=touched_on_the_way,
+        skip={c.id for c in joined_characters(situation, unit)} if with_joined else (),
     )
     gone = list(removed) + [m.id for c in slain for m in situation.unit(c).models]
-    return finish(verdict, situation, list(ends) + list(moved.values()), state, gone)
+    return finish(verdict, situation, [*ends, *carried, *moved.values()], state, gone)
 
 
 __all__ = [
+    "carry_joined",
+    "die_with",
+    "joined_characters",
     "finish_past_characters",
     "characters_in_the_way",
     "nearest_join",

@@ -45,11 +45,9 @@ def _refuse_unless_flying_character(verdict: Verdict, unit: Unit) -> bool:
         stage="eligible-if",
         passed=ok,
         subject=unit.id,
-        text=f"{unit.id} is a character on a flying mount."
-        if ok
-        else f"Arbiter judges this move for characters on flying mounts only, and {unit.id} "
-        "is not one, "
-        "so it cannot say whether the move is legal.",
+        pass_text=f"{unit.id} is a character on a flying mount.",
+        fail_text=f"Arbiter judges this move for characters on flying mounts only, and {unit.id} "
+        "is not one, so it cannot say whether the move is legal.",
     )
     return ok
 
@@ -126,11 +124,9 @@ def adjudicate_character_escape(situation: Situation, move: Move) -> Verdict:
         stage="eligible-if",
         passed=reason is not None,
         subject=unit.id,
-        text=f"{unit.id} must leave: {reason}."
-        if reason
-        else f"{unit.id} is neither a lone character touched by the enemy nor with a unit in "
-        "terrain it "
-        "cannot enter, so it has no escape move to make.",
+        pass_text=f"{unit.id} must leave: {reason}.",
+        fail_text=f"{unit.id} is neither a lone character touched by the enemy nor with a unit in "
+        "terrain it cannot enter, so it has no escape move to make.",
     )
     if reason is None:
         return verdict
@@ -193,8 +189,7 @@ def adjudicate_character_escape(situation: Situation, move: Move) -> Verdict:
         stage="after-moving",
         passed=bool(hosts),
         subject=unit.id,
-        text=f"{unit.id} ends touching {', '.join(hosts)} and joins it."
-        if hosts
-        else f"{unit.id} must end touching another friendly unit.",
+        pass_text=f"{unit.id} ends touching {', '.join(hosts)} and joins it.",
+        fail_text=f"{unit.id} must end touching another friendly unit.",
     )
     return finish(verdict, situation, ends, {unit.id: {"joined": hosts[0]}} if hosts else {})

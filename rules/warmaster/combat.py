@@ -11,10 +11,13 @@ restate):
 - Pursuit: the unit moves as a block along the ground straight at the pursued unit (the one in
   `charge_targets`), from its stand nearest that unit, until it touches it; stands, woods and
   terrain infantry cannot enter stop it where it meets them.
-- Advance and fall back are flown like Command phase moves (hops, end checks of 2.5). Their
-  distance comes from the combat rules, which RULES.md does not fix: the engine holds them to a
-  flyer's full pace of 100 cm, and says so in a finding. An advance ends touching an enemy; a fall
-  back ends out of contact.
+- Advance and fall back are flown like Command phase moves (hops, end checks of 2.5), over the
+  distances of 2.9: an advance at most 20 cm, into the closest enemy unit the advancer can see
+  and reach (characters are not units); a fall back at most 3D6 cm, confused if it ends within
+  1 cm of enemies or units in combat. Either one that takes a stand over the table edge takes the
+  unit off the table (leaving.py: the D6 owed, or its outcome).
+- 2.9: joined characters move with the unit in all of these, and die with it (a retreat off the
+  table or one that destroys every stand).
 - 2.8: after any of these, a flying character who has joined the unit (its state `joined` names
   the unit) must leave if the unit ends where the character cannot be (woods or terrain infantry
   cannot enter): an event `character-must-leave` says so (the move `character-escape` follows).
@@ -35,11 +38,12 @@ from shapely.ops import nearest_points
 
 from ..dice import Dice
 from ..errors import InvalidInput
-from ..geometry import EPSILON, fmt
+from ..geometry import EPSILON, fmt, within
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
-from .bystanders import finish_past_characters
+from .bystanders import die_with, finish_past_characters
+from .command import closest_visible_enemies
 from .drive_back import confusion_roll
 from .flying import (
     FLYER_PACE,
@@ -56,6 +60,7 @@ from .flying import (
     refuse_ground_unit,
     touching_enemy_units,
 )
+from .leaving import back_on_the_table, leave_the_table, off_the_table
 from .stands import (
     block_intervals,
     board,
@@ -359,7 +364,8 @@ def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
             ),
         )
         verdict.events.append({"event": "destroyed", "unit": unit.id})
-        return finish(verdict, situation, [], {}, [m.id for m in unit.models])
+        gone = [m.id for m in unit.models] + die_with(verdict, situation, unit)
+        return finish(verdict, situation, [], {}, gone)
     for stand_id, what in plan["destroyed"].items():
         verdict.check(
             rule=RULE,
@@ -375,7 +381,7 @@ def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
     removed = list(plan["destroyed"])
     if len(removed) == len(unit.models):
         verdict.events.append({"event": "destroyed", "unit": unit.id})
-        return finish(verdict, situation, [], {}, removed)
+        return finish(verdict, situation, [], {}, removed + die_with(verdict, situation, unit))
     survivors = [m for m in unit.models if m.id not in plan["destroyed"]]
     kept = dataclasses.replace(unit, models=tuple(survivors))
     if move.end is not None:
@@ -420,7 +426,9 @@ def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
         lost = int(unit.state.get("stands_lost", 0) or 0)
         state = {unit.id: {"stands_lost": lost + len(removed)}}
     on_the_way = characters_on_the_way(situation, kept, plan["direction"], plan["distance"])
-    return finish_past_characters(verdict, situation, kept, ends, state, removed, on_the_way)
+    return finish_past_characters(
+        verdict, situation, kept, ends, state, removed, on_the_way, with_joined=True
+    )
 
 
 def characters_on_the_way(
@@ -470,12 +478,11 @@ def adjudicate_pursuit(situation: Situation, move: Move) -> Verdict:
         stage="eligible-if",
         passed=outside >= PURSUIT_EDGE - EPSILON,
         subject=unit.id,
-        text=f"{fmt(outside)} cm of {target.id}'s edge lies outside woods and impassable terrain, "
-        f"at least {fmt(PURSUIT_EDGE)} cm, so {unit.id} may pursue it."
-        if outside >= PURSUIT_EDGE - EPSILON
-        else f"Only {fmt(outside)} cm of {target.id}'s edge lies outside terrain {unit.id} cannot "
-        f"enter on the ground; it needs {fmt(PURSUIT_EDGE)} cm, so {unit.id} cannot pursue: it "
-        "stands or falls back instead.",
+        pass_text=f"{fmt(outside)} cm of {target.id}'s edge lies outside woods and impassable "
+        f"terrain, at least {fmt(PURSUIT_EDGE)} cm, so {unit.id} may pursue it.",
+        fail_text=f"Only {fmt(outside)} cm of {target.id}'s edge lies outside terrain {unit.id} "
+        f"cannot enter on the ground; it needs {fmt(PURSUIT_EDGE)} cm, so {unit.id} cannot "
+        "pursue: it stands or falls back instead.",
         measured=outside,
         limit=PURSUIT_EDGE,
     )
@@ -485,12 +492,17 @@ def adjudicate_pursuit(situation: Situation, move: Move) -> Verdict:
         stage="eligible-if",  # 2.9: only a unit that can reach the enemy may pursue
         passed=reach and not plan["halted"],
         subject=unit.id,
-        text=f"Pursuing on the ground, {unit.id} would be stopped by {plan['halted'][1]} after "
-        f"{fmt(plan['travelled'])} cm, short of {plan['target']}: a unit that cannot reach the "
-        "enemy cannot pursue; it stands or falls back instead."
-        if plan["halted"]
-        else f"{unit.id} pursues {fmt(plan['distance'])} cm along the ground into contact with "
-        f"{plan['target']} (a full-pace move reaches {fmt(FLYER_PACE)} cm).",
+        pass_text=f"{unit.id} pursues {fmt(plan['distance'])} cm along the ground into contact "
+        f"with {plan['target']} (a full-pace move reaches {fmt(FLYER_PACE)} cm).",
+        fail_text=(
+            f"Pursuing on the ground, {unit.id} would be stopped by {plan['halted'][1]} after "
+            f"{fmt(plan['travelled'])} cm, short of {plan['target']}: a unit that cannot reach "
+            "the enemy cannot pursue; it stands or falls back instead."
+            if plan["halted"]
+            else f"{plan['target']} is {fmt(plan['distance'])} cm away along the ground, beyond "
+            f"the {fmt(FLYER_PACE)} cm of a full-pace move: a unit that cannot reach the enemy "
+            "cannot pursue; it stands or falls back instead."
+        ),
         measured=plan["distance"],
         limit=FLYER_PACE,
     )
@@ -503,7 +515,9 @@ def adjudicate_pursuit(situation: Situation, move: Move) -> Verdict:
         check_flown_end(verdict, situation, unit, ends, may_touch_enemy=True)
     characters_must_leave(verdict, situation, unit, ends)
     on_the_way = characters_on_the_way(situation, unit, plan["direction"], plan["travelled"])
-    return finish_past_characters(verdict, situation, unit, ends, None, (), on_the_way)
+    return finish_past_characters(
+        verdict, situation, unit, ends, None, (), on_the_way, with_joined=True
+    )
 
 
 #: 2.9: no stand may move more than this in a combat advance (flyers too, flown).
@@ -561,6 +575,10 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
     what = "advance" if advance else "fall back"
     ends = end_models(unit, move)
     check_distances(verdict, unit, ends, limit, RULE, f"a flown combat {what}")
+    if verdict.legal and off_the_table(situation, ends):
+        where = back_on_the_table(situation, ends)
+        how = f"The {what} takes {unit.id} over the table edge"
+        return leave_the_table(verdict, situation, unit, move, how, where)
     check_flown_end(verdict, situation, unit, ends, may_touch_enemy=advance)
     state = {}
     if advance:
@@ -570,11 +588,12 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
             stage="after-moving",
             passed=bool(touched),
             subject=unit.id,
-            text=f"{unit.id} advances into contact with {', '.join(touched)}."
-            if touched
-            else f"A combat advance brings {unit.id} into contact with the enemy; "
+            pass_text=f"{unit.id} advances into contact with {', '.join(touched)}.",
+            fail_text=f"A combat advance brings {unit.id} into contact with the enemy; "
             "it ends touching none.",
         )
+        if touched:
+            _check_advance_target(verdict, situation, unit, touched)
     else:
         near = _near_enemies_or_combat(situation, unit, ends)
         if near:
@@ -591,7 +610,34 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
             verdict.events.append({"event": "confused", "unit": unit.id, "because": near})
             state = {unit.id: {"confused": True}}
     characters_must_leave(verdict, situation, unit, ends)
-    return finish_past_characters(verdict, situation, unit, ends, state)
+    return finish_past_characters(verdict, situation, unit, ends, state, with_joined=True)
+
+
+def _check_advance_target(
+    verdict: Verdict, situation: Situation, unit: Unit, touched: list[str]
+) -> None:
+    """2.9: an advance goes into the closest enemy unit the advancer can see, from where it
+    starts, and reach (20 cm); characters are not units and are never its target."""
+    closest, gap = closest_visible_enemies(situation, unit)
+    names = " or ".join(e.id for e in closest)
+    reachable = bool(closest) and within(gap, ADVANCE_DISTANCE)
+    verdict.check(
+        rule=RULE,
+        stage="after-moving",
+        passed=reachable and any(e.id in touched for e in closest),
+        subject=unit.id,
+        measured=gap if closest else None,
+        limit=ADVANCE_DISTANCE,
+        pass_text=f"{unit.id} advances into {names}, the closest enemy unit it can see "
+        f"({fmt(gap)} cm away).",
+        fail_text=(
+            f"An advance goes into the closest enemy unit {unit.id} can see and reach: "
+            f"{names}, {fmt(gap)} cm away, not {', '.join(touched)}."
+            if reachable
+            else f"{unit.id} can see no enemy unit within the {fmt(ADVANCE_DISTANCE)} cm of an "
+            "advance, so it has nothing to advance into."
+        ),
+    )
 
 
 def _near_enemies_or_combat(situation: Situation, unit: Unit, ends: list[Model]) -> list[str]:

@@ -14,6 +14,7 @@ moves), so initiative is refused after `homed_back` or orders, and a character w
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from types import MappingProxyType
 
 from ..dice import Dice
@@ -147,27 +148,24 @@ def check_order(verdict: Verdict, situation: Situation, unit: Unit, move: Move, 
         stage="eligible-if",
         passed=is_character(character) and character.army == unit.army,
         subject=character.id,
-        text=f"{character.id} is a friendly character who can give orders."
-        if is_character(character) and character.army == unit.army
-        else f"{character.id} is not a friendly character, so it cannot give orders.",
+        pass_text=f"{character.id} is a friendly character who can give orders.",
+        fail_text=f"{character.id} is not a friendly character, so it cannot give orders.",
     )
     ok &= verdict.check(
         rule=RULE_COMMAND,
         stage="eligible-if",
         passed=not unit.flag("confused"),
         subject=unit.id,
-        text=f"{unit.id} is not confused."
-        if not unit.flag("confused")
-        else f"{unit.id} is confused and cannot be given orders this phase.",
+        pass_text=f"{unit.id} is not confused.",
+        fail_text=f"{unit.id} is confused and cannot be given orders this phase.",
     )
     ok &= verdict.check(
         rule=RULE_COMMAND,
         stage="eligible-if",
         passed=not unit.flag("spell_prevents_movement"),
         subject=unit.id,
-        text="No spell stops this unit moving."
-        if not unit.flag("spell_prevents_movement")
-        else f"A spell prevents {unit.id} from moving.",
+        pass_text="No spell stops this unit moving.",
+        fail_text=f"A spell prevents {unit.id} from moving.",
     )
     earlier = int(unit.state.get("orders_this_phase", 0) or 0)
     ok &= verdict.check(
@@ -356,9 +354,9 @@ def check_charge_contact(
         stage="after-moving",
         passed=bool(wanted),
         subject=unit.id,
-        text=f"{unit.id} ends in contact with {', '.join(wanted)}."
-        if wanted
-        else f"A charge must end touching {' or '.join(targets) if targets else 'an enemy unit'}.",
+        pass_text=f"{unit.id} ends in contact with {', '.join(wanted)}.",
+        fail_text="A charge must end touching "
+        f"{' or '.join(targets) if targets else 'an enemy unit'}.",
     )
     for enemy_id in touched:
         enemy = situation.unit(enemy_id)
@@ -391,9 +389,8 @@ def check_charge_sight(verdict: Verdict, situation: Situation, unit: Unit, targe
         stage="before-moving",
         passed=bool(seen),
         subject=unit.id,
-        text=f"{unit.id} can see {', '.join(seen)} from where it starts."
-        if seen
-        else f"{unit.id} cannot see {' or '.join(targets)} from where it starts: stands and "
+        pass_text=f"{unit.id} can see {', '.join(seen)} from where it starts.",
+        fail_text=f"{unit.id} cannot see {' or '.join(targets)} from where it starts: stands and "
         "terrain block a flyer's view as they block any unit's, so it cannot charge there.",
     )
 
@@ -402,14 +399,22 @@ def move_declares_fortified(verdict: Verdict) -> bool:
     return bool(verdict.move.get("fortified"))
 
 
-def closest_visible_enemies(situation: Situation, unit: Unit) -> tuple[list[Unit], float]:
+def may_ignore_fortified(enemy: Unit) -> bool:
+    """2.9: initiative may pass over an enemy unit that is fortified infantry or artillery."""
+    return enemy.flag("fortified") and (enemy.has("INFANTRY") or enemy.has("ARTILLERY"))
+
+
+def closest_visible_enemies(
+    situation: Situation, unit: Unit, skip: Iterable[str] = ()
+) -> tuple[list[Unit], float]:
     """2.3 / 2.9: the closest enemy units the flyer can see (several when equally close, within
-    EPSILON: the player picks one), and their distance. Characters are never targets."""
-    characters = board(situation).characters
+    EPSILON: the player picks one), and their distance. Characters are never targets; the units
+    in `skip` (e.g. fortified infantry an initiative chooses to ignore) are not counted."""
+    passed_over = set(board(situation).characters) | set(skip)
     seen = [
         (unit_distance(unit.models, e.models), e)
         for e in situation.enemies_of(unit)
-        if e.id not in characters and unit_sees(situation, unit, e)
+        if e.id not in passed_over and unit_sees(situation, unit, e)
     ]
     if not seen:
         return [], math.inf
@@ -425,9 +430,9 @@ def _common_eligibility(verdict: Verdict, situation: Situation, unit: Unit, rule
         stage="eligible-if",
         passed=not busy,
         subject=unit.id,
-        text=f"{unit.id} is not in combat."
-        if not busy
-        else f"{unit.id} is touching enemy {', '.join(busy)} and cannot move in the Command phase.",
+        pass_text=f"{unit.id} is not in combat.",
+        fail_text=f"{unit.id} is touching enemy {', '.join(busy)} and cannot move in the Command "
+        "phase.",
     )
 
 
@@ -450,9 +455,8 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
             stage="eligible-if",
             passed=not unit.flag(flag),
             subject=unit.id,
-            text=f"{unit.id} {text} and cannot use initiative."
-            if unit.flag(flag)
-            else f"{unit.id} is free to use initiative.",
+            pass_text=f"{unit.id} is free to use initiative.",
+            fail_text=f"{unit.id} {text} and cannot use initiative.",
         )
     # 2.9: initiative moves come first in the phase, one per unit, before any order roll
     check_before_orders(verdict, situation, unit, RULE_INITIATIVE)
@@ -468,23 +472,51 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
                 subject=unit.id,
                 text=f"{unit.id} {text}, so it cannot use initiative now.",
             )
-    closest, gap = closest_visible_enemies(situation, unit)
+    ignored = []
+    if move.declared("ignore_fortified"):
+        # 2.9: the player's choice; only fortified infantry and artillery may be passed over.
+        ignored = [e.id for e in situation.enemies_of(unit) if may_ignore_fortified(e)]
+        verdict.check(
+            rule=RULE_INITIATIVE,
+            stage="before-moving",
+            passed=True,
+            subject=unit.id,
+            text=(
+                f"The player chose to ignore fortified enemy infantry and artillery "
+                f"({', '.join(ignored) or 'none on the table'}) when finding the closest enemy; "
+                "other fortified units still count."
+            ),
+        )
+    closest, gap = closest_visible_enemies(situation, unit, ignored)
     declared = move.declared("charge_targets")
     target = next((e for e in closest if declared and [e.id] == list(declared)), None)
     target = target or (closest[0] if closest else None)
     found = target is not None and within(gap, INITIATIVE_RANGE)
-    verdict.check(
-        rule=RULE_INITIATIVE,
-        stage="eligible-if",
-        passed=found,
-        subject=unit.id,
-        text=f"The closest enemy {unit.id} can see is {target.id}, {fmt(gap)} cm away (initiative "
-        f"reaches {fmt(INITIATIVE_RANGE)} cm)."
-        if target
-        else f"{unit.id} can see no enemy unit, so it cannot charge on initiative.",
-        measured=None if target is None else gap,
-        limit=INITIATIVE_RANGE,
-    )
+    if target is None:
+        verdict.check(
+            rule=RULE_INITIATIVE,
+            stage="eligible-if",
+            passed=False,
+            subject=unit.id,
+            text=f"{unit.id} can see no enemy unit, so it cannot charge on initiative.",
+            limit=INITIATIVE_RANGE,
+        )
+    else:
+        # One sentence either way: it states the distance against the limit.
+        closest_text = (
+            f"The closest enemy {unit.id} can see is {target.id}, {fmt(gap)} cm away (initiative "
+            f"reaches {fmt(INITIATIVE_RANGE)} cm)."
+        )
+        verdict.check(
+            rule=RULE_INITIATIVE,
+            stage="eligible-if",
+            passed=found,
+            subject=unit.id,
+            pass_text=closest_text,
+            fail_text=closest_text,
+            measured=gap,
+            limit=INITIATIVE_RANGE,
+        )
     if target is not None and declared:
         names = " or ".join(e.id for e in closest)
         verdict.check(
@@ -576,11 +608,11 @@ def eligibility_of(adjudicator, move_type: str, dice: tuple[int, ...] | None = N
             else:
                 return [
                     Finding(
-                        RULE_COMMAND,
-                        "eligible-if",
-                        False,
-                        unit_id,
-                        f"{unit_id} has no friendly character to give it orders.",
+                        rule=RULE_COMMAND,
+                        stage="eligible-if",
+                        passed=False,
+                        subject=unit_id,
+                        text=f"{unit_id} has no friendly character to give it orders.",
                     )
                 ]
         end = {m.id: Pose(m.x, m.y, None, m.facing) for m in unit.models}
@@ -590,7 +622,15 @@ def eligibility_of(adjudicator, move_type: str, dice: tuple[int, ...] | None = N
         try:
             verdict = adjudicator(situation, trial)
         except InvalidInput as err:
-            return [Finding("engine", "eligible-if", False, unit_id, err.message)]
+            return [
+                Finding(
+                    rule="engine",
+                    stage="eligible-if",
+                    passed=False,
+                    subject=unit_id,
+                    text=err.message,
+                )
+            ]
         return [f for f in verdict.findings if f.stage == "eligible-if"]
 
     return eligibility

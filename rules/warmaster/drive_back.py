@@ -46,7 +46,7 @@ from ..geometry import EPSILON, fmt
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
-from .bystanders import finish_past_characters
+from .bystanders import die_with, finish_past_characters
 from .flying import (
     FLYER_PACE,
     check_engine_placement,
@@ -58,6 +58,7 @@ from .flying import (
     phase_check,
     refuse_ground_unit,
 )
+from .leaving import leave_the_table
 from .stands import block_intervals, board, interval_containing, overlaps, table_limit
 from .terrain import no_flyer_end_terrain
 
@@ -269,9 +270,9 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
         stage="eligible-if",
         passed=not busy,
         subject=unit.id,
-        text=f"{unit.id} is not in combat."
-        if not busy
-        else f"{unit.id} is in combat with {', '.join(busy)}; units in combat are not driven back.",
+        pass_text=f"{unit.id} is not in combat.",
+        fail_text=f"{unit.id} is in combat with {', '.join(busy)}; units in combat are not "
+        "driven back.",
     )
     for declared in ("defended", "fortified"):
         if move.declared(declared):
@@ -281,9 +282,8 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
                 stage="eligible-if",
                 passed=may,
                 subject=unit.id,
-                text=f"{unit.id} is infantry or artillery, so it can be {declared}."
-                if may
-                else f"Only infantry and artillery stands can be {declared}, and {unit.id} is "
+                pass_text=f"{unit.id} is infantry or artillery, so it can be {declared}.",
+                fail_text=f"Only infantry and artillery stands can be {declared}, and {unit.id} is "
                 "neither: it rolls every drive-back die.",
             )
     if not verdict.legal:
@@ -329,7 +329,8 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
             limit=FLYER_PACE,
         )
         verdict.events.append({"event": "destroyed", "unit": unit.id})
-        return finish(verdict, situation, [], {}, [m.id for m in unit.models])
+        gone = [m.id for m in unit.models] + die_with(verdict, situation, unit)
+        return finish(verdict, situation, [], {}, gone)
     for what, ids in outcome.stops:
         verdict.check(
             rule=RULE,
@@ -362,7 +363,7 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
             text=f"{unit.id} is confused ({', '.join(sorted(set(outcome.confused_by)))}).",
         )
         state = {unit.id: {"confused": True}}
-    return finish_past_characters(verdict, situation, unit, ends, state)
+    return finish_past_characters(verdict, situation, unit, ends, state, with_joined=True)
 
 
 def confusion_roll(unit_id: str, dice: int, because: str) -> dict:
@@ -404,33 +405,18 @@ def _confusion_rolls(verdict: Verdict, unit: Unit, outcome: Outcome) -> None:
 def _left_table(
     verdict: Verdict, situation: Situation, unit: Unit, move: Move, outcome: Outcome
 ) -> Verdict:
-    """2.9 "Leaving the table": the unit leaves; the players roll the D6 it owes."""
-    lost = int(unit.state.get("stands_lost", 0) or 0)
-    verdict.check(
-        rule=RULE,
-        stage="after-moving",
-        passed=True,
-        subject=unit.id,
-        text=(
-            f"The drive back of {fmt(outcome.distance)} cm takes {unit.id} over the table edge "
-            "after "
-            f"{fmt(outcome.travelled)} cm, so the whole unit leaves the table. Roll a D6"
-            + (f", -1 per stand lost ({-lost})" if lost else "")
-            + ": 0 or less, destroyed; 1-2, off the table until the start of its side's next turn; "
-            "3-4, it returns at once where it left and may not move again this turn; 5-6, it "
-            "returns "
-            "at once where it left."
-        ),
+    """2.9 "Leaving the table": the unit leaves where the drive back reaches the edge."""
+    how = (
+        f"The drive back of {fmt(outcome.distance)} cm takes {unit.id} over the table edge "
+        f"after {fmt(outcome.travelled)} cm"
+    )
+    return leave_the_table(
+        verdict,
+        situation,
+        unit,
+        move,
+        how,
+        outcome.ends,
         measured=outcome.distance,
         limit=outcome.travelled,
     )
-    verdict.events.append(
-        {"event": "leave-table-roll", "unit": unit.id, "dice": "D6", "modifier": -lost}
-    )
-    ends = outcome.ends
-    for m in ends:
-        verdict.models[m.id] = {
-            "distance_moved": round(outcome.travelled, 4),
-            "end": {"x": round(m.x, 6), "y": round(m.y, 6), "facing": round(m.facing, 6)},
-        }
-    return finish(verdict, situation, ends, {})

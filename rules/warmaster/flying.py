@@ -141,7 +141,10 @@ def check_flown_end(
             stage=stage,
             passed=on_table,
             subject=m.id,
-            text=f"{m.id} ends on the table." if on_table else f"{m.id} would end off the table.",
+            pass_text=f"{m.id} ends on the table.",
+            fail_text=f"{m.id} would end off the table: [house] a move the player steers in the "
+            "Command phase (an order, an initiative charge, a home back, a character's move) may "
+            "not take any stand off the table (2.9).",
         )
         bad = forbidden_terrain_under(situation, fp)
         verdict.check(
@@ -149,9 +152,8 @@ def check_flown_end(
             stage=stage,
             passed=not bad,
             subject=m.id,
-            text=f"{m.id} ends clear of woods and of terrain infantry cannot enter."
-            if not bad
-            else f"{m.id} would end over "
+            pass_text=f"{m.id} ends clear of woods and of terrain infantry cannot enter.",
+            fail_text=f"{m.id} would end over "
             f"{', '.join(f.id + ' (' + k + ')' for f, k in bad)}; a flyer "
             "may never end a move over woods or in terrain infantry cannot enter.",
         )
@@ -181,9 +183,8 @@ def check_flown_end(
             stage=stage,
             passed=not under,
             subject=m.id,
-            text=f"{m.id} has room of its own and is not on top of other stands."
-            if not under
-            else f"{m.id} would end on top of {', '.join(under)}; stands need "
+            pass_text=f"{m.id} has room of its own and is not on top of other stands.",
+            fail_text=f"{m.id} would end on top of {', '.join(under)}; stands need "
             "room on the table, as on the ground.",
         )
         enemies = sorted(
@@ -202,9 +203,8 @@ def check_flown_end(
             stage=stage,
             passed=not enemies,
             subject=m.id,
-            text=f"{m.id} ends out of contact with the enemy."
-            if not enemies
-            else f"{m.id} would end touching enemy {', '.join(enemies)}, "
+            pass_text=f"{m.id} ends out of contact with the enemy.",
+            fail_text=f"{m.id} would end touching enemy {', '.join(enemies)}, "
             "which only a charge may do.",
         )
     if not together:
@@ -215,9 +215,9 @@ def check_flown_end(
         stage=stage,
         passed=together,
         subject=unit.id,
-        text=f"Every stand of {unit.id} touches another stand of the unit."
-        if together
-        else f"The stands of {unit.id} must each touch another stand of the unit, edge or corner.",
+        pass_text=f"Every stand of {unit.id} touches another stand of the unit.",
+        fail_text=f"The stands of {unit.id} must each touch another stand of the unit, edge or "
+        "corner.",
     )
 
 
@@ -274,10 +274,9 @@ def phase_check(verdict: Verdict, situation: Situation, unit: Unit, phase: str, 
         stage="eligible-if",
         passed=current == phase,
         subject=unit.id,
-        text=(
-            f"This move is made in the {phase} phase"
-            + ("." if current == phase else f", and the scenario is in the {current} phase.")
-        ),
+        pass_text=f"This move is made in the {phase} phase.",
+        fail_text=f"This move is made in the {phase} phase, and the scenario is in the {current} "
+        "phase.",
     )
 
 
@@ -301,9 +300,8 @@ def check_engine_placement(
             stage="after-moving",
             passed=ok,
             subject=hand.id,
-            text=f"{hand.id} is where {what} puts it."
-            if ok
-            else f"{hand.id} should end at ({fmt(engine.x)}, {fmt(engine.y)}) facing "
+            pass_text=f"{hand.id} is where {what} puts it.",
+            fail_text=f"{hand.id} should end at ({fmt(engine.x)}, {fmt(engine.y)}) facing "
             f"{fmt(engine.facing)}; it is {fmt(off)} cm away from there.",
             measured=off,
             limit=PLACEMENT_TOLERANCE,
@@ -328,10 +326,9 @@ def check_on_table(
         stage="while-moving",
         passed=on,
         subject=unit.id,
-        text=f"{unit.id} stays on the table."
-        if on
-        else f"{what} takes {unit.id} off the table edge; Arbiter does not judge that case, so "
-        "settle it by the rulebook.",
+        pass_text=f"{unit.id} stays on the table.",
+        fail_text=f"{what} takes {unit.id} off the table edge; Arbiter does not judge that case, "
+        "so settle it by the rulebook.",
         measured=moved,
     )
     return on

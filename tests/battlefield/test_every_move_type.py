@@ -209,6 +209,25 @@ PLAYS = {
         None,
         flyers_at(45),
     ),
+    # 2.9 making way: D, driven back onto F, is another red flying unit at x 79..81; F, a line
+    # out of combat in the Shooting phase, moves straight back 10 cm (of its 100 cm pace).
+    (WARMASTER, "make-way"): (
+        table_warmaster(
+            "shooting",
+            flyers(),
+            {
+                "id": "D",
+                "army": "red",
+                "name": "Pegasus Knights",
+                "keywords": ["CAVALRY", "FLYING"],
+                "models": [stand(f"D{i + 1}", 80, 50 + 4 * i) for i in range(3)],
+            },
+        ),
+        "F",
+        {"made_way_for": "D"},
+        None,
+        flyers_at(40),
+    ),
     # 2.5 / 2.8: the flying General flies 50 cm (of 100), clear of every stand.
     (WARMASTER, "character-move"): (
         table_warmaster("command", general(40, 54, flying=True), flyers(100), foe(150, 54)),

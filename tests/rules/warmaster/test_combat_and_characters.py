@@ -177,10 +177,11 @@ def _line(x):
 @pytest.mark.parametrize("enemy_x, legal", [(72.0, True), (72.1, False)])
 def test_a_combat_advance_is_flown_at_most_20_cm(enemy_x, legal):
     # F spans x 49..51; E spans enemy_x - 1 ..: F must fly enemy_x - 52 cm to touch it, over the
-    # wood (x 53..65). 2.9: no stand may advance more than 20 cm.
+    # ravine (x 53..65), which F sees across (a wood would hide E: 2.9, the advance target is
+    # an enemy F can see). 2.9: no stand may advance more than 20 cm.
     doc = scenario(
         [line_of_flyers("F", 50, 54), enemy("E", enemy_x, 54)],
-        [terrain("w", "woods", 53, 40, 65, 70)],
+        [terrain("w", "ravine", 53, 40, 65, 70)],
         phase="combat",
     )
     verdict = judge(doc, {"unit": "F", "type": "combat-advance", "end": _line(enemy_x - 2)})

@@ -252,6 +252,19 @@ def test_a_heros_12_is_a_blunder_with_no_half_pace_move(end_x, legal):
     assert {"event": "blunder-roll", "unit": "F", "dice": "D6"} in verdict.events
 
 
+def test_a_wizards_12_is_a_blunder_too_and_only_the_roll_owed_is_reported():
+    # RULES.md gives no Blunder table results: the engine reports the D6 owed and judges nothing
+    # more (docs/rules-coverage.md); the unit stays put (x 9..11).
+    doc = scenario([line_of_flyers("F", 10, 54), hero("C", 20, 70, keyword="WIZARD", command=10)])
+    verdict = judge(doc, order(10, dice=(6, 6)))
+    assert verdict.legal, failed_rules(verdict)
+    assert [e for e in verdict.events if e["event"] == "blunder-roll"] == [
+        {"event": "blunder-roll", "unit": "F", "dice": "D6"}
+    ]
+    blunder = next(f for f in verdict.findings if "blunder" in f.text)
+    assert "does not judge" in blunder.text
+
+
 def test_a_generals_12_fails_with_no_move_and_ends_all_orders():
     doc = scenario(
         [
@@ -265,3 +278,76 @@ def test_a_generals_12_fails_with_no_move_and_ends_all_orders():
     assert verdict.legal, failed_rules(verdict)
     assert not any(e["event"] == "blunder-roll" for e in verdict.events)
     assert verdict.after.unit("D").state["orders_over"] is True
+
+
+# -- initiative and fortified enemies -------------------------------------------------------------
+
+# F spans x 9..11, y 48..60, front edge x = 11. W (fortified blue infantry at (18, 54)) spans
+# x 17..19, y 52..56: 6 cm in front of F. E at (25, 66) spans x 24..26, y 64..68: dx 13, dy 4
+# from F's corner (11, 60), 13.6 cm. F's INITIATIVE end (x 22..24, y 60..72) touches E only.
+
+
+def test_initiative_may_ignore_fortified_enemy_infantry_at_the_players_choice():
+    units = [
+        line_of_flyers("F", 10, 54),
+        enemy("W", 18, 54, state={"fortified": True}),
+        enemy("E", 25, 66),
+        character("C", 20, 100, rect=True),
+    ]
+    # Without the choice, the fortified W (6 cm) is the closest enemy: charging E is refused.
+    refused = judge(scenario(units), INITIATIVE)
+    assert not refused.legal
+    assert refused.move["target"] == "W"
+    # The player chooses to ignore fortified infantry: E (13.6 cm) is the target, legal.
+    chosen = {**INITIATIVE, "declarations": {"ignore_fortified": True}}
+    verdict = judge(scenario(units), chosen)
+    assert verdict.legal, failed_rules(verdict)
+    assert verdict.move["target"] == "E"
+    assert any("W" in f.text and "fortified" in f.text and f.passed for f in verdict.findings)
+
+
+def test_only_fortified_infantry_or_artillery_may_be_ignored_by_initiative():
+    monster = {**enemy("W", 18, 54, state={"fortified": True}), "keywords": ["MONSTER"]}
+    units = [line_of_flyers("F", 10, 54), monster, enemy("E", 25, 66)]
+    verdict = judge(scenario(units), {**INITIATIVE, "declarations": {"ignore_fortified": True}})
+    assert not verdict.legal
+    assert verdict.move["target"] == "W"
+
+
+# -- the advance target ---------------------------------------------------------------------------
+
+# After the combat, F (x 9..11, y 48..60, facing +x) advances. Enemies: B behind it at (4, 54)
+# (x 3..5), 4 cm away but outside F's 180-degree front arc; N at (20, 54) (x 19..21, y 52..56),
+# 8 cm in front; M at (26, 62) (x 25..27, y 60..64), 14 cm from F's corner (11, 60); and a lone
+# blue Hero at (14, 66) (x 13..15, y 64..68), 3.6 cm from that corner, which is not a unit.
+
+
+def _advance(end_x, dy=0):
+    return {"unit": "F", "type": "combat-advance", "end": to_x(end_x, dy)}
+
+
+def _advance_table():
+    return scenario(
+        [
+            line_of_flyers("F", 10, 54),
+            enemy("B", 4, 54),
+            enemy("N", 20, 54),
+            enemy("M", 26, 62),
+            hero("H", 14, 66, army="blue"),
+        ],
+        phase="combat",
+    )
+
+
+def test_an_advance_goes_into_the_closest_enemy_unit_it_can_see_and_reach():
+    # F at x 17..19 touches N (x 19..21): an 8 cm advance into the closest enemy it sees.
+    verdict = judge(_advance_table(), _advance(18))
+    assert verdict.legal, failed_rules(verdict)
+
+
+def test_an_advance_into_a_further_enemy_is_refused():
+    # F at x 23..25, y 50..62 touches M (x 25, y 60..64) with F3; each stand moves 14.1 cm,
+    # within 20 cm, but N (8 cm) is closer: M is not the advance's target.
+    verdict = judge(_advance_table(), _advance(24, dy=2))
+    assert not verdict.legal
+    assert any("N" in t and "closest" in t for _, _, t in failed_rules(verdict))
