@@ -215,10 +215,12 @@ class _Painter:
                 self.disc(disc.x, disc.y, disc.r, disc.paint)
             if overlay.label:
                 self.text(overlay.label)
+        self.levels(d.levels, labels=True)
+        for label in d.terrain_labels:
+            self.text(label)
         for unit in d.units:
             if unit.label:
                 self.text(unit.label)
-        self.levels(d.levels, labels=True)
         for label in d.axis:
             self.text(label)
         for entry in d.legend:
@@ -329,6 +331,13 @@ class _Painter:
         else:
             self.draw.polygon(self.xy(m.outline), fill=_rgba(m.paint.fill))
             self.polyline([*m.outline, m.outline[0]], m.paint)
+        if m.mark_ring_r:
+            self.ring(m.x, m.y, m.mark_ring_r, m.mark_paint.stroke, m.mark_paint.width)
+        elif m.mark_ring_local:
+            ring = m.to_table(m.mark_ring_local)
+            self.polyline([*ring, ring[0]], m.mark_paint)
+        if m.mark_dot_r:
+            self.disc(m.x, m.y, m.mark_dot_r, Paint(m.mark_paint.stroke))
         if m.tick:
             self.polyline(m.to_table([(m.tick[0], 0.0), (m.tick[1], 0.0)]), m.tick_paint)
 

