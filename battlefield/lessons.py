@@ -263,11 +263,13 @@ def step_table(lesson: Lesson, step: dict, situation) -> tuple:
             if after and verdict.after is not None:
                 shown = verdict.after
             if "ranges" in shows:
+                # A reach is where the move may go: drawn before it, not after.
                 overlays += [
-                    Overlay(*drawn)
-                    for drawn in game(situation.system).move_overlays(
-                        situation, situation.unit(stage.unit), stage.type
+                    Overlay(geometry, css, label)
+                    for geometry, css, label in game(situation.system).move_overlays(
+                        shown, shown.unit(stage.unit), stage.type
                     )
+                    if not (after and "reach" in css)
                 ]
             if "reach" in shows:
                 overlays += reach_overlays(situation, move, verdict)

@@ -669,9 +669,12 @@ def place_context(
         "svg": table_svg(
             shown,
             highlight=highlight,
-            # the reach, then what the move shows (#13): target zone, trails, where it could go
+            # the reach, then what the move shows (#13): target zone, where it could have gone
+            # (the page's script draws the start ghosts and paths while placing)
             overlays=overlays
-            + shown_overlays(situation, facts, placed=shown, ghosts=verdict is not None),
+            + shown_overlays(
+                situation, facts, placed=shown, ghosts=verdict is not None, trails=False
+            ),
             dom_id="table",
             interactive=True,
         ),
