@@ -98,6 +98,9 @@ def _tower(side: float, storeys: int, storey: float = 3.0) -> dict:
     }
 
 
+#: The editor draws walls and upper floors of features point by point (RULES.md 1.5).
+DRAWS_LEVELS = True
+
 #: Terrain presets: footprint relative to the centre, in inches, and the fields FORMAT.md gives
 #: 40K terrain (category, height, solid, walls, floors, enclosed).
 PRESETS: dict[str, dict] = {
