@@ -34,6 +34,7 @@ from functools import lru_cache
 from types import SimpleNamespace
 from typing import Any
 
+import numpy as np
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
@@ -830,7 +831,7 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequ
     placer = LabelPlacer(
         width,
         height,
-        [m.footprint.bounds for u in situation.units for m in u.models],
+        [_model_box(m) for u in situation.units for m in u.models],
         [_label_box(label) for level in levels for label in level.labels],
     )
     numbered: list[tuple[str, str]] = []  # (number, what it stands for), for the legend
@@ -1038,8 +1039,15 @@ def _overlaps(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
+def _model_box(model: Model) -> Box:
+    """A box round a model's base: its enclosing circle's (exact for a round base, a little
+    generous for others, and far cheaper than the footprint's bounds)."""
+    r = model.base.radius
+    return (model.x - r, model.y - r, model.x + r, model.y + r)
+
+
 def _bounds(models) -> Box:
-    boxes = [m.footprint.bounds for m in models]
+    boxes = [_model_box(m) for m in models]
     return (
         min(b[0] for b in boxes),
         min(b[1] for b in boxes),
@@ -1083,15 +1091,20 @@ class LabelPlacer:
     def __init__(self, width: float, height: float, models: Iterable[Box], taken: Iterable[Box]):
         self.table: Box = (0.0, 0.0, width, height)
         self.models = list(models)
+        # the models' boxes as columns: one vectorised test per candidate spot
+        self._boxes = np.array(self.models, dtype=float).reshape(-1, 4)
         self.taken = list(taken)
 
     def fits(self, box: Box) -> bool:
         t = self.table
         if box[0] < t[0] or box[1] < t[1] or box[2] > t[2] or box[3] > t[3]:
             return False
-        return not any(_overlaps(box, o) for o in self.models) and not any(
-            _overlaps(box, o) for o in self.taken
-        )
+        b = self._boxes
+        if len(b) and np.any(
+            (box[0] < b[:, 2]) & (b[:, 0] < box[2]) & (box[1] < b[:, 3]) & (b[:, 1] < box[3])
+        ):
+            return False
+        return not any(_overlaps(box, o) for o in self.taken)
 
     def take(self, label: Label) -> Label:
         self.taken.append(_label_box(label))
@@ -1147,7 +1160,10 @@ def _terrain_label(
     if not text:
         return None
     size = LABEL_PX * 0.8 * px
-    shape = feature.footprint.intersection(situation.table.area)
+    x0, y0, x1, y1 = feature.footprint.bounds
+    table = situation.table
+    on_table = 0 <= x0 and 0 <= y0 and x1 <= table.width and y1 <= table.height
+    shape = feature.footprint if on_table else feature.footprint.intersection(table.area)
     if shape.is_empty:
         return None
     inside = shape.representative_point()
