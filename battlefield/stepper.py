@@ -1108,6 +1108,11 @@ def step_detail(request, token: str, index: int):
         "events": event_rows(step.verdict.get("events", []), names_of_document(step.before)),
         "dice": step.dice.get("dice", []),
         "seed": step.dice.get("seed"),
+        # the target by the name the table labels (#13), not its id
+        "target_name": names_of_document(step.before).get(
+            step.verdict.get("move", {}).get("target") or "",
+            step.verdict.get("move", {}).get("target"),
+        ),
         "before_svg": table_svg(
             before,
             overlays=shown_overlays(before, step.verdict, trails=False, ghosts=False),

@@ -4,10 +4,14 @@ match their names, with a second cue besides colour."""
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
+import pytest
+from django.test import Client
 from shapely.geometry import Point
 
+from battlefield.models import Scenario
 from battlefield.pictures import table_png, table_svg
 from battlefield.scene import ARMY_COLOURS, _label_box, _overlaps, scene
 from battlefield.showing import shown_overlays, trail_overlays
@@ -213,3 +217,49 @@ def test_an_army_without_a_colour_word_takes_the_first_free_colour():
     doc["turn"]["active_army"] = "x"
     drawing = scene(Situation.from_document(doc))
     assert {u.army: u.colour for u in drawing.units} == {"x": ARMY_COLOURS[1], "y": ARMY_COLOURS[0]}
+
+
+# -- the step page -----------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_committed_surge_step_shows_the_target_zone_before_and_the_trails_after(
+    client, django_user_model
+):
+    owner = django_user_model.objects.create_user("owner")
+    client.force_login(owner)
+    doc = scenario()
+    doc["terrain"] = []
+    doc["units"][1]["keywords"] = ["INFANTRY"]
+    doc["units"][1]["models"] = [{"id": "C1", "base": {"round": 40}, "x": 36.0, "y": 20.0}]
+    s = Scenario.objects.create(document=doc, owner=owner)
+    # B1 2.6" and B2 2.4" to the right: 1.98" and 0.68" from C1's edge (x = 35.213), engaged;
+    # 0.04" apart, in coherency.
+    data = {
+        "unit": "B",
+        "roll": "hand",
+        "type": "surge",
+        "ability": "blood-surge",
+        "trigger-event": "shot",
+        "trigger-by": "C",
+        "trigger-models_destroyed": "2",
+        "dice": "4",
+        "after": "done",
+        "version": "1",
+        "pose-B1-x": "32.6",
+        "pose-B1-y": "20",
+        "pose-B2-x": "33.9",
+        "pose-B2-y": "20",
+    }
+    assert client.post(f"/scenarios/{s.pk}/move/commit", data).status_code == 302
+    html = Client().get(f"/s/{s.share_token}/steps/0/").content.decode()
+    before = ET.fromstring(re.search(r'<svg[^>]*id="before".*?</svg>', html, re.S).group(0))
+    after = ET.fromstring(re.search(r'<svg[^>]*id="after".*?</svg>', html, re.S).group(0))
+
+    def groups(root, css):
+        return [g for g in root.iter(f"{SVG}g") if css in (g.get("class") or "").split()]
+
+    assert groups(before, "target-zone") and not groups(before, "trail")
+    trails = groups(after, "trail")
+    assert len(trails) == 1 and len(trails[0].findall(f"{SVG}path")) == 2  # B1's and B2's
+    assert "target Crisis Battlesuits" in html
