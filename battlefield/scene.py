@@ -663,6 +663,15 @@ def _points(geometry: BaseGeometry) -> list[Point]:
     return [Point(c) for c in geometry.coords]
 
 
+#: Overlays no label may cover (drawn where a model could have gone, and the arrow to it).
+KEEP_CLEAR = ("ghost", "arrow")
+
+
+def _css_of(overlay) -> str:
+    """An overlay's css class, whether it is an Overlay-like object or a tuple."""
+    return str(overlay[1] if isinstance(overlay, tuple) else getattr(overlay, "css_class", ""))
+
+
 def _overlay_mark(
     overlay,
     index: int,
@@ -831,7 +840,13 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequ
     placer = LabelPlacer(
         width,
         height,
-        [_model_box(m) for u in situation.units for m in u.models],
+        [_model_box(m) for u in situation.units for m in u.models]
+        # ghosts and arrows (battlefield/showing.py) are as much "on the table" as models
+        + [
+            (o[0] if isinstance(o, tuple) else o.geometry).bounds
+            for o in overlays
+            if _css_of(o) in KEEP_CLEAR
+        ],
         [_label_box(label) for level in levels for label in level.labels],
     )
     numbered: list[tuple[str, str]] = []  # (number, what it stands for), for the legend
