@@ -219,9 +219,9 @@ def test_every_step_is_narration_that_cites_its_rules(path):
     cited = set()
     for i, step in enumerate(doc["steps"]):
         extras = set() if i == len(doc["steps"]) - 1 else STEP_EXTRAS
-        assert set(step) - extras == (
-            TRY_FIELDS if i == len(doc["steps"]) - 1 else STEP_FIELDS
-        ), step["title"]
+        assert set(step) - extras == (TRY_FIELDS if i == len(doc["steps"]) - 1 else STEP_FIELDS), (
+            step["title"]
+        )
         assert step["title"].strip() and step["text"].strip()
         assert 2 <= sentences(step["text"]) <= 5, step["title"]
         if "rules" in step:
