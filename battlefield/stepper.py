@@ -1155,7 +1155,9 @@ def step_png(request, token: str, index: int):
         else:
             # A step never changes, so its picture is drawn once and kept with it (every app
             # server reads the same row); a concurrent first request draws it too, harmlessly.
-            png = bytes(table_png(shown, highlight=highlight))
+            # the same overlays as the page's "after" table: target zone, trails (#13)
+            overlays = shown_overlays(before, step.verdict, placed=after) if before else ()
+            png = bytes(table_png(shown, highlight=highlight, overlays=overlays))
             Step.objects.filter(pk=step.pk, png__isnull=True).update(png=png)
     response = HttpResponse(bytes(png), content_type="image/png")
     response["ETag"] = etag
