@@ -224,12 +224,7 @@ class _Painter:
         for label in d.axis:
             self.text(label)
         for entry in d.legend:
-            if isinstance(entry.swatch, Area):
-                self.area(entry.swatch)
-            elif entry.swatch is not None:
-                self.disc(entry.swatch.x, entry.swatch.y, entry.swatch.r, entry.paint)
-            if entry.label:
-                self.text(entry.label)
+            self.legend_entry(entry)
         if d.caption:
             self.text(d.caption)
         small = self.image.reduce(SUPERSAMPLE)
@@ -239,6 +234,20 @@ class _Painter:
         out = io.BytesIO()
         paletted.save(out, "PNG")
         return out.getvalue()
+
+    def legend_entry(self, entry) -> None:
+        """A legend line: its swatch (an army's with the army's mark) and its text."""
+        if isinstance(entry.swatch, Area):
+            self.area(entry.swatch)
+        elif entry.swatch is not None:
+            sw = entry.swatch
+            self.disc(sw.x, sw.y, sw.r, entry.paint)
+            if entry.mark_ring_r:
+                self.ring(sw.x, sw.y, float(entry.mark_ring_r), entry.mark_ink, entry.paint.width)
+            if entry.mark_dot_r:
+                self.disc(sw.x, sw.y, float(entry.mark_dot_r), Paint(entry.mark_ink))
+        if entry.label:
+            self.text(entry.label)
 
     def levels(self, levels, labels: bool) -> None:
         """40K floors and walls (RULES.md 1.5): the shapes over the terrain, or their height

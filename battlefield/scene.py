@@ -396,6 +396,26 @@ class LegendEntry:
     paint: Paint
     swatch: Disc | Area | None = None
     label: Label | None = None
+    #: An army's second cue (ARMY_MARKS), drawn in its swatch as on its bases.
+    mark: str = ""
+
+    @property
+    def mark_ring_r(self) -> str:
+        r = self.swatch.r if isinstance(self.swatch, Disc) and "ring" in self.mark else 0.0
+        return num(r * MARK_RING) if r else ""
+
+    @property
+    def mark_dot_r(self) -> str:
+        r = self.swatch.r if isinstance(self.swatch, Disc) and "dot" in self.mark else 0.0
+        return num(r * MARK_DOT) if r else ""
+
+    @property
+    def mark_width(self) -> str:
+        return num(self.paint.width)
+
+    @property
+    def mark_ink(self) -> str:
+        return _ink_on(self.paint.fill) if self.paint.fill else INK
 
 
 @dataclass(frozen=True)
@@ -1212,6 +1232,7 @@ def _legend(
     row = 22 * px
     swatch = 12 * px
     entries = [("disc", a.name, Paint(colours[a.id], INK, 1.0 * px)) for a in situation.armies]
+    marks = {a.name: army_marks(situation)[a.id] for a in situation.armies}
     entries += [
         ("square", s.label, Paint(s.fill, s.stroke, 1.5 * px, (3 * px, 2 * px) if s.dashed else ()))
         for s in styles.values()
@@ -1254,7 +1275,12 @@ def _legend(
             )
         laid.append(
             LegendEntry(
-                kind, text, paint, sw, Label(text, x + swatch + 6 * px, y, size, anchor="start")
+                kind,
+                text,
+                paint,
+                sw,
+                Label(text, x + swatch + 6 * px, y, size, anchor="start"),
+                marks.get(text, "") if kind == "disc" else "",
             )
         )
         x += span

@@ -206,6 +206,11 @@ def test_armies_named_after_a_colour_are_drawn_in_it_and_each_army_has_its_own_m
     }
     assert marks["a"] != marks["b"]  # told apart without colour too
     assert "Red army (red)" in drawing.desc
+    # the legend shows each army's mark in its swatch, as on its bases
+    svg = ET.fromstring(str(table_svg(situation)))
+    swatches = [g for g in svg.iter(f"{SVG}g") if g.get("class") == "legend-entry legend-disc"]
+    marked = [bool(g.findall(f"{SVG}circle[@class='army-mark']")) for g in swatches]
+    assert marked == [False, True]  # Blue army (listed first): none; Red army: an inner ring
     png = table_png(situation)
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
 
