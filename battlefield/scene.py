@@ -867,7 +867,13 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequ
             for o in overlays
             if _css_of(o) in KEEP_CLEAR
         ],
-        [_label_box(label) for level in levels for label in level.labels],
+        [_label_box(label) for level in levels for label in level.labels]
+        # objective markers and their names are fixed: the other labels keep off them
+        + [
+            (o.disc.x - o.disc.r, o.disc.y - o.disc.r, o.disc.x + o.disc.r, o.disc.y + o.disc.r)
+            for o in objectives
+        ]
+        + [_label_box(o.label) for o in objectives],
     )
     numbered: list[tuple[str, str]] = []  # (number, what it stands for), for the legend
     units = []

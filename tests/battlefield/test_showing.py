@@ -268,3 +268,18 @@ def test_a_committed_surge_step_shows_the_target_zone_before_and_the_trails_afte
     trails = groups(after, "trail")
     assert len(trails) == 1 and len(trails[0].findall(f"{SVG}path")) == 2  # B1's and B2's
     assert "target Crisis Battlesuits" in html
+
+
+def test_a_unit_label_keeps_off_an_objective_marker_just_above_the_unit():
+    doc = scenario()
+    # B1 and B2 at (30, 20) and (31.5, 20); a 40 mm marker (radius 0.787") centred 1.6" above
+    # them covers where the name would go first (just above the unit).
+    doc["objectives"] = [{"id": "obj-1", "name": "Relic", "x": 30.75, "y": 18.4}]
+    drawing = scene(Situation.from_document(doc))
+    label = next(u.label for u in drawing.units if u.id == "B")
+    marker = drawing.objectives[0]
+    disc = marker.disc
+    assert not _overlaps(
+        _label_box(label), (disc.x - disc.r, disc.y - disc.r, disc.x + disc.r, disc.y + disc.r)
+    )
+    assert not _overlaps(_label_box(label), _label_box(marker.label))
