@@ -524,6 +524,12 @@ def editor_context(request, scenario: Scenario, **extra) -> dict:
         "unit_name": situation.unit_name,
         "presets": [(key, spec["label"]) for key, spec in game(system).PRESETS.items()],
         "draw": draw_options(system),
+        # a drawing refused keeps its points and fields, to be corrected rather than redrawn
+        "drawn": request.POST
+        if request.method == "POST"
+        and getattr(request.resolver_match, "url_name", "") == "editor_terrain_draw"
+        and extra.get("error")
+        else None,
         "profiles": UnitProfile.objects.filter(system=system),
         "armies": situation.armies,
         "units": units,

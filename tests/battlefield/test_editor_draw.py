@@ -119,3 +119,16 @@ def test_the_editor_offers_walls_and_floors_only_where_the_game_has_levels(clien
     warmaster = Scenario.objects.latest("pk")
     html = client.get(f"/scenarios/{warmaster.pk}/edit").content.decode()
     assert "data-draw-form" in html and 'value="wall"' not in html
+
+
+def test_a_refused_drawing_keeps_its_points_without_javascript(client, mine):
+    mine.refresh_from_db()
+    response = client.post(
+        f"/scenarios/{mine.pk}/edit/terrain/draw",
+        {"version": mine.version, "part": "footprint", "points": "10,10 20,10", "type": "ruin"},
+    )
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert "a footprint needs at least 3 points" in html
+    assert '<details class="draw-terrain" open>' in html
+    assert 'placeholder="x,y x,y x,y">10,10 20,10</textarea>' in html
