@@ -710,14 +710,18 @@ def terrain_change(request, pk: int, terrain_id: str):
         if "delete" in data:
             delete_terrain(doc, terrain_id)
             return f"Deleted terrain {terrain_id}"
+        # a "turn" button turns the piece where it stands, walls and floors with it
+        turn = number(data, "turn", label="turn (degrees)") if "turn" in data else None
         move_terrain(
             doc,
             terrain_id,
             number(data, "x", label="centre x"),
             number(data, "y", label="centre y"),
-            number(data, "rotate_by", default=0.0, label="turn by (degrees)"),
+            turn
+            if turn is not None
+            else number(data, "rotate_by", default=0.0, label="turn by (degrees)"),
         )
-        return f"Moved terrain {terrain_id}"
+        return f"Turned terrain {terrain_id}" if turn is not None else f"Moved terrain {terrain_id}"
 
     return _edit(request, pk, change)
 

@@ -132,3 +132,29 @@ def test_a_refused_drawing_keeps_its_points_without_javascript(client, mine):
     assert "a footprint needs at least 3 points" in html
     assert '<details class="draw-terrain" open>' in html
     assert 'placeholder="x,y x,y x,y">10,10 20,10</textarea>' in html
+
+
+def test_a_turn_button_turns_a_whole_feature_with_its_walls_about_its_centre(client, mine):
+    draw(
+        client,
+        mine,
+        part="footprint",
+        points="10,10 20,10 20,14 10,14",
+        type="ruin",
+        category="dense",
+    )
+    draw(client, mine, part="wall", feature="ruin-1", points="10,10 20,10", height=4)
+    mine.refresh_from_db()
+    # Centre (15, 12); a quarter turn clockwise (y down) takes (10, 10) to (17, 7) and
+    # (20, 10) to (17, 17): the wall along the top becomes the right-hand side.
+    response = client.post(
+        f"/scenarios/{mine.pk}/edit/terrain/ruin-1",
+        {"version": mine.version, "x": 15, "y": 12, "rotate_by": 0, "turn": 90},
+        headers=PARTIAL,
+    )
+    assert response.status_code == 200
+    assert "Turned terrain ruin-1" in response.content.decode()
+    mine.refresh_from_db()
+    ruin = mine.document["terrain"][0]
+    assert ruin["walls"][0]["path"] == [[17, 7], [17, 17]]
+    assert sorted(map(tuple, ruin["footprint"])) == [(13, 7), (13, 17), (17, 7), (17, 17)]
