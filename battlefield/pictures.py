@@ -22,7 +22,9 @@ Public API (the web app codes against these names):
   region, an engagement or coherency ring, a ruler line). Any object with `geometry` (shapely),
   `css_class` and optionally `label` will do, and so will a tuple (geometry, css_class[, label]).
   Known classes, which pick the look: reachable,
-  engagement, coherency, blocked, path, ruler; anything else is drawn in neutral grey.
+  engagement, coherency, blocked, path, ruler, and those of battlefield/showing.py (ghost,
+  arrow, trail, trail-start, target-zone, flyer-reach, order-range, initiative-range); the
+  first known class of an overlay wins; anything else is drawn in neutral grey.
 - `legend_entries(situation)`: the legend as (kind, text, fill, stroke) rows, for a page that
   wants to render the legend itself (the pictures already carry it under the table).
 """

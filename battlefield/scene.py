@@ -13,7 +13,14 @@ small and a large table look alike.
 
 Styling:
 - Armies take colours from the Okabe-Ito palette (distinguishable with the common kinds of colour
-  blindness) in the order the scenario lists them.
+  blindness): an army whose name (or id) names a colour takes it ("Red army" red), the others
+  the free colours in the order the scenario lists them (`army_palette`). Each army also has a
+  mark on its bases and in its legend swatch (none, an inner ring, a dot, both: ARMY_MARKS), so
+  armies differ by more than colour.
+- Labels (unit names, terrain names and heights, overlay labels) are placed greedily
+  (`LabelPlacer`): each takes the first candidate spot that stays on the table and covers no
+  model, ghost, objective or label placed before it; one that fits nowhere becomes a numbered
+  marker, spelled out in the legend ("1 = Khorne Berzerkers").
 - Terrain is styled by the engine's kind of terrain (the registry's, rules.systems), with finer
   looks under a kind kept by the game's presentation module (battlefield/games): 40K by category
   (RULES.md 1.5: exposed light sand with a dashed edge, light green, dense brown, `solid`
