@@ -9,6 +9,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from django.test import Client
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from shapely.geometry import Point
 
 from battlefield.models import Scenario
@@ -283,3 +285,52 @@ def test_a_unit_label_keeps_off_an_objective_marker_just_above_the_unit():
         _label_box(label), (disc.x - disc.r, disc.y - disc.r, disc.x + disc.r, disc.y + disc.r)
     )
     assert not _overlaps(_label_box(label), _label_box(marker.label))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 6), st.integers(0, 11), st.integers(1, 4)),
+        min_size=1,
+        max_size=8,
+        unique_by=lambda t: (t[0], t[1]),
+    )
+)
+def test_placed_names_never_cover_a_model_or_another_label_and_the_rest_are_in_the_legend(units):
+    """Random units in cells 6 in wide and 2 in tall (no base overlaps another), each a row of
+    one to four 32 mm bases 1.3 in apart: every name drawn in full covers no model and no other label, and
+    every name not drawn in full is in the legend behind the number drawn for it."""
+    doc = scenario()
+    doc["terrain"] = []
+    doc["units"] = [
+        {
+            "id": f"U{i}",
+            "army": "red" if i % 2 else "blue",
+            "name": f"Unit number {i} with a name",
+            "keywords": ["INFANTRY"],
+            "models": [
+                {
+                    "id": f"U{i}m{j}",
+                    "base": {"round": 32},
+                    "x": 14 + cx * 6.0 + j * 1.3,
+                    "y": 10 + cy * 2.0,
+                }
+                for j in range(n)
+            ],
+        }
+        for i, (cx, cy, n) in enumerate(units)
+    ]
+    situation = Situation.from_document(doc)
+    drawing = scene(situation)
+    labels = [u.label for u in drawing.units] + list(drawing.terrain_labels)
+    full = [label for label in labels if not label.text.isdigit()]
+    boxes = [_label_box(label) for label in labels]
+    for label in full:
+        box = _label_box(label)
+        assert sum(_overlaps(box, other) for other in boxes) == 1  # itself only
+        for m in situation.models():
+            assert not _overlaps(box, m.footprint.bounds)
+    legend = {e.text for e in drawing.legend if e.kind == "number"}
+    for unit in drawing.units:
+        if unit.label.text.isdigit():
+            assert f"{unit.label.text} = {unit.name}" in legend
