@@ -298,8 +298,8 @@ def test_a_unit_label_keeps_off_an_objective_marker_just_above_the_unit():
 )
 def test_placed_names_never_cover_a_model_or_another_label_and_the_rest_are_in_the_legend(units):
     """Random units in cells 6 in wide and 2 in tall (no base overlaps another), each a row of
-    one to four 32 mm bases 1.3 in apart: every name drawn in full covers no model and no other label, and
-    every name not drawn in full is in the legend behind the number drawn for it."""
+    one to four 32 mm bases 1.3 in apart: every name drawn in full covers no model and no
+    other label, and every name not drawn in full is in the legend behind its number."""
     doc = scenario()
     doc["terrain"] = []
     doc["units"] = [
