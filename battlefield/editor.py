@@ -173,6 +173,65 @@ def move_terrain(doc: dict, terrain_id: str, x: float, y: float, rotate_by: floa
     _turn_and_shift(piece, (cx, cy), rotate_by, x - cx, y - cy)
 
 
+#: What can be drawn point by point (#12 item 5): a new feature's footprint, or a wall or an
+#: upper floor of a feature already on the table (RULES.md 1.5), with the fewest points each
+#: needs.
+DRAWN_PARTS = {"footprint": 3, "wall": 2, "floor": 3}
+#: A wall's thickness when none is typed (FORMAT.md `walls[].thickness`, inches).
+WALL_THICKNESS = 0.25
+
+
+def parse_points(text: str, field: str = "points") -> list[list[float]]:
+    """Points typed or clicked as "x,y x,y ..." (spaces, semicolons or new lines between
+    points), each a finite number; InvalidInput naming the field otherwise."""
+    points = []
+    for i, item in enumerate(p for p in re.split(r"[\s;]+", text.strip()) if p):
+        parts = item.split(",")
+        if len(parts) != 2:
+            raise InvalidInput(field, f"point {i + 1} (“{item[:30]}”) must be x,y")
+        pair = {"x": parts[0], "y": parts[1]}
+        points.append(
+            [
+                tidy(number(pair, "x", label=f"point {i + 1} x")),
+                tidy(number(pair, "y", label=f"point {i + 1} y")),
+            ]
+        )
+    return points
+
+
+def draw_terrain(doc: dict, part: str, points: list[list[float]], **fields) -> str:
+    """Add what was drawn: a new feature with `points` as its footprint (fields: type,
+    category, height), or a wall (height, thickness) or floor (height) of the feature
+    `fields["feature"]`. The document's validator then checks the result (a floor outside
+    its footprint or a negative height is refused naming the field). Returns the history label."""
+    if part not in DRAWN_PARTS:
+        raise InvalidInput("part", f"choose what to draw ({', '.join(DRAWN_PARTS)})")
+    if len(points) < DRAWN_PARTS[part]:
+        raise InvalidInput("points", f"a {part} needs at least {DRAWN_PARTS[part]} points")
+    if part == "footprint":
+        kind = str(fields.get("type") or "").strip()
+        if not kind:
+            raise InvalidInput("type", "say what the terrain is (its type)")
+        piece: dict = {"id": fresh_id(doc, kind), "type": kind, "footprint": points}
+        if fields.get("category"):
+            piece["category"] = fields["category"]
+        if fields.get("height") is not None:
+            piece["height"] = tidy(fields["height"])
+        doc.setdefault("terrain", []).append(piece)
+        return f"Drew terrain {piece['id']}"
+    piece = _find(doc.get("terrain", []), str(fields.get("feature", "")), "terrain piece")
+    height = tidy(fields.get("height") or 0.0)
+    # A feature is as tall as its tallest part (FORMAT.md: no part above `height`).
+    piece["height"] = tidy(max(float(piece.get("height", 0) or 0), height))
+    if part == "wall":
+        wall = {"path": points, "height": height}
+        wall["thickness"] = tidy(fields.get("thickness") or WALL_THICKNESS)
+        piece.setdefault("walls", []).append(wall)
+        return f"Drew a wall of {piece['id']}"
+    piece.setdefault("floors", []).append({"footprint": points, "height": height})
+    return f"Drew a floor of {piece['id']}"
+
+
 def delete_terrain(doc: dict, terrain_id: str) -> None:
     piece = _find(doc.get("terrain", []), terrain_id, "terrain piece")
     doc["terrain"].remove(piece)
@@ -464,6 +523,13 @@ def editor_context(request, scenario: Scenario, **extra) -> dict:
         "svg": table_svg(situation, overlays=ring_overlays(situation), interactive=True),
         "unit_name": situation.unit_name,
         "presets": [(key, spec["label"]) for key, spec in game(system).PRESETS.items()],
+        "draw": draw_options(system),
+        # a drawing refused keeps its points and fields, to be corrected rather than redrawn
+        "drawn": request.POST
+        if request.method == "POST"
+        and getattr(request.resolver_match, "url_name", "") == "editor_terrain_draw"
+        and extra.get("error")
+        else None,
         "profiles": UnitProfile.objects.filter(system=system),
         "armies": situation.armies,
         "units": units,
@@ -480,6 +546,26 @@ def editor_context(request, scenario: Scenario, **extra) -> dict:
         **editor_extras(scenario),  # the setup panels (battlefield/armylists.py)
         **extra,
     }
+
+
+def draw_options(system: str) -> dict:
+    """What the "Draw terrain" form offers: the parts this game draws (walls and floors only
+    where its terrain has levels), the terrain kinds (when the game reads a kind field apart
+    from the type) and the types its presets use."""
+    described = SYSTEMS[system]
+    levels = getattr(game(system), "DRAWS_LEVELS", False)
+    parts = [("footprint", "a new feature's footprint")]
+    if levels:
+        parts += [("wall", "a wall of a feature"), ("floor", "an upper floor of a feature")]
+    kinds = (
+        [(k.name, k.label) for k in described.terrain_kinds]
+        if described.terrain_field != "type"
+        else []
+    )
+    types = list(dict.fromkeys(spec["type"] for spec in game(system).PRESETS.values()))
+    # clicks snap to half the minor grid (40K: 0.5 in; Warmaster: 5 cm)
+    snap = game(system).GRID_STEPS[0] / 2
+    return {"parts": parts, "kinds": kinds, "types": types, "levels": levels, "snap": snap}
 
 
 @require_GET
@@ -591,6 +677,32 @@ def terrain_add(request, pk: int):
 
 
 @require_POST
+def terrain_draw(request, pk: int):
+    """Add a footprint, wall or floor drawn point by point (editor-terrain.js fills the points
+    from clicks on the table; they can be typed as well)."""
+
+    def change(doc, data):
+        part = str(data.get("part", ""))
+        height = data.get("height", "")
+        return draw_terrain(
+            doc,
+            part,
+            parse_points(str(data.get("points", ""))),
+            type=str(data.get("type", "")),
+            category=str(data.get("category", "")),
+            feature=str(data.get("feature", "")),
+            height=number(data, "height", minimum=0, label="height")
+            if str(height).strip()
+            else None,
+            thickness=number(
+                data, "thickness", default=WALL_THICKNESS, minimum=0, label="wall thickness"
+            ),
+        )
+
+    return _edit(request, pk, change)
+
+
+@require_POST
 def terrain_change(request, pk: int, terrain_id: str):
     """Move and turn a terrain piece, or delete it (the button pressed says which)."""
 
@@ -598,14 +710,18 @@ def terrain_change(request, pk: int, terrain_id: str):
         if "delete" in data:
             delete_terrain(doc, terrain_id)
             return f"Deleted terrain {terrain_id}"
+        # a "turn" button turns the piece where it stands, walls and floors with it
+        turn = number(data, "turn", label="turn (degrees)") if "turn" in data else None
         move_terrain(
             doc,
             terrain_id,
             number(data, "x", label="centre x"),
             number(data, "y", label="centre y"),
-            number(data, "rotate_by", default=0.0, label="turn by (degrees)"),
+            turn
+            if turn is not None
+            else number(data, "rotate_by", default=0.0, label="turn by (degrees)"),
         )
-        return f"Moved terrain {terrain_id}"
+        return f"Turned terrain {terrain_id}" if turn is not None else f"Moved terrain {terrain_id}"
 
     return _edit(request, pk, change)
 

@@ -11,6 +11,7 @@ query string.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from django.http import Http404, QueryDict
@@ -18,12 +19,18 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
+from shapely.geometry import LineString
+from shapely.ops import nearest_points
 
-from rules import InvalidInput
+from rules import InvalidInput, adjudicate, suggest
+from rules.geometry import fmt
+from rules.situation import base_distance
 
+from .games import game
 from .models import Lesson, Scenario, load_row
-from .pictures import table_svg
+from .pictures import Overlay, table_svg
 from .ratelimit import rate_limit
+from .showing import target_zones, trail_overlays
 from .stepper import (
     PLACE,
     Stage,
@@ -31,6 +38,7 @@ from .stepper import (
     check_response,
     error_response,
     judged,
+    reach_overlays,
     read_poses,
     situation_of,
     stepper_context,
@@ -42,6 +50,12 @@ from .views import link_preview, page
 LESSON_FORMAT = "arbiter.lesson/1"
 LESSON_DIR = Path(__file__).resolve().parent / "demo" / "lessons"
 REQUIRED = ("slug", "title", "system", "scenario", "steps")
+#: What a narrated step may draw over its table (README "Format"): the reach of the lesson's
+#: move, the target's engagement zone, the start-to-end trails, the game's ranges.
+SHOWS = ("reach", "target", "trails", "ranges")
+#: The table a narrated step shows: as the scenario is, or after the lesson's move as the
+#: engine makes it (its suggestion, judged).
+TABLES = ("before", "after")
 
 
 # -- loading ----------------------------------------------------------------------------------
@@ -65,6 +79,13 @@ def read_lesson(path: Path) -> dict:
             raise InvalidInput(f"steps[{i}]", "needs a title and a text")
         if "try" in step and not isinstance(step["try"], dict):
             raise InvalidInput(f"steps[{i}].try", "must be a move")
+        if step.get("table", "before") not in TABLES:
+            raise InvalidInput(f"steps[{i}].table", f"must be one of {', '.join(TABLES)}")
+        if not set(step.get("show", ())) <= set(SHOWS):
+            raise InvalidInput(f"steps[{i}].show", f"may hold only {', '.join(SHOWS)}")
+        for pair in step.get("measure", ()):
+            if not (isinstance(pair, list) and len(pair) == 2):
+                raise InvalidInput(f"steps[{i}].measure", "must be pairs of model ids")
     return doc
 
 
@@ -181,10 +202,98 @@ def lesson_context(lesson: Lesson, number: int, params: QueryDict, *, verdict=No
             )
         )
     else:
+        shown, overlays = step_table(lesson, step, situation)
         context["svg"] = table_svg(
-            situation, highlight=focus_models(situation, step.get("focus")), dom_id="table"
+            shown,
+            highlight=focus_models(shown, step.get("focus")),
+            overlays=overlays,
+            dom_id="table",
         )
+        context["focus_names"] = focus_names(situation, step.get("focus"))
     return context
+
+
+def focus_names(situation, focus) -> list[str]:
+    """The names the table labels for a step's focus (unit names; a model by its unit's)."""
+    names: list[str] = []
+    for ref in focus or ():
+        if situation.has_unit(ref):
+            name = situation.unit(ref).name or ref
+        else:
+            try:
+                model = situation.model(ref)
+            except InvalidInput:
+                continue
+            name = f"a model of {situation.unit(model.unit).name or model.unit}"
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def lesson_move(lesson: Lesson, situation):
+    """The lesson's move as the engine makes it: (stage, its suggestion judged), kept on the
+    situation (one per scenario version); (stage, None) when the engine cannot suggest it."""
+    found = try_step(lesson)
+    if found is None:
+        return None, None
+    stage = locked_stage(found[1], QueryDict(), situation)
+    memo = situation.memo.setdefault("battlefield.lesson_moves", {})
+    key = (lesson.slug, repr(found[1]))
+    if key not in memo:
+        move = stage.move(with_end=False)
+        try:
+            memo[key] = adjudicate(situation, suggest(situation, move))
+        except (InvalidInput, NotImplementedError):
+            memo[key] = None
+    return stage, memo[key]
+
+
+def step_table(lesson: Lesson, step: dict, situation) -> tuple:
+    """A narrated step's own table and overlays (README "Format": `table`, `show`,
+    `measure`): the scenario as it is or after the lesson's move, with the reach, the
+    target's engagement zone, the trails and the game's ranges it asks for, and measuring
+    lines between the model pairs it names, each labelled with its distance."""
+    shows: Sequence[str] = step.get("show", ())
+    after = step.get("table", "before") == "after"
+    shown, overlays = situation, []
+    if after or shows:
+        stage, verdict = lesson_move(lesson, situation)
+        if stage is not None and verdict is not None:
+            move = stage.move(with_end=False)
+            if after and verdict.after is not None:
+                shown = verdict.after
+            if "ranges" in shows:
+                # A reach is where the move may go: drawn before it, not after.
+                overlays += [
+                    Overlay(geometry, css, label)
+                    for geometry, css, label in game(situation.system).move_overlays(
+                        shown, shown.unit(stage.unit), stage.type
+                    )
+                    if not (after and "reach" in css)
+                ]
+            if "reach" in shows:
+                overlays += reach_overlays(situation, move, verdict)
+            if "target" in shows:
+                overlays += target_zones(situation, verdict.move)
+            if "trails" in shows:
+                overlays += trail_overlays(situation, shown, stage.unit)
+    overlays += measuring_lines(shown, step.get("measure", ()))
+    return shown, overlays
+
+
+def measuring_lines(situation, pairs) -> list[Overlay]:
+    """A ruler between the closest points of two bases, labelled with the distance between
+    them as the rules measure it (`base_distance`, RULES.md 1.1)."""
+    unit = '"' if situation.unit_name == "in" else f" {situation.unit_name}"
+    out = []
+    for a_id, b_id in pairs:
+        try:
+            a, b = situation.model(a_id), situation.model(b_id)
+        except InvalidInput:
+            continue
+        p, q = nearest_points(a.footprint, b.footprint)
+        out.append(Overlay(LineString([p, q]), "ruler", f"{fmt(base_distance(a, b))}{unit}"))
+    return out
 
 
 @require_GET

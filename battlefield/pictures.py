@@ -22,7 +22,9 @@ Public API (the web app codes against these names):
   region, an engagement or coherency ring, a ruler line). Any object with `geometry` (shapely),
   `css_class` and optionally `label` will do, and so will a tuple (geometry, css_class[, label]).
   Known classes, which pick the look: reachable,
-  engagement, coherency, blocked, path, ruler; anything else is drawn in neutral grey.
+  engagement, coherency, blocked, path, ruler, and those of battlefield/showing.py (ghost,
+  arrow, trail, trail-start, target-zone, flyer-reach, order-range, initiative-range); the
+  first known class of an overlay wins; anything else is drawn in neutral grey.
 - `legend_entries(situation)`: the legend as (kind, text, fill, stroke) rows, for a page that
   wants to render the legend itself (the pictures already carry it under the table).
 """
@@ -215,19 +217,16 @@ class _Painter:
                 self.disc(disc.x, disc.y, disc.r, disc.paint)
             if overlay.label:
                 self.text(overlay.label)
+        self.levels(d.levels, labels=True)
+        for label in d.terrain_labels:
+            self.text(label)
         for unit in d.units:
             if unit.label:
                 self.text(unit.label)
-        self.levels(d.levels, labels=True)
         for label in d.axis:
             self.text(label)
         for entry in d.legend:
-            if isinstance(entry.swatch, Area):
-                self.area(entry.swatch)
-            elif entry.swatch is not None:
-                self.disc(entry.swatch.x, entry.swatch.y, entry.swatch.r, entry.paint)
-            if entry.label:
-                self.text(entry.label)
+            self.legend_entry(entry)
         if d.caption:
             self.text(d.caption)
         small = self.image.reduce(SUPERSAMPLE)
@@ -237,6 +236,20 @@ class _Painter:
         out = io.BytesIO()
         paletted.save(out, "PNG")
         return out.getvalue()
+
+    def legend_entry(self, entry) -> None:
+        """A legend line: its swatch (an army's with the army's mark) and its text."""
+        if isinstance(entry.swatch, Area):
+            self.area(entry.swatch)
+        elif entry.swatch is not None:
+            sw = entry.swatch
+            self.disc(sw.x, sw.y, sw.r, entry.paint)
+            if entry.mark_ring_r:
+                self.ring(sw.x, sw.y, float(entry.mark_ring_r), entry.mark_ink, entry.paint.width)
+            if entry.mark_dot_r:
+                self.disc(sw.x, sw.y, float(entry.mark_dot_r), Paint(entry.mark_ink))
+        if entry.label:
+            self.text(entry.label)
 
     def levels(self, levels, labels: bool) -> None:
         """40K floors and walls (RULES.md 1.5): the shapes over the terrain, or their height
@@ -329,6 +342,13 @@ class _Painter:
         else:
             self.draw.polygon(self.xy(m.outline), fill=_rgba(m.paint.fill))
             self.polyline([*m.outline, m.outline[0]], m.paint)
+        if m.mark_ring_r:
+            self.ring(m.x, m.y, m.mark_ring_r, m.mark_paint.stroke, m.mark_paint.width)
+        elif m.mark_ring_local:
+            ring = m.to_table(m.mark_ring_local)
+            self.polyline([*ring, ring[0]], m.mark_paint)
+        if m.mark_dot_r:
+            self.disc(m.x, m.y, m.mark_dot_r, Paint(m.mark_paint.stroke))
         if m.tick:
             self.polyline(m.to_table([(m.tick[0], 0.0), (m.tick[1], 0.0)]), m.tick_paint)
 

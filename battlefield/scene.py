@@ -13,7 +13,14 @@ small and a large table look alike.
 
 Styling:
 - Armies take colours from the Okabe-Ito palette (distinguishable with the common kinds of colour
-  blindness) in the order the scenario lists them.
+  blindness): an army whose name (or id) names a colour takes it ("Red army" red), the others
+  the free colours in the order the scenario lists them (`army_palette`). Each army also has a
+  mark on its bases and in its legend swatch (none, an inner ring, a dot, both: ARMY_MARKS), so
+  armies differ by more than colour.
+- Labels (unit names, terrain names and heights, overlay labels) are placed greedily
+  (`LabelPlacer`): each takes the first candidate spot that stays on the table and covers no
+  model, ghost, objective or label placed before it; one that fits nowhere becomes a numbered
+  marker, spelled out in the legend ("1 = Khorne Berzerkers").
 - Terrain is styled by the engine's kind of terrain (the registry's, rules.systems), with finer
   looks under a kind kept by the game's presentation module (battlefield/games): 40K by category
   (RULES.md 1.5: exposed light sand with a dashed edge, light green, dense brown, `solid`
@@ -34,6 +41,7 @@ from functools import lru_cache
 from types import SimpleNamespace
 from typing import Any
 
+import numpy as np
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
@@ -59,7 +67,7 @@ ARMY_COLOUR_NAMES = (
     "blue",
     "orange",
     "green",
-    "vermillion",
+    "red",
     "sky blue",
     "purple",
     "yellow",
@@ -126,6 +134,14 @@ OVERLAY_STYLES = {
     "blocked": ("#D55E00", 0.25, "#D55E00", 1.0, ()),
     "path": (None, 1.0, INK, 1.5, (4, 3)),
     "ruler": (None, 1.0, INK, 2.0, ()),
+    "ghost": ("#FFFFFF", 0.55, INK, 1.5, (3, 2)),
+    "arrow": (INK, 1.0, INK, 2.0, ()),
+    "trail": (None, 1.0, "#4A4438", 1.5, (1, 3)),
+    "trail-start": (None, 1.0, "#4A4438", 1.0, ()),
+    "target-zone": ("#D55E00", 0.1, "#D55E00", 2.0, (6, 3)),
+    "flyer-reach": ("#56B4E9", 0.1, "#0072B2", 1.5, (8, 4)),
+    "order-range": (None, 1.0, "#CC79A7", 2.0, (6, 3)),
+    "initiative-range": (None, 1.0, "#D55E00", 2.0, (2, 3)),
     "overlay": ("#333333", 0.12, "#333333", 1.5, ()),
 }
 
@@ -281,6 +297,24 @@ class ModelMark:
     ring_outline: tuple[tuple[float, float], ...] = ()
     ring_r: float = 0.0
     ring_width: float = 0.0
+    #: The army's second cue (ARMY_MARKS): an inner ring (radius, or outline for a non-round
+    #: base, in the model's frame) and/or a centre dot, in the ink that reads on the colour.
+    mark_ring_r: float = 0.0
+    mark_ring_local: tuple[tuple[float, float], ...] = ()
+    mark_dot_r: float = 0.0
+    mark_paint: Paint = Paint()
+
+    @property
+    def mark_ring_points(self) -> str:
+        return _points_text(self.mark_ring_local)
+
+    @property
+    def svg_mark_ring_r(self) -> str:
+        return num(self.mark_ring_r)
+
+    @property
+    def svg_mark_dot_r(self) -> str:
+        return num(self.mark_dot_r)
 
     @property
     def transform(self) -> str:
@@ -369,6 +403,26 @@ class LegendEntry:
     paint: Paint
     swatch: Disc | Area | None = None
     label: Label | None = None
+    #: An army's second cue (ARMY_MARKS), drawn in its swatch as on its bases.
+    mark: str = ""
+
+    @property
+    def mark_ring_r(self) -> str:
+        r = self.swatch.r if isinstance(self.swatch, Disc) and "ring" in self.mark else 0.0
+        return num(r * MARK_RING) if r else ""
+
+    @property
+    def mark_dot_r(self) -> str:
+        r = self.swatch.r if isinstance(self.swatch, Disc) and "dot" in self.mark else 0.0
+        return num(r * MARK_DOT) if r else ""
+
+    @property
+    def mark_width(self) -> str:
+        return num(self.paint.width)
+
+    @property
+    def mark_ink(self) -> str:
+        return _ink_on(self.paint.fill) if self.paint.fill else INK
 
 
 @dataclass(frozen=True)
@@ -398,6 +452,8 @@ class Scene:
     extra: dict = field(default_factory=dict, compare=False)
     #: 40K terrain in three dimensions (RULES.md 1.5): floors and walls over the terrain areas.
     levels: tuple[LevelMark, ...] = ()
+    #: Terrain names (and a block's height), placed among the other labels.
+    terrain_labels: tuple[Label, ...] = ()
 
     @property
     def view_box(self) -> str:
@@ -434,9 +490,63 @@ def terrain_style(system: str, feature: TerrainFeature) -> TerrainStyle:
     )
 
 
+#: Colour words in an army's name (or id) -> the palette colour that looks like it, so that
+#: "Red army" is drawn red (vermillion is Okabe-Ito's red).
+COLOUR_WORDS = {
+    "blue": 0,
+    "navy": 0,
+    "orange": 1,
+    "green": 2,
+    "red": 3,
+    "crimson": 3,
+    "scarlet": 3,
+    "vermillion": 3,
+    "sky": 4,
+    "cyan": 4,
+    "purple": 5,
+    "pink": 5,
+    "violet": 5,
+    "yellow": 6,
+    "gold": 6,
+    "black": 7,
+}
+
+
+def army_palette(situation: Situation) -> dict[str, int]:
+    """Army id -> index into ARMY_COLOURS: an army whose name (else id) names a colour takes
+    that colour ("Red army" red, the first such army keeping it); the others take the free
+    colours in the order the scenario lists them."""
+    chosen: dict[str, int] = {}
+    for army in situation.armies:
+        for text in (army.name, army.id):
+            words = [w for w in _words(text) if w in COLOUR_WORDS]
+            index = COLOUR_WORDS[words[0]] if words else None
+            if index is not None and index not in chosen.values():
+                chosen[army.id] = index
+                break
+    free = [i for i in range(len(ARMY_COLOURS)) if i not in chosen.values()]
+    for army in situation.armies:
+        if army.id not in chosen:
+            chosen[army.id] = free.pop(0) if free else len(chosen) % len(ARMY_COLOURS)
+    return chosen
+
+
+def _words(text: str) -> list[str]:
+    return "".join(c.lower() if c.isalpha() else " " for c in text or "").split()
+
+
 def army_colours(situation: Situation) -> dict[str, str]:
-    """Army id -> colour, by the order the scenario lists the armies."""
-    return {a.id: ARMY_COLOURS[i % len(ARMY_COLOURS)] for i, a in enumerate(situation.armies)}
+    """Army id -> colour (see `army_palette`)."""
+    return {army: ARMY_COLOURS[i] for army, i in army_palette(situation).items()}
+
+
+#: A second cue besides colour, by the order the scenario lists the armies (colour-blind
+#: players, greyscale prints): nothing, an inner ring, a centre dot, both.
+ARMY_MARKS = ("", "ring", "dot", "ring dot")
+
+
+def army_marks(situation: Situation) -> dict[str, str]:
+    return {a.id: ARMY_MARKS[i % len(ARMY_MARKS)] for i, a in enumerate(situation.armies)}
 
 
 @lru_cache(maxsize=64)
@@ -512,10 +622,22 @@ def _place(
     return tuple((x + px * c - py * s, y + px * s + py * c) for px, py in points)
 
 
+#: The army mark's inner ring and dot, as fractions of the base's size.
+MARK_RING, MARK_DOT = 0.55, 0.22
+
+
 def _model_mark(
-    model: Model, army: str, colour: str, title: str, px: float, highlighted: bool
+    model: Model,
+    army: str,
+    colour: str,
+    title: str,
+    px: float,
+    highlighted: bool,
+    mark: str = "",
 ) -> ModelMark:
     shape, r, rx, ry, local, front = _base_shape(model.base)
+    half = r if shape == "circle" else min(rx, ry) if shape == "ellipse" else _half_size(local)
+    ink = _ink_on(colour)
     turned = bool(model.facing % 360)
     tick = (front * 0.35, front) if shape != "circle" or turned else None
     ring_gap = 2.5 * px
@@ -542,7 +664,20 @@ def _model_mark(
         ring_outline=_place(ring_local, model.x, model.y, model.facing),
         ring_r=r + ring_gap if highlighted and shape == "circle" else 0.0,
         ring_width=2.0 * px if highlighted else 0.0,
+        mark_ring_r=r * MARK_RING if "ring" in mark and shape == "circle" else 0.0,
+        mark_ring_local=tuple((x * MARK_RING, y * MARK_RING) for x, y in local)
+        if "ring" in mark and shape != "circle"
+        else (),
+        mark_dot_r=half * MARK_DOT if "dot" in mark else 0.0,
+        mark_paint=Paint(None, ink, max(1.2 * px, half * 0.12)),
     )
+
+
+@lru_cache(maxsize=256)
+def _half_size(local: tuple[tuple[float, float], ...]) -> float:
+    """Half the smaller side of an outline's bounding box (how big an army mark may be)."""
+    xs, ys = [x for x, _ in local], [y for _, y in local]
+    return min(max(xs) - min(xs), max(ys) - min(ys)) / 2
 
 
 def _points(geometry: BaseGeometry) -> list[Point]:
@@ -555,7 +690,23 @@ def _points(geometry: BaseGeometry) -> list[Point]:
     return [Point(c) for c in geometry.coords]
 
 
-def _overlay_mark(overlay, index: int, px: float, label_size: float) -> OverlayMark:
+#: Overlays no label may cover (drawn where a model could have gone, and the arrow to it).
+KEEP_CLEAR = ("ghost", "arrow")
+
+
+def _css_of(overlay) -> str:
+    """An overlay's css class, whether it is an Overlay-like object or a tuple."""
+    return str(overlay[1] if isinstance(overlay, tuple) else getattr(overlay, "css_class", ""))
+
+
+def _overlay_mark(
+    overlay,
+    index: int,
+    px: float,
+    label_size: float,
+    placer: LabelPlacer | None = None,
+    numbered: list[tuple[str, str]] | None = None,
+) -> OverlayMark:
     """An overlay: any object with `geometry` (shapely), `css_class` and optional `label`, or a
     tuple (geometry, css_class[, label])."""
     if isinstance(overlay, tuple):
@@ -606,14 +757,25 @@ def _overlay_mark(overlay, index: int, px: float, label_size: float) -> OverlayM
     if text and not geometry.is_empty:
         if geometry.geom_type in ("LineString", "MultiLineString"):
             at = geometry.interpolate(0.5, normalized=True)
-            at = Point(at.x, at.y - 4 * px)
+            spots = [(at.x, at.y - 4 * px, "middle"), (at.x, at.y + label_size + 4 * px, "middle")]
         else:
             # Near the top of a region, inside it, so it does not sit on the models it is for.
             minx, miny, maxx, maxy = geometry.bounds
             at = Point(geometry.centroid.x, miny + label_size * 1.4)
             if not geometry.contains(at):
                 at = geometry.representative_point()
-        label = Label(text, at.x, at.y, label_size, fill=INK, halo=3 * px, weight="bold")
+            inside = geometry.representative_point()
+            spots = [
+                (at.x, at.y, "middle"),
+                (inside.x, inside.y, "middle"),
+                (geometry.centroid.x, maxy - label_size * 0.5, "middle"),
+            ]
+        spots += _around(geometry.bounds, label_size, px)
+        if placer is None:
+            x, y, anchor = spots[0]
+            label = Label(text, x, y, label_size, fill=INK, halo=3 * px, weight="bold")
+        else:
+            label = placer.place(text, label_size, spots, numbered, halo=3 * px)
     return OverlayMark(css, tuple(areas), tuple(paths), tuple(discs), label)
 
 
@@ -700,28 +862,58 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequ
     )
 
     label_size = LABEL_PX * px
+    marks_of = army_marks(situation)
+    levels = terrain_levels(situation, px)
+    placer = LabelPlacer(
+        width,
+        height,
+        [_model_box(m) for u in situation.units for m in u.models]
+        # ghosts and arrows (battlefield/showing.py) are as much "on the table" as models
+        + [
+            (o[0] if isinstance(o, tuple) else o.geometry).bounds
+            for o in overlays
+            if _css_of(o) in KEEP_CLEAR
+        ],
+        [_label_box(label) for level in levels for label in level.labels]
+        # objective markers and their names are fixed: the other labels keep off them
+        + [
+            (o.disc.x - o.disc.r, o.disc.y - o.disc.r, o.disc.x + o.disc.r, o.disc.y + o.disc.r)
+            for o in objectives
+        ]
+        + [_label_box(o.label) for o in objectives],
+    )
+    numbered: list[tuple[str, str]] = []  # (number, what it stands for), for the legend
     units = []
     for u in situation.units:
         colour = colours.get(u.army, ARMY_COLOURS[-1])
         army_name = army_names.get(u.army, u.army)
         marks = tuple(
             _model_mark(
-                m, u.army, colour, _model_title(m, u.name, army_name, unit), px, m.id in highlight
+                m,
+                u.army,
+                colour,
+                _model_title(m, u.name, army_name, unit),
+                px,
+                m.id in highlight,
+                marks_of.get(u.army, ""),
             )
             for m in u.models
         )
-        units.append(
-            UnitGroup(
-                u.id,
-                u.army,
-                u.name,
-                colour,
-                marks,
-                _unit_label(u.name, u.models, width, label_size, px),
+        label = None
+        if u.name and u.models:
+            label = placer.place(
+                u.name, label_size, _around(_bounds(u.models), label_size, px), numbered
             )
-        )
+        units.append(UnitGroup(u.id, u.army, u.name, colour, marks, label))
 
-    overlay_marks = tuple(_overlay_mark(o, i, px, label_size) for i, o in enumerate(overlays))
+    overlay_marks = tuple(
+        _overlay_mark(o, i, px, label_size, placer, numbered) for i, o in enumerate(overlays)
+    )
+    terrain_labels = tuple(
+        label
+        for feature in situation.terrain
+        if (label := _terrain_label(situation, feature, placer, numbered, px)) is not None
+    )
 
     axis = [Label(unit, -margin * 0.5, -margin * 0.35, AXIS_PX * px, fill="#6B6455")]
     x = major
@@ -742,7 +934,9 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequ
         )
         y += major
 
-    legend, legend_bottom = _legend(situation, colours, used_styles, width, height + margin, px)
+    legend, legend_bottom = _legend(
+        situation, colours, used_styles, width, height + margin, px, numbered
+    )
     caption = None
     if text := source_caption(situation.source):
         legend_bottom += 22 * px
@@ -771,7 +965,8 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequ
         zones=zones,
         objectives=objectives,
         caption=caption,
-        levels=terrain_levels(situation, px),
+        levels=levels,
+        terrain_labels=terrain_labels,
     )
 
 
@@ -870,17 +1065,165 @@ def _model_title(model: Model, unit_name: str, army_name: str, unit: str) -> str
     return f"{model.id}: {unit_name} ({army_name}){up}"
 
 
-def _unit_label(name: str, models, table_width: float, size: float, px: float) -> Label | None:
-    """The unit's name just above its topmost model (below it when that would leave the table)."""
-    if not name:
+# -- placing labels ---------------------------------------------------------------------------
+
+Box = tuple[float, float, float, float]  # min x, min y, max x, max y
+
+
+def _label_box(label: Label) -> Box:
+    """The box a label's text covers (estimated, as `_text_width`), its halo included."""
+    w = _text_width(label.text, label.size)
+    x0 = {"start": label.x, "end": label.x - w}.get(label.anchor, label.x - w / 2)
+    pad = label.halo / 2
+    return (
+        x0 - pad,
+        label.y - 0.8 * label.size - pad,
+        x0 + w + pad,
+        label.y + 0.25 * label.size + pad,
+    )
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _model_box(model: Model) -> Box:
+    """A box round a model's base: its enclosing circle's (exact for a round base, a little
+    generous for others, and far cheaper than the footprint's bounds)."""
+    r = model.base.radius
+    return (model.x - r, model.y - r, model.x + r, model.y + r)
+
+
+def _bounds(models) -> Box:
+    boxes = [_model_box(m) for m in models]
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+
+
+def _around(box: Box, size: float, px: float) -> list[tuple[float, float, str]]:
+    """Where a label for something covering `box` may go, best first: above, below, right,
+    left, then the corners, then a line further out (x, baseline y, anchor)."""
+    x0, y0, x1, y1 = box
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    gap = 4 * px
+    above, below = y0 - gap - 0.25 * size, y1 + gap + 0.8 * size
+    side = cy + 0.3 * size
+    return [
+        (cx, above, "middle"),
+        (cx, below, "middle"),
+        (x1 + gap, side, "start"),
+        (x0 - gap, side, "end"),
+        (x0, above, "start"),
+        (x1, above, "end"),
+        (x0, below, "start"),
+        (x1, below, "end"),
+        (x1 + gap, y0 + 0.8 * size, "start"),
+        (x0 - gap, y0 + 0.8 * size, "end"),
+        (x1 + gap, y1, "start"),
+        (x0 - gap, y1, "end"),
+        (cx, above - 1.2 * size, "middle"),
+        (cx, below + 1.2 * size, "middle"),
+    ]
+
+
+class LabelPlacer:
+    """Greedy label placement: each label takes the first of its candidate spots that stays on
+    the table and covers no model and no label placed before it. A label that fits nowhere is
+    replaced by a numbered marker (a short label, placed the same way, or at its first spot if
+    even that cannot fit) and listed in the legend as "number  text"."""
+
+    def __init__(self, width: float, height: float, models: Iterable[Box], taken: Iterable[Box]):
+        self.table: Box = (0.0, 0.0, width, height)
+        self.models = list(models)
+        # the models' boxes as columns: one vectorised test per candidate spot
+        self._boxes = np.array(self.models, dtype=float).reshape(-1, 4)
+        self.taken = list(taken)
+
+    def fits(self, box: Box) -> bool:
+        t = self.table
+        if box[0] < t[0] or box[1] < t[1] or box[2] > t[2] or box[3] > t[3]:
+            return False
+        b = self._boxes
+        if len(b) and np.any(
+            (box[0] < b[:, 2]) & (b[:, 0] < box[2]) & (box[1] < b[:, 3]) & (b[:, 1] < box[3])
+        ):
+            return False
+        return not any(_overlaps(box, o) for o in self.taken)
+
+    def take(self, label: Label) -> Label:
+        self.taken.append(_label_box(label))
+        return label
+
+    def place(
+        self,
+        text: str,
+        size: float,
+        spots: Sequence[tuple[float, float, str]],
+        numbered: list[tuple[str, str]] | None,
+        *,
+        halo: float | None = None,
+        weight: str = "bold",
+    ) -> Label | None:
+        """The label at its first free spot; else a numbered marker (or None when `numbered`
+        is None: the caller can do without the label)."""
+        halo = size * 3 / LABEL_PX if halo is None else halo
+        for x, y, anchor in spots:
+            label = Label(text, x, y, size, anchor=anchor, halo=halo, weight=weight)
+            if self.fits(_label_box(label)):
+                return self.take(label)
+        if numbered is None or not spots:
+            return None
+        number = str(len(numbered) + 1)
+        numbered.append((number, text))
+        for x, y, anchor in spots:
+            label = Label(number, x, y, size, anchor=anchor, halo=halo, weight="bold")
+            if self.fits(_label_box(label)):
+                return self.take(label)
+        # Nowhere free: the spot that covers the fewest models and labels.
+        tries = [Label(number, x, y, size, anchor=a, halo=halo, weight="bold") for x, y, a in spots]
+        return self.take(min(tries, key=self.covered))
+
+    def covered(self, label: Label) -> int:
+        box = _label_box(label)
+        return sum(_overlaps(box, o) for o in self.models) + sum(
+            _overlaps(box, o) for o in self.taken
+        )
+
+
+def _terrain_label(
+    situation: Situation,
+    feature: TerrainFeature,
+    placer: LabelPlacer,
+    numbered: list[tuple[str, str]],
+    px: float,
+) -> Label | None:
+    """A feature's name (its type, as the scenario names it) and, for a block, its height:
+    "Ruin 5\"" (layered features carry their heights on the floors and walls). Inside the
+    feature if it fits there, else beside it, else a numbered marker."""
+    text = game(situation.system).terrain_name(feature, situation.unit_name)
+    if not text:
         return None
-    top = min(m.y - m.base.radius for m in models)
-    bottom = max(m.y + m.base.radius for m in models)
-    x = sum(m.x for m in models) / len(models)
-    half = _text_width(name, size) / 2
-    x = min(max(x, half), max(table_width - half, half))
-    y = top - 5 * px if top - size > 0 else bottom + size
-    return Label(name, x, y, size, halo=3 * px, weight="bold")
+    size = LABEL_PX * 0.8 * px
+    x0, y0, x1, y1 = feature.footprint.bounds
+    table = situation.table
+    on_table = 0 <= x0 and 0 <= y0 and x1 <= table.width and y1 <= table.height
+    shape = feature.footprint if on_table else feature.footprint.intersection(table.area)
+    if shape.is_empty:
+        return None
+    inside = shape.representative_point()
+    x0, y0, x1, y1 = shape.bounds
+    spots = [
+        (inside.x, inside.y + 0.35 * size, "middle"),
+        ((x0 + x1) / 2, y0 + 1.2 * size, "middle"),
+        ((x0 + x1) / 2, y1 - 0.4 * size, "middle"),
+        *_around(shape.bounds, size, px),
+    ]
+    label = placer.place(text, size, spots, numbered, halo=2 * px, weight="normal")
+    return replace(label, fill="#3A342A") if label is not None else None
 
 
 def _text_width(text: str, size: float) -> float:
@@ -895,12 +1238,14 @@ def _legend(
     width: float,
     top: float,
     px: float,
+    numbered: Sequence[tuple[str, str]] = (),
 ) -> tuple[tuple[LegendEntry, ...], float]:
     """Legend entries laid out in rows under the table; returns them and the bottom y."""
     size = LEGEND_PX * px
     row = 22 * px
     swatch = 12 * px
     entries = [("disc", a.name, Paint(colours[a.id], INK, 1.0 * px)) for a in situation.armies]
+    marks = {a.name: army_marks(situation)[a.id] for a in situation.armies}
     entries += [
         ("square", s.label, Paint(s.fill, s.stroke, 1.5 * px, (3 * px, 2 * px) if s.dashed else ()))
         for s in styles.values()
@@ -917,12 +1262,20 @@ def _legend(
         )
     if situation.objectives:
         entries.append(("objective", "Objective marker", OBJECTIVE_PAINT(px)))
+    # Labels that did not fit on the table: their numbers, spelled out.
+    entries += [("number", f"{number} = {text}", Paint()) for number, text in numbered]
     laid = []
     x, y = 0.0, top + row * 0.8
     for kind, text, paint in entries:
         span = swatch + 6 * px + _text_width(text, size) + 16 * px
         if x > 0 and x + span > width:
             x, y = 0.0, y + row
+        if kind == "number":
+            laid.append(
+                LegendEntry(kind, text, paint, None, Label(text, x, y, size, anchor="start"))
+            )
+            x += _text_width(text, size) + 16 * px
+            continue
         if kind in ("disc", "objective"):
             sw: Disc | Area = Disc(x + swatch / 2, y - swatch / 2 + size * 0.15, swatch / 2, paint)
         else:
@@ -935,7 +1288,12 @@ def _legend(
             )
         laid.append(
             LegendEntry(
-                kind, text, paint, sw, Label(text, x + swatch + 6 * px, y, size, anchor="start")
+                kind,
+                text,
+                paint,
+                sw,
+                Label(text, x + swatch + 6 * px, y, size, anchor="start"),
+                marks.get(text, "") if kind == "disc" else "",
             )
         )
         x += span
@@ -952,10 +1310,11 @@ def _description(
         f"A {t.width:g} by {t.height:g} {unit} table with "
         f"{_count(len(situation.terrain), 'terrain feature')}"
     ]
-    for i, army in enumerate(situation.armies):
+    palette = army_palette(situation)
+    for army in situation.armies:
         units = [u for u in situation.units if u.army == army.id]
         models = sum(len(u.models) for u in units)
-        colour_name = ARMY_COLOUR_NAMES[i % len(ARMY_COLOUR_NAMES)]
+        colour_name = ARMY_COLOUR_NAMES[palette[army.id]]
         parts.append(
             f"{army.name} ({colour_name}): {_count(len(units), 'unit')}, {_count(models, 'model')}"
         )

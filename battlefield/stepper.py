@@ -44,6 +44,7 @@ from .pagecache import situation_of
 from .permissions import can_edit, editable_scenario, shared_scenario, viewable_scenario
 from .pictures import Overlay, table_png, table_svg
 from .ratelimit import rate_limit
+from .showing import shown_overlays
 from .text import bounded_number
 from .validation import validate_move, validate_scenario
 from .views import go, page, picture_cache_control
@@ -666,7 +667,16 @@ def place_context(
         "target": move_facts.get("target"),
         "target_name": names.get(move_facts.get("target") or "", move_facts.get("target")),
         "svg": table_svg(
-            shown, highlight=highlight, overlays=overlays, dom_id="table", interactive=True
+            shown,
+            highlight=highlight,
+            # the reach, then what the move shows (#13): target zone, where it could have gone
+            # (the page's script draws the start ghosts and paths while placing)
+            overlays=overlays
+            + shown_overlays(
+                situation, facts, placed=shown, ghosts=verdict is not None, trails=False
+            ),
+            dom_id="table",
+            interactive=True,
         ),
         "findings": finding_rows(verdict.findings, names) if verdict is not None else [],
         "events": event_rows(verdict.events, names) if verdict is not None else [],
@@ -1098,8 +1108,26 @@ def step_detail(request, token: str, index: int):
         "events": event_rows(step.verdict.get("events", []), names_of_document(step.before)),
         "dice": step.dice.get("dice", []),
         "seed": step.dice.get("seed"),
-        "before_svg": table_svg(before, dom_id="before") if before else None,
-        "after_svg": table_svg(after, highlight=highlight, dom_id="after") if after else None,
+        # the target by the name the table labels (#13), not its id
+        "target_name": names_of_document(step.before).get(
+            step.verdict.get("move", {}).get("target") or "",
+            step.verdict.get("move", {}).get("target"),
+        ),
+        "before_svg": table_svg(
+            before,
+            overlays=shown_overlays(before, step.verdict, trails=False, ghosts=False),
+            dom_id="before",
+        )
+        if before
+        else None,
+        "after_svg": table_svg(
+            after,
+            highlight=highlight,
+            overlays=shown_overlays(before, step.verdict, placed=after) if before else (),
+            dom_id="after",
+        )
+        if after
+        else None,
         "unit_name": (after or before).unit_name if (after or before) else "",
         "og_image": request.build_absolute_uri(reverse("step_png", args=[token, index])),
         "page_url": request.build_absolute_uri(step_url(step)),
@@ -1127,7 +1155,9 @@ def step_png(request, token: str, index: int):
         else:
             # A step never changes, so its picture is drawn once and kept with it (every app
             # server reads the same row); a concurrent first request draws it too, harmlessly.
-            png = bytes(table_png(shown, highlight=highlight))
+            # the same overlays as the page's "after" table: target zone, trails (#13)
+            overlays = shown_overlays(before, step.verdict, placed=after) if before else ()
+            png = bytes(table_png(shown, highlight=highlight, overlays=overlays))
             Step.objects.filter(pk=step.pk, png__isnull=True).update(png=png)
     response = HttpResponse(bytes(png), content_type="image/png")
     response["ETag"] = etag

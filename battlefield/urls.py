@@ -50,6 +50,7 @@ urlpatterns += [
     path("scenarios/<int:pk>/edit", editor.editor, name="editor"),
     path("scenarios/<int:pk>/edit/place", editor.place, name="editor_place"),
     path("scenarios/<int:pk>/edit/terrain", editor.terrain_add, name="editor_terrain_add"),
+    path("scenarios/<int:pk>/edit/terrain/draw", editor.terrain_draw, name="editor_terrain_draw"),
     path(
         "scenarios/<int:pk>/edit/terrain/<str:terrain_id>",
         editor.terrain_change,

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
+
+from shapely.ops import unary_union
 
 
 @dataclass(frozen=True)
@@ -40,3 +44,12 @@ def blob(rx: float, ry: float, sides: int = 10, wobble: float = 0.0) -> list[lis
             [round(rx * scale * math.cos(angle), 2), round(ry * scale * math.sin(angle), 2)]
         )
     return points
+
+
+def within(
+    situation, stands: Iterable, distance: float, css: str, label: str
+) -> tuple[Any, str, str]:
+    """A range round some stands (everything within `distance` of them), clipped to the table,
+    as a move overlay (geometry, css class, label): see `move_overlays`."""
+    shape = unary_union([m.footprint.buffer(distance, 32) for m in stands])
+    return shape.intersection(situation.table.area), css, label

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from .base import OTHER, TerrainStyle, blob, rect, styles
+from rules.warmaster.command import INITIATIVE_RANGE
+from rules.warmaster.flying import COMMAND_RANGE, FLYER_CHARGE, FLYER_PACE
+from rules.warmaster.stands import is_character
+
+from .base import OTHER, TerrainStyle, blob, rect, styles, within
 
 SYSTEM = "warmaster-revolution"
 
@@ -88,3 +92,56 @@ def terrain_look(feature, kind, name: str | None = None) -> TerrainStyle:
 
 def terrain_title(feature, style: TerrainStyle) -> str:
     return f"{feature.id}: {feature.type or 'terrain'} ({style.label.lower()})"
+
+
+def terrain_name(feature, unit: str) -> str:
+    """The name drawn on the table: the feature's type as the scenario names it (RULES.md 2.2)."""
+    return (feature.type or "terrain").replace("-", " ").capitalize()
+
+
+#: Moves of a flying unit and the reach drawn for them (RULES.md 2.5: 100 cm under orders and
+#: homing back as its pace, 60 cm when charging).
+FLYER_REACH = {
+    "order-move": FLYER_PACE,
+    "home-back": FLYER_PACE,
+    "order-charge": FLYER_CHARGE,
+    "initiative-charge": FLYER_CHARGE,
+}
+#: Moves after which a flyer within 20 cm of a character may be ordered (RULES.md 2.3, 2.4).
+ORDER_RANGE_MOVES = ("order-move", "order-charge", "home-back")
+
+
+def move_overlays(situation, unit, move_type: str) -> list:
+    """The ranges that matter to a move (battlefield/showing.py), as (geometry, css, label):
+    a flyer's reach (RULES.md 2.5), the 20 cm round each friendly character within which a
+    flyer may be ordered (2.3, 2.4) and the 20 cm initiative range (2.9)."""
+    out = []
+    flying = unit.has("FLYING") and not is_character(unit)
+    if flying and move_type in FLYER_REACH:
+        reach = FLYER_REACH[move_type]
+        out.append(
+            within(situation, unit.models, reach, "range flyer-reach", f"{reach:g} cm flyer reach")
+        )
+    if flying and move_type in ORDER_RANGE_MOVES:
+        for character in situation.units:
+            if character.army == unit.army and is_character(character) and character.models:
+                out.append(
+                    within(
+                        situation,
+                        character.models,
+                        COMMAND_RANGE,
+                        "range order-range",
+                        f"{COMMAND_RANGE:g} cm order range of {character.name or character.id}",
+                    )
+                )
+    if move_type == "initiative-charge":
+        out.append(
+            within(
+                situation,
+                unit.models,
+                INITIATIVE_RANGE,
+                "range initiative-range",
+                f"{INITIATIVE_RANGE:g} cm initiative range",
+            )
+        )
+    return out

@@ -98,6 +98,9 @@ def _tower(side: float, storeys: int, storey: float = 3.0) -> dict:
     }
 
 
+#: The editor draws walls and upper floors of features point by point (RULES.md 1.5).
+DRAWS_LEVELS = True
+
 #: Terrain presets: footprint relative to the centre, in inches, and the fields FORMAT.md gives
 #: 40K terrain (category, height, solid, walls, floors, enclosed).
 PRESETS: dict[str, dict] = {
@@ -217,3 +220,18 @@ def terrain_title(feature, style: TerrainStyle) -> str:
     what = feature.category or "no category"
     extra = ", solid" if feature.solid else ""
     return f"{feature.id}: {feature.type or 'terrain'}, {what}{extra}, {feature.height:g} in tall"
+
+
+def terrain_name(feature, unit: str) -> str:
+    """The name drawn on the table: the feature's type, and a block's height ('Ruin 5"');
+    a layered feature's heights are drawn on its floors and walls (RULES.md 1.5)."""
+    name = (feature.type or "terrain").replace("-", " ").capitalize()
+    if feature.height > 0 and not feature.layered:
+        return f'{name} {feature.height:g}"'
+    return name
+
+
+def move_overlays(situation, unit, move_type: str) -> list:
+    """The game's own ranges drawn for a move (battlefield/showing.py): 40K draws the target's
+    engagement zone (from `ENGAGEMENT`) and the reach the engine gives, nothing more."""
+    return []
