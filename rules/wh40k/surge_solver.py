@@ -45,6 +45,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
 import shapely
 from shapely.geometry import Point
 from shapely.ops import nearest_points, unary_union
@@ -78,6 +79,8 @@ CIRCLE_QUAD_SEGS = 32  # 128-gon discs: inscribed ones fall short of the circle 
 FLOOR_RING_GAPS = (0.0, 0.5, 1.0, ENGAGEMENT_RANGE.horizontal - 0.01)
 FLOOR_RING_POINTS = 36
 _CIRCUMSCRIBE = 1.0 / math.cos(math.pi / (4 * CIRCLE_QUAD_SEGS))
+#: The inner radius of the inscribed polygon `disc` builds, over the circle's radius.
+_INSCRIBED = math.cos(math.pi / (4 * CIRCLE_QUAD_SEGS))
 
 
 def outer_radius(base) -> float:
@@ -162,6 +165,7 @@ class SurgeSpace:
         self._zone: dict[tuple[float, float], object] = {}
         self._best: dict[tuple[str, float], tuple[bool, float]] = {}
         self._floor_spots: dict[str, list[Model]] = {}
+        self._unions: dict[tuple, object] = {}
 
     # -- measuring against the target -------------------------------------------------------
     def target_distance(self, model: Model) -> float:
@@ -260,35 +264,76 @@ class SurgeSpace:
         base = self.starts[mid].base
         r_out, r_in = outer_radius(base) + margin, inner_radius(base) - margin
         bbox = region.bounds
-        near = [m for m in mates if _near(m, bbox, r_out + m.base.radius)]
+        # Each mate's gap to the region, once: a disc that cannot reach the region changes
+        # nothing there, so it is left out of the unions (they grow with every disc).
+        gap = dict(zip((m.id for m in mates), _gaps(region, mates).tolist(), strict=True))
+        near = [m for m in mates if gap[m.id] <= (r_out + m.base.radius) * _CIRCUMSCRIBE + 0.1]
         keep_out = (
-            _discs(near, [r_out + m.base.radius for m in near], around=True) if near else None
+            self._discs(mates, near, [r_out + m.base.radius for m in mates], around=True)
+            if near
+            else None
         )
         inside = []
         by_id = {m.id: m for m in mates}
         link = COHERENCY_RANGE.horizontal + r_in
         for group in groups if groups is not None else coherency(mates).groups:
-            members = [
-                by_id[g] for g in group if _near(by_id[g], bbox, link + by_id[g].base.radius)
-            ]
+            every = [by_id[g] for g in group]
+            radii = [link + inner_radius(m.base) for m in every]
+            members = [m for m, r in zip(every, radii, strict=True) if gap[m.id] <= r + 0.1]
             if not members:
                 return shapely.Polygon()
             # 64-gons: inscribed, short of the circle by < 0.004" at these radii, which the gap
             # between the two margins (SOLVER_MARGIN - JUDGE_MARGIN) covers
-            inside.append(
-                _discs(members, [link + inner_radius(m.base) for m in members], quad_segs=16)
-            )
-        for m in mates:
-            span = COHERENCY_SPAN.horizontal + r_in + inner_radius(m.base)
-            if _farthest(m, bbox) > span:
-                inside.append(disc(m.x, m.y, span))
+            inside.append(self._discs(every, members, radii, quad_segs=16))
         if keep_out is not None:
             region = _safe(shapely.difference, region, keep_out)
         for part in sorted(inside, key=lambda g: g.area):
             if region.is_empty:
-                break
+                return region
             region = _safe(shapely.intersection, region, part)
+        # 9" from every mate: a disc holding the whole region already (its bounding box within
+        # the circle, or its vertices within the polygon's inner radius) changes nothing.
+        if region.is_empty:
+            return region
+        corners = shapely.get_coordinates(region)
+        for m in mates:
+            span = COHERENCY_SPAN.horizontal + r_in + inner_radius(m.base)
+            if _farthest(m, bbox) > span and _reach_of(m, corners) > span * _INSCRIBED - EPSILON:
+                region = _safe(shapely.intersection, region, disc(m.x, m.y, span))
+                if region.is_empty:
+                    return region
         return region
+
+    def _discs(
+        self,
+        models: list[Model],
+        near: list[Model],
+        radii: list[float],
+        around: bool = False,
+        quad_segs: int = CIRCLE_QUAD_SEGS,
+    ):
+        """The union of discs about the centres of `models` (radius by model, circumscribed when
+        `around`), as far as it matters near the region: only the discs of `near` (a subset)
+        reach it. The solver places one model after another, so the union for n models is
+        usually the union for the first n - 1 (kept from the call before) and one disc more,
+        far cheaper than n discs anew; otherwise only the `near` discs are joined."""
+        factor = 1.0 / math.cos(math.pi / (4 * quad_segs)) if around else 1.0
+        every = tuple((m.x, m.y, r * factor) for m, r in zip(models, radii, strict=True))
+        key = (every, quad_segs)
+        found = self._unions.get(key)
+        if found is not None:
+            return found
+        before = self._unions.get((every[:-1], quad_segs))
+        if before is not None or len(every) == 1:
+            x, y, r = every[-1]
+            last = _circle(x, y, r, quad_segs)
+            union = last if before is None else shapely.union(before, last)
+            self._unions[key] = union
+            return union
+        ids = {m.id for m in near}
+        return _union_of_circles(
+            tuple(c for m, c in zip(models, every, strict=True) if m.id in ids), quad_segs
+        )
 
     # -- the exact check of one position ---------------------------------------------------------
     def floor_spots(self, mid: str) -> list[Model]:
@@ -460,16 +505,6 @@ def joins_in_coherency(model: Model, mates: list[Model], mates_coherency) -> boo
     return all(any(g in linked for g in group) for group in mates_coherency.groups)
 
 
-def _discs(
-    models: list[Model], radii: list[float], around: bool = False, quad_segs: int = CIRCLE_QUAD_SEGS
-):
-    """The union of discs about the models' centres (circumscribed when `around`)."""
-    factor = 1.0 / math.cos(math.pi / (4 * quad_segs)) if around else 1.0
-    return _union_of_circles(
-        tuple((m.x, m.y, r * factor) for m, r in zip(models, radii, strict=True)), quad_segs
-    )
-
-
 def _candidates(region, towards_point=None, towards_shape=None):
     """A few points of `region` nearest a point or a shape: the nearest one, then the same pulled
     slightly inside (a boundary point can fail an exact check by a hair)."""
@@ -503,6 +538,17 @@ def _close(a: Model, b: Model) -> bool:
     return math.hypot(a.x - b.x, a.y - b.y) <= a.base.radius + b.base.radius + EPSILON
 
 
+def _gaps(region, models: list[Model]):
+    """Distances from each model's centre to `region` (0 inside it), as an array."""
+    centres = shapely.points([(m.x, m.y) for m in models])
+    return shapely.distance(region, centres)
+
+
+def _reach_of(model: Model, corners) -> float:
+    """The farthest of the points `corners` (an n x 2 array) from the model's centre."""
+    return float(np.hypot(corners[:, 0] - model.x, corners[:, 1] - model.y).max())
+
+
 def _farthest(model: Model, bbox) -> float:
     minx, miny, maxx, maxy = bbox
     return max(math.hypot(cx - model.x, cy - model.y) for cx in (minx, maxx) for cy in (miny, maxy))
@@ -521,8 +567,9 @@ def suggest_placement(space: SurgeSpace) -> dict[str, Model]:
     then least total gap) wins, and the search stops at the first that engages every model that
     could engage at all.
     """
-    # No placement engages more models than can each engage with the rest of the unit ignored.
-    most = sum(space.static_best(mid, 0.0)[0] for mid in space.starts)
+    # No placement engages more models than can each engage with the rest of the unit ignored
+    # (counted only when a placement falls short of the whole unit: it costs a region a model).
+    most: int | None = None
     best: dict[str, Model] | None = None
     for attempt in _ATTEMPTS:
         placed = attempt(space)
@@ -531,7 +578,12 @@ def suggest_placement(space: SurgeSpace) -> dict[str, Model]:
         placed = improve(space, placed, SOLVER_MARGIN, SOLVER_STEP)
         if best is None or _score(space, placed) < _score(space, best):
             best = placed
-        if -_score(space, best)[0] >= most:
+        engaged = -_score(space, best)[0]
+        if engaged >= len(space.starts):
+            break
+        if most is None:
+            most = sum(space.static_best(mid, 0.0)[0] for mid in space.starts)
+        if engaged >= most:
             break
     if best is None:
         return dict(space.starts)
