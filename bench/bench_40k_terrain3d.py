@@ -134,7 +134,7 @@ def main() -> None:
 
     def prepare(unit):
         def run():
-            pathfinding._CACHE.clear()
+            pathfinding.clear_cache()
             hard, climbs = ground_obstacles(situation, unit, base, "normal")
             return pathfinding.navigator(60, 44, base.radius, hard, climbs)
 

@@ -30,12 +30,17 @@ Upper floors (RULES.md 1.5: "if possible" weighs every level): when target model
 floor, spots round them on that floor (rings at a few edge gaps, like the charge's) are tried as
 well, each checked exactly (a stable stand on the floor, the climb counted in the path). A model
 not engaged that could have stood engaged up there is faulted with that spot, and the suggestion
-moves models up to such spots when that engages them.
+moves models up to such spots when that engages them. When nothing on the ground is better, each
+upper floor the model could reach is searched too (`floor_rooms`: its whole base over the floor,
+within the maximum distance less the climb as the crow flies): a spot there nearer the target
+in 3-D (a model on a 3" floor is nearer a target 6" up than one on the ground below it) faults a
+model that cannot engage, and the suggestion climbs to it.
 
-Simplifications (stated for the UI): the regions (and so "as close as possible" for a model that
-cannot engage) are at ground level (z = 0), floors only count for engaging; a model whose base is
-not round is placed keeping its facing, its base measured with its inner radius where it must
-reach something and its outer radius where it must keep clear.
+Simplifications (stated for the UI): the floor search takes, on each floor, the spot nearest the
+target horizontally (the nearest in 3-D when the target models stand on one level) and keeps the
+unit's other models out of the way on every level; the tops of walls and enclosed parts are not
+searched; a model whose base is not round is placed keeping its facing, its base measured with
+its inner radius where it must reach something and its outer radius where it must keep clear.
 """
 
 from __future__ import annotations
@@ -60,7 +65,14 @@ from .measuring import (
     in_engagement_range,
     model_distance,
 )
-from .moving import PLACEMENT_TOLERANCE, Mode, may_stand, navigator_for, plan_path
+from .moving import (
+    MAY_END_ABOVE,
+    PLACEMENT_TOLERANCE,
+    Mode,
+    may_stand,
+    navigator_for,
+    plan_path,
+)
 
 #: A surge is a ground move with no through-model permission of its own (21.02: take to the
 #: skies is not for surges; AIRCRAFT can still be crossed, 23.02, as for every ground move).
@@ -166,6 +178,7 @@ class SurgeSpace:
         self._best: dict[tuple[str, float], tuple[bool, float]] = {}
         self._floor_spots: dict[str, list[Model]] = {}
         self._unions: dict[tuple, object] = {}
+        self._floor_rooms: dict[tuple[str, float], list[tuple[float, object]]] = {}
 
     # -- measuring against the target -------------------------------------------------------
     def target_distance(self, model: Model) -> float:
@@ -205,16 +218,7 @@ class SurgeSpace:
             region = self.reach(mid)
             r_out = outer_radius(start.base) + margin
             bbox = region.bounds if not region.is_empty else (0, 0, 0, 0)
-            keep_out = []
-            for e in self.other_enemies:
-                for t in e.models:
-                    if abs(t.z) <= ENGAGEMENT_RANGE.vertical + EPSILON and _near(
-                        t, bbox, ENGAGEMENT_RANGE.horizontal + r_out + t.base.radius
-                    ):
-                        keep_out.append(_clearance(t, ENGAGEMENT_RANGE.horizontal + r_out))
-            for b in self.bystanders:
-                if abs(b.z) <= EPSILON and _near(b, bbox, r_out + b.base.radius):
-                    keep_out.append(_clearance(b, r_out))
+            keep_out = self._keep_out_at(0.0, bbox, r_out)
             if keep_out and not region.is_empty:
                 region = _safe(shapely.difference, region, unary_union(keep_out))
             shapely.prepare(region)
@@ -368,6 +372,79 @@ class SurgeSpace:
                 return Alternative(found[0], True, self.target_distance(found[0]), found[1])
         return None
 
+    def floor_rooms(self, mid: str, margin: float = JUDGE_MARGIN) -> list[tuple[float, object]]:
+        """RULES.md 1.5 and 1.6: [(height, centres)] on each upper floor model `mid` might end on
+        (ignoring its own unit): within the maximum distance as the crow flies less the climb,
+        its whole base over the floor, clear of other units' bases on that level and of the
+        engagement range of enemy units other than the target. A superset of nothing: every
+        spot taken from here is still checked exactly (path, climb, stability) before use.
+        Empty for a model that may not end above the table, and on tables without floors."""
+        key = (mid, margin)
+        if key not in self._floor_rooms:
+            start = self.starts[mid]
+            rooms = []
+            if (self.unit.keywords | start.keywords) & MAY_END_ABOVE:
+                r_out = outer_radius(start.base) + margin
+                for t in self.situation.terrain:
+                    for floor in t.floors:
+                        budget = self.max_distance - abs(floor.height - start.z) - margin
+                        if budget <= 0:
+                            continue
+                        crow = disc(start.x, start.y, budget)
+                        if not crow.intersects(floor.footprint):
+                            continue
+                        room = _safe(shapely.intersection, floor.footprint.buffer(-r_out), crow)
+                        if room.is_empty:
+                            continue
+                        keep_out = self._keep_out_at(floor.height, room.bounds, r_out)
+                        if keep_out:
+                            room = _safe(shapely.difference, room, unary_union(keep_out))
+                        if not room.is_empty:
+                            rooms.append((floor.height, room))
+            self._floor_rooms[key] = rooms
+        return self._floor_rooms[key]
+
+    def _keep_out_at(self, z: float, bbox, r_out: float) -> list:
+        """Centres (base radius `r_out`) at height `z` that overlap another unit's base on that
+        level or are engaged with an enemy unit other than the target (2" h, 5" v)."""
+        keep_out = [
+            _clearance(t, ENGAGEMENT_RANGE.horizontal + r_out)
+            for e in self.other_enemies
+            for t in e.models
+            if abs(t.z - z) <= ENGAGEMENT_RANGE.vertical + EPSILON
+            and _near(t, bbox, ENGAGEMENT_RANGE.horizontal + r_out + t.base.radius)
+        ]
+        keep_out += [
+            _clearance(b, r_out)
+            for b in self.bystanders
+            if abs(b.z - z) <= EPSILON and _near(b, bbox, r_out + b.base.radius)
+        ]
+        return keep_out
+
+    def closer_on_a_floor(
+        self, mid: str, mates: list[Model], together, below: float, margin: float = JUDGE_MARGIN
+    ) -> Alternative | None:
+        """RULES.md 1.5 "if possible" weighs every level: the spot on an upper floor (others
+        fixed) nearest the target, if it is engaged or nearer than `below` (straight distance,
+        the climb counted in the path). The nearest of each floor is tried; the best wins."""
+        best: Alternative | None = None
+        for height, room in self.floor_rooms(mid, margin):
+            region = self.region_among(mid, mates, margin, together.groups, room)
+            if region.is_empty:
+                continue
+            for x, y in _candidates(region, None, self.target_shape):
+                found = self.legal_for(mid, x, y, mates, together, z=height)
+                if found is None:
+                    continue
+                d = self.target_distance(found[0])
+                engaged = self.engaged_with_target(found[0])
+                if (engaged or d < below) and (
+                    best is None or (engaged, -d) > (best.engaged, -best.distance)
+                ):
+                    best = Alternative(found[0], engaged, d, found[1])
+                break
+        return best
+
     def legal_for(
         self, mid: str, x: float, y: float, mates: list[Model], mates_coherency=None, z=0.0
     ) -> tuple[Model, float] | None:
@@ -448,6 +525,26 @@ class SurgeSpace:
             upstairs = self.engaged_on_a_floor(mid, mates, together)
             if upstairs is not None:
                 return upstairs
+        found = self._better_on_the_ground(
+            mid, current, mates, together, may_engage, tolerance, margin
+        )
+        if found is None and self.floor_rooms(mid, margin):
+            found = self.closer_on_a_floor(mid, mates, together, now - tolerance, margin)
+        return found
+
+    def _better_on_the_ground(
+        self,
+        mid: str,
+        current: Model,
+        mates: list[Model],
+        together,
+        may_engage: bool,
+        tolerance: float,
+        margin: float,
+    ) -> Alternative | None:
+        """`better_position` on the ground: a spot engaged there, or closer than `current` by
+        more than `tolerance`."""
+        now = self.target_distance(current)
         # Only ground nearer the target than `now` (less the tolerance), or engaged, can hold a
         # better position: search there alone (a generous polygon: it only narrows the search).
         start = self.starts[mid]
