@@ -169,6 +169,7 @@ class Navigator:
         for g in self._climb_cores + self._climb_shapes:
             shapely.prepare(g)
         self._climb_tree = STRtree(self._climb_cores) if self.climbs else None
+        self._segments: dict[int, np.ndarray] = {}  # see _blocking_segments
         self._build_graph()
 
     # -- graph -------------------------------------------------------------------------------
@@ -570,6 +571,31 @@ class Navigator:
         shadows = shapely.convex_hull(shapely.multipoints(pts))
         return area.difference(shapely.union_all(shadows))
 
+    def _component_at(self, point) -> int | None:
+        """The index (in `_polygons(free_space)`) of the free-space piece holding `point`."""
+        p = Point(point)
+        return next(
+            (k for k, poly in enumerate(_polygons(self.free_space)) if poly.covers(p)), None
+        )
+
+    def _blocking_segments(self, component: int) -> np.ndarray:
+        """The edges that can hide ground from a point of free-space piece `component` (its
+        rings, and the climb obstacles' outlines reversed so their outside faces count as
+        facing a point outside them): an n x 4 array (ax, ay, bx, by), built once per piece."""
+        cache = self._segments
+        if component not in cache:
+            piece = _polygons(self.free_space)[component]
+            segments = []
+            for ring in [piece.exterior, *piece.interiors]:
+                c = shapely.get_coordinates(ring)
+                segments.append(np.hstack([c[:-1], c[1:]]))
+            for shape in self._climb_shapes:
+                for poly in _polygons(shapely.orient_polygons(shape, exterior_cw=True)):
+                    c = shapely.get_coordinates(poly.exterior)
+                    segments.append(np.hstack([c[:-1], c[1:]]))
+            cache[component] = np.concatenate(segments) if segments else np.empty((0, 4))
+        return cache[component]
+
     def reachable_region(self, start, distance: float):
         """RULES.md 1.3: the centres the base can reach within `distance` (a shapely geometry).
 
@@ -580,19 +606,10 @@ class Navigator:
         s = self.snapped(start)
         if s is None or distance <= 0:
             return Polygon()
-        component = next((p for p in _polygons(self.free_space) if p.covers(Point(s))), None)
-        if component is None:
+        found = self._component_at(s)
+        if found is None:
             return Polygon()
-        segments = []
-        for ring in [component.exterior, *component.interiors]:
-            c = np.asarray(ring.coords)
-            segments.append(np.hstack([c[:-1], c[1:]]))
-        for shape in self._climb_shapes:
-            for poly in _polygons(shapely.orient_polygons(shape, exterior_cw=True)):
-                # reversed orientation so their outside faces count as "facing" an outside v
-                c = np.asarray(poly.exterior.coords)
-                segments.append(np.hstack([c[:-1], c[1:]]))
-        segs = np.concatenate(segments) if segments else np.empty((0, 4))
+        segs = self._blocking_segments(found)
         pieces = []
         dist, parent = self._distances_from(s, distance)
         centres = [(s, distance, None)]

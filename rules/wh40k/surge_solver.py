@@ -299,13 +299,16 @@ class SurgeSpace:
         # the circle, or its vertices within the polygon's inner radius) changes nothing.
         if region.is_empty:
             return region
-        corners = shapely.get_coordinates(region)
-        for m in mates:
-            span = COHERENCY_SPAN.horizontal + r_in + inner_radius(m.base)
-            if _farthest(m, bbox) > span and _reach_of(m, corners) > span * _INSCRIBED - EPSILON:
-                region = _safe(shapely.intersection, region, disc(m.x, m.y, span))
-                if region.is_empty:
-                    return region
+        spans = np.array([COHERENCY_SPAN.horizontal + r_in + inner_radius(m.base) for m in mates])
+        centres = np.array([(m.x, m.y) for m in mates])
+        outside = (_farthest_from(centres, bbox) > spans) & (
+            _farthest_of(centres, shapely.get_coordinates(region)) > spans * _INSCRIBED - EPSILON
+        )
+        for k in np.flatnonzero(outside).tolist():
+            m = mates[k]
+            region = _safe(shapely.intersection, region, disc(m.x, m.y, float(spans[k])))
+            if region.is_empty:
+                return region
         return region
 
     def _discs(
@@ -641,14 +644,17 @@ def _gaps(region, models: list[Model]):
     return shapely.distance(region, centres)
 
 
-def _reach_of(model: Model, corners) -> float:
-    """The farthest of the points `corners` (an n x 2 array) from the model's centre."""
-    return float(np.hypot(corners[:, 0] - model.x, corners[:, 1] - model.y).max())
+def _farthest_of(centres, corners):
+    """For each centre (an n x 2 array), the farthest of the points `corners` (m x 2)."""
+    dx = corners[None, :, 0] - centres[:, None, 0]
+    dy = corners[None, :, 1] - centres[:, None, 1]
+    return np.hypot(dx, dy).max(axis=1)
 
 
-def _farthest(model: Model, bbox) -> float:
+def _farthest_from(centres, bbox):
+    """For each centre (an n x 2 array), the farthest corner of the box `bbox`."""
     minx, miny, maxx, maxy = bbox
-    return max(math.hypot(cx - model.x, cy - model.y) for cx in (minx, maxx) for cy in (miny, maxy))
+    return _farthest_of(centres, np.array([(minx, miny), (minx, maxy), (maxx, miny), (maxx, maxy)]))
 
 
 # -- the suggestion -------------------------------------------------------------------------------
