@@ -210,6 +210,10 @@ class Navigator:
         self.nodes = np.concatenate(pts) if pts else np.empty((0, 2))
         self._prev = np.concatenate(prev) if prev else np.empty((0, 2))
         self._next = np.concatenate(nxt) if nxt else np.empty((0, 2))
+        # for the queries: each node as a pair of Python floats (indexing a numpy array one
+        # element at a time costs more than the arithmetic), and its two edges as vectors
+        self._points: list[tuple[float, float]] = [(x, y) for x, y in self.nodes.tolist()]
+        self._to_prev, self._to_next = self._prev - self.nodes, self._next - self.nodes
         n = len(self.nodes)
         self.adjacency: list[list[tuple[int, float]]] = [[] for _ in range(n)]
         self._zero_adjacency: list[list[tuple[int, float]]] = [[] for _ in range(n)]
@@ -257,7 +261,8 @@ class Navigator:
     # -- queries -----------------------------------------------------------------------------
     def covers(self, point: tuple[float, float]) -> bool:
         """May the base centre stand at `point` (within the free space)?"""
-        return self.free_space.covers(Point(point))
+        # a point intersects a polygon exactly when the polygon covers it (interior or boundary)
+        return bool(shapely.intersects_xy(self.free_space, point[0], point[1]))
 
     def segment_clear(self, a, b) -> bool:
         """Can the base centre travel straight from a to b without touching a hard obstacle?"""
@@ -265,13 +270,20 @@ class Navigator:
             return self.covers(a)
         if not (self.covers(a) and self.covers(b)):
             return False
+        return self._sees(a, b)
+
+    def _sees(self, a, b) -> bool:
+        """`segment_clear` for two points already known to be free (a snapped start or goal, a
+        node: nodes are corners of the free space, or climb corners kept only where free)."""
+        if a[0] == b[0] and a[1] == b[1]:
+            return True
         return not self._blocked_core.intersects(LineString([a, b]))
 
     def snapped(self, point) -> tuple[float, float] | None:
         """`point` if free, else the nearest free point within `snap`, else None."""
-        p = Point(point)
-        if self.free_space.covers(p):
+        if self.covers(point):
             return (float(point[0]), float(point[1]))
+        p = Point(point)
         if self.free_space.is_empty or self.free_space.distance(p) > self.snap:
             return None
         q = nearest_points(self.free_space, p)[0]
@@ -345,7 +357,14 @@ class Navigator:
         if not len(self.nodes):
             return np.empty(0, dtype=int)
         d = self.nodes - np.asarray(point)
-        ok = _tangent(self.nodes, self._prev, self._next, -d)
+        # `_tangent` with the edges' vectors kept from the build
+        e = -d
+        A, B = self._to_prev, self._to_next
+        c1 = e[:, 0] * A[:, 1] - e[:, 1] * A[:, 0]
+        c2 = e[:, 0] * B[:, 1] - e[:, 1] * B[:, 0]
+        ok = ((c1 >= -_TANGENT_EPS) & (c2 >= -_TANGENT_EPS)) | (
+            (c1 <= _TANGENT_EPS) & (c2 <= _TANGENT_EPS)
+        )
         ok &= (np.abs(d[:, 0]) + np.abs(d[:, 1])) > 0
         return np.nonzero(ok)[0]
 
@@ -377,11 +396,11 @@ class Navigator:
 
     def _search(self, s, g) -> list | None:
         direct_penalty = None
-        if self.segment_clear(s, g):
+        if self._sees(s, g):
             direct_penalty = self._segment_penalty(s, g)
             if direct_penalty == 0:
                 return [s, g]
-        nodes = self.nodes
+        nodes = self._points
         n = len(nodes)
         START, GOAL = n, n + 1
         gx, gy = g
@@ -390,8 +409,7 @@ class Navigator:
             x, y = nodes[k]
             return math.hypot(x - gx, y - gy)
 
-        goal_ok = np.zeros(n, dtype=bool)
-        goal_ok[self._candidates(g)] = True
+        goal_ok = set(self._candidates(g).tolist())
         heap: list = []
         counter = 0
         # entries: (f, tie, g_cost, node, parent, needs_check)
@@ -412,14 +430,14 @@ class Navigator:
             counter += 1
             heapq.heappush(heap, (d + h(k), counter, d, k, START, True))
         parent: dict[int, int] = {}
-        closed = np.zeros(n, dtype=bool)
-        best = np.full(n, math.inf)
+        closed = [False] * n
+        best = [math.inf] * n
         while heap:
             f, _, cost, node, par, check = heapq.heappop(heap)
             if node == GOAL:
-                a = s if par == START else tuple(nodes[par])
+                a = s if par == START else nodes[par]
                 if check:
-                    if not self.segment_clear(a, g):
+                    if not self._sees(a, g):
                         continue
                     pen = self._segment_penalty(a, g)
                     if pen > 0:
@@ -432,16 +450,16 @@ class Navigator:
                 continue
             if check:  # an edge from the start, checked only now
                 p = nodes[node]
-                if not self.segment_clear(s, (p[0], p[1])):
+                if not self._sees(s, p):
                     continue
-                pen = self._segment_penalty(s, (p[0], p[1]))
+                pen = self._segment_penalty(s, p)
                 if pen > 0:
                     counter += 1
                     heapq.heappush(heap, (f + pen, counter, cost + pen, node, par, False))
                     continue
             closed[node] = True
             parent[node] = par
-            if goal_ok[node]:
+            if node in goal_ok:
                 d = h(node)
                 counter += 1
                 heapq.heappush(heap, (cost + d, counter, cost + d, GOAL, node, True))
@@ -458,7 +476,7 @@ class Navigator:
         path = [g]
         k = parent[GOAL]
         while k != START:
-            path.append((float(nodes[k][0]), float(nodes[k][1])))
+            path.append(nodes[k])
             k = parent[k]
         path.append(s)
         path.reverse()
