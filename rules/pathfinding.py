@@ -70,6 +70,9 @@ ARC_FACTOR = 1.0 / math.cos(0.75 * math.pi / (2 * ARC_QUAD_SEGMENTS)) + 1e-9
 #: is part of the path, and the move judge checks every segment exactly.
 DEFAULT_SNAP = 0.08
 _TANGENT_EPS = 1e-12
+#: The graph's all-pairs tangent test runs on blocks of rows of about this many pairs (a few
+#: arrays of 8 bytes each: ~50 MB), so a table with thousands of corners stays in memory.
+GRAPH_BLOCK_CELLS = 1_000_000
 
 
 def inflate(geometry, radius: float):
@@ -219,23 +222,22 @@ class Navigator:
         self._zero_adjacency: list[list[tuple[int, float]]] = [[] for _ in range(n)]
         if n < 2:
             return
-        # Tangent at both ends, for all pairs at once (n x n broadcasting, then the upper half).
-        P, A, B = self.nodes, self._prev - self.nodes, self._next - self.nodes
-        dx = P[None, :, 0] - P[:, None, 0]  # d[i, j] = P[j] - P[i]
-        dy = P[None, :, 1] - P[:, None, 1]
-        c1 = dx * A[:, None, 1]
-        c1 -= dy * A[:, None, 0]
-        c2 = dx * B[:, None, 1]
-        c2 -= dy * B[:, None, 0]
-        del dx, dy
-        c1 *= c2  # both neighbours on one side of the line (or on it): the product is not negative
-        ok = c1 >= -_TANGENT_EPS
-        del c1, c2
-        ok &= ok.T  # tangent at j too (the reversed direction gives the same side test)
-        i, j = np.nonzero(np.triu(ok, 1))
-        lines = shapely.linestrings(np.stack([self.nodes[i], self.nodes[j]], axis=1))
-        seen = ~shapely.intersects(self._blocked_core, lines)
-        i, j, lines = i[seen], j[seen], lines[seen]
+        # Tangent at both ends, visible: the pairs (i < j) in blocks of rows, so that memory
+        # stays bounded however many corners the table has (the graph is the same).
+        found_i, found_j, found_lines = [], [], []
+        rows = max(1, GRAPH_BLOCK_CELLS // n)
+        for first in range(0, n, rows):
+            i, j = self._tangent_pairs(first, min(n, first + rows))
+            if not len(i):
+                continue
+            lines = shapely.linestrings(np.stack([self.nodes[i], self.nodes[j]], axis=1))
+            seen = ~shapely.intersects(self._blocked_core, lines)
+            found_i.append(i[seen])
+            found_j.append(j[seen])
+            found_lines.append(lines[seen])
+        i = np.concatenate(found_i) if found_i else np.empty(0, dtype=int)
+        j = np.concatenate(found_j) if found_j else np.empty(0, dtype=int)
+        lines = np.concatenate(found_lines) if found_lines else np.empty(0, dtype=object)
         lengths = np.hypot(*(self.nodes[j] - self.nodes[i]).T)
         penalty = self._penalties(lines)
         for a, b, length, pen in zip(
@@ -248,6 +250,33 @@ class Navigator:
                 self._zero_adjacency[a].append((b, length))
                 self._zero_adjacency[b].append((a, length))
         self.edge_count = len(i)
+
+    def _tangent_pairs(self, first: int, last: int) -> tuple[np.ndarray, np.ndarray]:
+        """Pairs (i, j), first <= i < last, i < j, whose segment is tangent to the obstacle at
+        both ends (both neighbours of each end on one side of the line, or on it), in row
+        order. Each end's test is the one the whole n x n matrix would make for it."""
+        P, A, B = self.nodes, self._to_prev, self._to_next
+        rows = slice(first, last)
+        # at i: d[i, j] = P[j] - P[i]
+        dx = P[None, :, 0] - P[rows, None, 0]
+        dy = P[None, :, 1] - P[rows, None, 1]
+        c1 = dx * A[rows, None, 1]
+        c1 -= dy * A[rows, None, 0]
+        c2 = dx * B[rows, None, 1]
+        c2 -= dy * B[rows, None, 0]
+        c1 *= c2  # both neighbours on one side of the line (or on it): not negative
+        ok = c1 >= -_TANGENT_EPS
+        # at j, looking back at i: d[j, i] = P[i] - P[j]
+        dx = P[None, rows, 0] - P[:, None, 0]
+        dy = P[None, rows, 1] - P[:, None, 1]
+        c1 = dx * A[:, None, 1]
+        c1 -= dy * A[:, None, 0]
+        c2 = dx * B[:, None, 1]
+        c2 -= dy * B[:, None, 0]
+        c1 *= c2
+        ok &= (c1 >= -_TANGENT_EPS).T
+        i, j = np.nonzero(np.triu(ok, first + 1))
+        return i + first, j
 
     def _penalties(self, lines) -> np.ndarray:
         """Climbing cost of segments from ground to ground: 2 x height per feature crossed."""
