@@ -188,10 +188,10 @@ def prepare_curve(counts: list[int]) -> dict[str, float]:
 
 
 def compiled_floor(nav, queries):
-    """The same A* in C (bench/astar_floor.c) on the navigator's graph, compiled here with the
-    machine's C compiler: (lengths, milliseconds per query), or None (with the reason printed)
-    when there is no compiler. The start's and goal's visible nodes are found in Python first
-    (see the C file: the floor does no visibility tests, so it is a low floor)."""
+    """The same A* in C (bench/astar_floor.c) on the navigator's graph and obstacles, compiled
+    here with the machine's C compiler: (lengths, milliseconds per query), or None (with the
+    reason printed) when there is no compiler. Only the candidate nodes of each query's start and
+    goal (a numpy step in the Python query too) are found in Python first."""
     import ctypes
     import pathlib
     import shutil
@@ -199,6 +199,7 @@ def compiled_floor(nav, queries):
     import tempfile
 
     import numpy as np
+    import shapely
 
     compiler = shutil.which("cc") or shutil.which("gcc")
     if compiler is None:
@@ -223,23 +224,22 @@ def compiled_floor(nav, queries):
     offsets[1:] = np.cumsum([len(edges) for edges in nav.adjacency])
     to = np.array([v for edges in nav.adjacency for v, _ in edges], dtype=np.int32)
     weights = np.array([w for edges in nav.adjacency for _, w in edges], dtype=float)
-    sg, direct, s_off, s_nodes, g_off, g_nodes = [], [], [0], [], [0], []
+    walls = []
+    for ring in shapely.get_rings(shapely.get_parts(nav._blocked_core)):
+        c = shapely.get_coordinates(ring)
+        walls.append(np.hstack([c[:-1], c[1:]]))
+    walls = np.ascontiguousarray(np.concatenate(walls) if walls else np.zeros((1, 4)))
+    sg, s_off, s_nodes, g_off, g_nodes = [], [0], [], [0], []
     for start, goal in queries:
         s, g = nav.snapped(start), nav.snapped(goal)
         sg.extend([*s, *g])
-        direct.append(int(nav.segment_clear(s, g)))
-        for point, off, nodes in ((s, s_off, s_nodes), (g, g_off, g_nodes)):
-            nodes.extend(
-                k for k in nav._candidates(point).tolist() if nav._sees(point, nav._points[k])
-            )
-            off.append(len(nodes))
-    arrays = [
-        np.ascontiguousarray(nav.nodes, dtype=float),
-        offsets,
-        to,
-        weights,
+        s_nodes.extend(nav._candidates(s).tolist())
+        s_off.append(len(s_nodes))
+        g_nodes.extend(nav._candidates(g).tolist())
+        g_off.append(len(g_nodes))
+    graph = [np.ascontiguousarray(nav.nodes, dtype=float), offsets, to, weights]
+    asked = [
         np.array(sg, dtype=float),
-        np.array(direct, dtype=np.int32),
         np.array(s_off, dtype=np.int32),
         np.array(s_nodes or [0], dtype=np.int32),
         np.array(g_off, dtype=np.int32),
@@ -249,9 +249,13 @@ def compiled_floor(nav, queries):
     pointer = ctypes.c_void_p
     lib.astar_queries(
         ctypes.c_int(n),
-        *(pointer(a.ctypes.data) for a in arrays[:4]),
+        *(pointer(a.ctypes.data) for a in graph),
+        ctypes.c_int(len(walls)),
+        pointer(walls.ctypes.data),
+        ctypes.c_double(nav.width),
+        ctypes.c_double(nav.height),
         ctypes.c_int(len(queries)),
-        *(pointer(a.ctypes.data) for a in arrays[4:]),
+        *(pointer(a.ctypes.data) for a in asked),
         pointer(lengths.ctypes.data),
         pointer(micros.ctypes.data),
     )
