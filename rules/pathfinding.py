@@ -572,33 +572,53 @@ class Navigator:
         pts = [tuple(w), tuple(w + d * L), tuple(w + bis * 2 * L), tuple(w + e * L)]
         return Polygon(pts).convex_hull
 
-    def _visible_within(
-        self, v, rho: float, component: Polygon | None, blockers: np.ndarray
-    ) -> Polygon:
-        """The part of a disc of radius `rho` around v that v sees (exact but for the disc being
-        an inscribed polygon, which only makes it smaller).
+    def _visible_pieces(self, centres: list, segs: np.ndarray) -> list:
+        """For each (v, rho, wedge) of `centres`: the part of a disc of radius `rho` around v
+        (within the wedge, if any) that v sees. Exact but for the disc being an inscribed
+        polygon, which only makes it smaller. All centres at once: the same operations, one
+        geometry or one number at a time, as for a single centre.
 
         Each blocking segment facing v casts a shadow: the part of the cone from v through the
         segment that lies beyond it. That region is convex, so it is the convex hull of the
-        segment's ends and their projections far beyond the disc.
+        segment's ends and their projections far beyond the disc. Obstacles and the table's
+        edge need no clipping of their own: every point inside them lies behind one of their
+        edges that faces v, so the shadows remove it.
         """
-        disc = Point(v).buffer(rho, quad_segs=16)
-        # Obstacles and the table's edge need no clipping of their own: every point inside them
-        # lies behind one of their edges that faces v, so the shadows remove it.
-        area = disc if component is None else disc.intersection(component)
-        if area.is_empty or not len(blockers):
-            return area
-        vx, vy = v
-        ax, ay, bx, by = blockers.T
+        if not centres:
+            return []
+        V = np.array([v for v, _, _ in centres], dtype=float)
+        rho = np.array([r for _, r, _ in centres], dtype=float)
+        discs = shapely.buffer(shapely.points(V), rho, quad_segs=16)
+        areas = discs.copy()
+        wedged = np.array([w is not None for _, _, w in centres])
+        wedges = np.array([w for _, _, w in centres if w is not None], dtype=object)
+        box = np.stack([V[:, 0] - rho, V[:, 1] - rho, V[:, 0] + rho, V[:, 1] + rho], axis=1)
+        if wedged.any():
+            areas[wedged] = shapely.intersection(discs[wedged], wedges)
+            bounds = shapely.bounds(wedges)
+            box[wedged, :2] = np.maximum(box[wedged, :2], bounds[:, :2])
+            box[wedged, 2:] = np.minimum(box[wedged, 2:], bounds[:, 2:])
+        if not len(segs):
+            return list(areas)
+        # every (centre, segment) pair: near the centre's box, and facing v
+        ax, ay, bx, by = (c[None, :] for c in segs.T)
+        vx, vy = V[:, 0, None], V[:, 1, None]
+        near = (
+            (np.minimum(segs[:, 0], segs[:, 2])[None, :] <= box[:, 2, None])
+            & (np.maximum(segs[:, 0], segs[:, 2])[None, :] >= box[:, 0, None])
+            & (np.minimum(segs[:, 1], segs[:, 3])[None, :] <= box[:, 3, None])
+            & (np.maximum(segs[:, 1], segs[:, 3])[None, :] >= box[:, 1, None])
+        )
         # only segments facing v matter (back faces lie behind front faces of the same outline)
         side = (bx - ax) * (vy - ay) - (by - ay) * (vx - ax)
         da, db = np.hypot(ax - vx, ay - vy), np.hypot(bx - vx, by - vy)
-        keep = (side > 1e-12) & (da > 1e-9) & (db > 1e-9)
-        if not keep.any():
-            return area
-        ax, ay, bx, by, da, db = ax[keep], ay[keep], bx[keep], by[keep], da[keep], db[keep]
+        keep = near & (side > 1e-12) & (da > 1e-9) & (db > 1e-9)
+        centre, seg = np.nonzero(keep)  # by centre, then in the segments' order
+        ax, ay, bx, by = (c[seg] for c in segs.T)
+        vx, vy, r = V[centre, 0], V[centre, 1], rho[centre]
+        da, db = da[centre, seg], db[centre, seg]
         # far enough beyond the disc and beyond both ends of the segment (long table edges)
-        far = np.maximum(rho * 2.5 + 1.0, 2 * np.maximum(da, db))
+        far = np.maximum(r * 2.5 + 1.0, 2 * np.maximum(da, db))
         fax, fay = vx + (ax - vx) * far / da, vy + (ay - vy) * far / da
         fbx, fby = vx + (bx - vx) * far / db, vy + (by - vy) * far / db
         mx, my = (fax + fbx) / 2 - vx, (fay + fby) / 2 - vy
@@ -616,7 +636,15 @@ class Navigator:
             axis=1,
         )
         shadows = shapely.convex_hull(shapely.multipoints(pts))
-        return area.difference(shapely.union_all(shadows))
+        ends = np.searchsorted(centre, np.arange(len(centres) + 1))
+        pieces = []
+        for k, area in enumerate(areas):
+            first, last = ends[k], ends[k + 1]
+            if first == last or area.is_empty:
+                pieces.append(area)
+            else:
+                pieces.append(area.difference(shapely.union_all(shadows[first:last])))
+        return pieces
 
     def _component_at(self, point) -> int | None:
         """The index (in `_polygons(free_space)`) of the free-space piece holding `point`."""
@@ -657,7 +685,6 @@ class Navigator:
         if found is None:
             return Polygon()
         segs = self._blocking_segments(found)
-        pieces = []
         dist, parent = self._distances_from(s, distance)
         centres = [(s, distance, None)]
         for k, d in dist.items():
@@ -667,21 +694,7 @@ class Navigator:
                 centres.append(
                     ((float(self.nodes[k][0]), float(self.nodes[k][1])), distance - d, wedge)
                 )
-        for v, rho, wedge in centres:
-            if rho <= 1e-9:
-                continue
-            area = wedge  # None: the whole disc
-            x0, y0, x1, y1 = (v[0] - rho, v[1] - rho, v[0] + rho, v[1] + rho)
-            if wedge is not None:
-                wx0, wy0, wx1, wy1 = wedge.bounds
-                x0, y0, x1, y1 = max(x0, wx0), max(y0, wy0), min(x1, wx1), min(y1, wy1)
-            near = segs[
-                (np.minimum(segs[:, 0], segs[:, 2]) <= x1)
-                & (np.maximum(segs[:, 0], segs[:, 2]) >= x0)
-                & (np.minimum(segs[:, 1], segs[:, 3]) <= y1)
-                & (np.maximum(segs[:, 1], segs[:, 3]) >= y0)
-            ]
-            pieces.append(self._visible_within(v, rho, area, near))
+        pieces = self._visible_pieces([c for c in centres if c[1] > 1e-9], segs)
         region = shapely.union_all(pieces) if pieces else Polygon()
         for core in self._climb_shapes:
             region = region.difference(core)
