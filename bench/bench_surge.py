@@ -1,11 +1,14 @@
 """Surge moves (21.02): the engine's suggestion for a 20-model unit and judging that placement.
 
 Table: 44 x 60 in, 25 terrain pieces (4-12 vertices; a mix of light, dense and solid), a seeded
-generator so every run measures the same boards. Targets (issue 4): suggest <= 250 ms median,
-adjudicate <= 50 ms median. The navigator cache (keyed by board state) is warm after the first
-call, as it is for repeated requests on one board; nothing of the surge's own is cached between
-calls; the first sample (cold caches) is reported separately. Building the Situation from the
-document (about 25 ms here) is not part of either figure.
+generator so every run measures the same boards. Targets: suggest <= 50 ms (issue 16; issue 4
+asked 250 ms), adjudicate <= 50 ms, CPU medians; the growth curve from 5 to 60 models (20 <= 50
+ms, 60 <= 300 ms, no worse than n log n) and one request on a 600-model, 200-piece table (<= 1 s
+CPU, <= 300 MB), each against the engine before issue 16 (bench/baseline.py). The navigator
+cache (keyed by board state) is warm after the first call, as it is for repeated requests on
+one board; nothing of the surge's own is cached between calls; the first sample (cold caches)
+is reported separately. Building the Situation from the document (about 25 ms here) is not part
+of either figure.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import time
 from functools import partial
 
 from shapely.geometry import Point, Polygon, box
-from timing import compare, median_cpu_ms, median_ms, report
+from timing import compare, median_cpu_ms, report
 
 from rules import Move, Situation, adjudicate, suggest
 
@@ -366,22 +369,26 @@ def main() -> None:
     move = Move.from_document(MOVE, "wh40k-11e")
     cold, suggest_ms, judge_ms, legal, engaged = [], [], [], 0, []
     for doc in docs:
-        started = time.perf_counter()
+        started = time.process_time()
         suggested = suggest(Situation.from_document(doc), move)
-        cold.append((time.perf_counter() - started) * 1000)
+        cold.append((time.process_time() - started) * 1000)
         situation = Situation.from_document(doc)
-        suggest_ms.append(median_ms(partial(suggest, situation, move), repeat=5, warmup=0))
-        judge_ms.append(median_ms(partial(adjudicate, situation, suggested), repeat=9, warmup=1))
+        suggest_ms.append(
+            median_cpu_ms(
+                partial(suggest, situation, move), repeat=5, warmup=0, before=_forget_surge_caches
+            )
+        )
+        judge_ms.append(median_cpu_ms(partial(adjudicate, situation, suggested), repeat=9))
         verdict = adjudicate(situation, suggested)
         legal += verdict.legal
         engaged.append(sum(1 for r in verdict.models.values() if r.get("engaged_with") == ["C"]))
     print(
         f"   {len(docs)} boards, 20-model unit, D6 roll 5; "
         f"suggestion judged legal on {legal}/{len(docs)}; "
-        f"models engaged with the target: {engaged}"
+        f"models engaged with the target: {engaged} (CPU medians)"
     )
     report("suggest, first call on a board (cold caches)", sorted(cold)[len(cold) // 2])
-    report("suggest (20 models)", sorted(suggest_ms)[len(suggest_ms) // 2], 250)
+    report("suggest (20 models)", sorted(suggest_ms)[len(suggest_ms) // 2], 50)
     report("adjudicate the suggestion", sorted(judge_ms)[len(judge_ms) // 2], 50)
 
 
