@@ -231,10 +231,10 @@ class Navigator:
             if not len(i):
                 continue
             lines = shapely.linestrings(np.stack([self.nodes[i], self.nodes[j]], axis=1))
-            seen = ~shapely.intersects(self._blocked_core, lines)
-            found_i.append(i[seen])
-            found_j.append(j[seen])
-            found_lines.append(lines[seen])
+            visible = ~shapely.intersects(self._blocked_core, lines)
+            found_i.append(i[visible])
+            found_j.append(j[visible])
+            found_lines.append(lines[visible])
         i = np.concatenate(found_i) if found_i else np.empty(0, dtype=int)
         j = np.concatenate(found_j) if found_j else np.empty(0, dtype=int)
         lines = np.concatenate(found_lines) if found_lines else np.empty(0, dtype=object)
