@@ -125,16 +125,6 @@ def _ring_corners(coords: np.ndarray, want_reflex: bool):
     return pts[keep], prev[keep], nxt[keep]
 
 
-def _tangent(p: np.ndarray, prev: np.ndarray, nxt: np.ndarray, d: np.ndarray) -> np.ndarray:
-    """Vectorised: does the line through corner p with direction d leave both neighbours on one
-    side (or on it)? Only such segments can be part of a shortest path."""
-    c1 = d[..., 0] * (prev[..., 1] - p[..., 1]) - d[..., 1] * (prev[..., 0] - p[..., 0])
-    c2 = d[..., 0] * (nxt[..., 1] - p[..., 1]) - d[..., 1] * (nxt[..., 0] - p[..., 0])
-    return ((c1 >= -_TANGENT_EPS) & (c2 >= -_TANGENT_EPS)) | (
-        (c1 <= _TANGENT_EPS) & (c2 <= _TANGENT_EPS)
-    )
-
-
 class Navigator:
     """Shortest paths and reachable regions for one base radius on one board (see module doc)."""
 
@@ -386,7 +376,7 @@ class Navigator:
         if not len(self.nodes):
             return np.empty(0, dtype=int)
         d = self.nodes - np.asarray(point)
-        # `_tangent` with the edges' vectors kept from the build
+        # tangent at the node: both its neighbours on one side of the line (or on it)
         e = -d
         A, B = self._to_prev, self._to_next
         c1 = e[:, 0] * A[:, 1] - e[:, 1] * A[:, 0]
