@@ -47,6 +47,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import shapely
@@ -276,6 +277,20 @@ class Navigator:
         li, ci = self._climb_tree.query(lines, predicate="intersects")
         np.add.at(penalty, li, 2 * self._climb_heights[ci])
         return penalty
+
+    @cached_property
+    def footprint_bytes(self) -> int:
+        """About how much memory this navigator holds (for the cache's budget): its arrays, the
+        graph's edges (two Python tuples and list slots each, ~150 bytes a pair) and the
+        coordinates of its geometries (16 bytes a point, twice over for prepared copies)."""
+        arrays = sum(
+            a.nbytes for a in (self.nodes, self._prev, self._next, self._to_prev, self._to_next)
+        )
+        edges = 2 * sum(len(a) for a in self.adjacency) * 75
+        points = shapely.get_num_coordinates(
+            [self.free_space, self._blocked_core, *self._climb_shapes, *self._climb_cores]
+        ).sum()
+        return int(arrays + edges + 32 * points + 96 * len(self._points))
 
     # -- queries -----------------------------------------------------------------------------
     def covers(self, point: tuple[float, float]) -> bool:
@@ -696,6 +711,9 @@ class Navigator:
 #: thread keeps its own cache: a navigator is only ever used by the thread that built it.
 _LOCAL = threading.local()
 _CACHE_SIZE = 32
+#: ... and at most about this many bytes of them (`Navigator.footprint_bytes`): one navigator of a
+#: 600-model, 200-piece table weighs tens of MB, a bench table's one or two.
+_CACHE_BYTES = 96 * 1024 * 1024
 
 
 def _cache() -> OrderedDict:
@@ -735,8 +753,12 @@ def navigator(
         cache.move_to_end(key)
         return nav
     nav = cache[key] = Navigator(width, height, radius, hard, climbs, snap)
-    while len(cache) > _CACHE_SIZE:
-        cache.popitem(last=False)
+    # the least recently used go first, while there are too many or they weigh too much (the
+    # one just built always stays)
+    total = sum(n.footprint_bytes for n in cache.values())
+    while len(cache) > 1 and (len(cache) > _CACHE_SIZE or total > _CACHE_BYTES):
+        _, gone = cache.popitem(last=False)
+        total -= gone.footprint_bytes
     return nav
 
 
