@@ -30,19 +30,30 @@ def _blob(rng: random.Random, cx: float, cy: float, size: float, vertices: int):
 
 
 def build_table(
-    seed: int = 40, terrain_count: int = 25, unit_count: int = 12, mover_models: int = 10
+    seed: int = 40,
+    terrain_count: int = 25,
+    unit_count: int = 12,
+    mover_models: int = 10,
+    unit_size: tuple[int, int] = (5, 10),
 ) -> dict:
-    """A scenario document: 25 solid terrain pieces, 12 enemy units, and a 10-model mover 'M'."""
+    """A scenario document: 25 solid terrain pieces, 12 enemy units, and a 10-model mover 'M'.
+    With more pieces they are smaller (the table stays about as full): 25 pieces of 1.5-3.5 in,
+    100 of half that."""
     from shapely.geometry import Point, Polygon
 
     rng = random.Random(seed)
     terrain, shapes = [], []
     while len(terrain) < terrain_count:
+        scale = min(1.0, math.sqrt(25 / terrain_count))
         pts = _blob(
-            rng, rng.uniform(4, 56), rng.uniform(4, 40), rng.uniform(1.5, 3.5), rng.randint(4, 12)
+            rng,
+            rng.uniform(4, 56),
+            rng.uniform(4, 40),
+            rng.uniform(1.5, 3.5) * scale,
+            rng.randint(4, 12),
         )
         poly = Polygon(pts)
-        if not poly.is_valid or poly.area < 1:
+        if not poly.is_valid or poly.area < scale * scale:
             continue
         terrain.append(
             {
@@ -98,7 +109,8 @@ def build_table(
         raise RuntimeError("could not place a unit")
 
     units = [
-        place_unit(f"E{i}", "blue", rng.randint(5, 10), ["INFANTRY"]) for i in range(unit_count)
+        place_unit(f"E{i}", "blue", rng.randint(*unit_size), ["INFANTRY"])
+        for i in range(unit_count)
     ]
     units.insert(0, place_unit("M", "red", mover_models, ["INFANTRY"]))
     return {
@@ -128,8 +140,130 @@ def _queries(nav, rng: random.Random, count: int):
     return out
 
 
+def _navigator(situation):
+    """The bench's navigator for the mover's 32 mm base, built anew."""
+    from rules import pathfinding
+    from rules.wh40k.moving import ground_obstacles
+
+    mover = situation.unit("M")
+    base = mover.models[0].base
+    forget = getattr(pathfinding, "clear_cache", None)  # the baseline has one global cache
+    forget() if forget is not None else pathfinding._CACHE.clear()
+    hard, climbs = ground_obstacles(situation, mover, base, "normal")
+    return pathfinding.navigator(
+        situation.table.width, situation.table.height, base.radius, hard, climbs
+    )
+
+
+def path_query_ms() -> float:
+    """Median time of one path query on the bench board (400 queries): for the same-run
+    baseline (bench/baseline.py runs it against the engine before issue 16)."""
+    from rules import Situation
+
+    nav = _navigator(Situation.from_document(build_table()))
+    times = []
+    for s, g in _queries(nav, random.Random(7), 400):
+        t = time.perf_counter()
+        nav.shortest_path(s, g)
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
+
+
+#: Terrain pieces for the table-preparation growth curve (issue 16).
+PREPARE_CURVE = (25, 50, 100, 200)
+
+
+def prepare_curve(counts: list[int]) -> dict[str, float]:
+    """CPU median of preparing the navigator (32 mm base) on tables of `counts` pieces, with
+    the bench's 12 units: for the growth curve, and for the same-run baseline."""
+    from timing import median_cpu_ms
+
+    from rules import Situation
+
+    out = {}
+    for count in counts:
+        situation = Situation.from_document(build_table(terrain_count=count))
+        out[str(count)] = median_cpu_ms(lambda s=situation: _navigator(s), repeat=5, warmup=1)
+    return out
+
+
+def compiled_floor(nav, queries):
+    """The same A* in C (bench/astar_floor.c) on the navigator's graph and obstacles, compiled
+    here with the machine's C compiler: (lengths, milliseconds per query), or None (with the
+    reason printed) when there is no compiler. Only the candidate nodes of each query's start and
+    goal (a numpy step in the Python query too) are found in Python first."""
+    import ctypes
+    import pathlib
+    import shutil
+    import subprocess
+    import tempfile
+
+    import numpy as np
+    import shapely
+
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        print("   compiled floor skipped: no C compiler on this machine", flush=True)
+        return None
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="arbiter-floor-"))
+    library = folder / "astar_floor.so"
+    source = pathlib.Path(__file__).resolve().parent / "astar_floor.c"
+    built = subprocess.run(
+        [compiler, "-O2", "-shared", "-fPIC", "-o", str(library), str(source), "-lm"],
+        capture_output=True,
+        text=True,
+    )
+    if built.returncode != 0:
+        print(f"   compiled floor skipped: the compiler failed: {built.stderr[:300]}", flush=True)
+        shutil.rmtree(folder, True)
+        return None
+    lib = ctypes.CDLL(str(library))
+    shutil.rmtree(folder, True)
+    n = len(nav.nodes)
+    offsets = np.zeros(n + 1, dtype=np.int32)
+    offsets[1:] = np.cumsum([len(edges) for edges in nav.adjacency])
+    to = np.array([v for edges in nav.adjacency for v, _ in edges], dtype=np.int32)
+    weights = np.array([w for edges in nav.adjacency for _, w in edges], dtype=float)
+    walls = []
+    for ring in shapely.get_rings(shapely.get_parts(nav._blocked_core)):
+        c = shapely.get_coordinates(ring)
+        walls.append(np.hstack([c[:-1], c[1:]]))
+    walls = np.ascontiguousarray(np.concatenate(walls) if walls else np.zeros((1, 4)))
+    sg, s_off, s_nodes, g_off, g_nodes = [], [0], [], [0], []
+    for start, goal in queries:
+        s, g = nav.snapped(start), nav.snapped(goal)
+        sg.extend([*s, *g])
+        s_nodes.extend(nav._candidates(s).tolist())
+        s_off.append(len(s_nodes))
+        g_nodes.extend(nav._candidates(g).tolist())
+        g_off.append(len(g_nodes))
+    graph = [np.ascontiguousarray(nav.nodes, dtype=float), offsets, to, weights]
+    asked = [
+        np.array(sg, dtype=float),
+        np.array(s_off, dtype=np.int32),
+        np.array(s_nodes or [0], dtype=np.int32),
+        np.array(g_off, dtype=np.int32),
+        np.array(g_nodes or [0], dtype=np.int32),
+    ]
+    lengths, micros = np.zeros(len(queries)), np.zeros(len(queries))
+    pointer = ctypes.c_void_p
+    lib.astar_queries(
+        ctypes.c_int(n),
+        *(pointer(a.ctypes.data) for a in graph),
+        ctypes.c_int(len(walls)),
+        pointer(walls.ctypes.data),
+        ctypes.c_double(nav.width),
+        ctypes.c_double(nav.height),
+        ctypes.c_int(len(queries)),
+        *(pointer(a.ctypes.data) for a in asked),
+        pointer(lengths.ctypes.data),
+        pointer(micros.ctypes.data),
+    )
+    return lengths.tolist(), (micros / 1000).tolist()
+
+
 def main() -> None:
-    from timing import median_ms, report
+    from timing import median_cpu_ms, report
 
     from rules import Move, Situation, adjudicate, pathfinding
     from rules.wh40k.moving import ground_obstacles
@@ -145,13 +279,22 @@ def main() -> None:
             situation.table.width, situation.table.height, base.radius, hard, climbs
         )
 
-    prep = median_ms(prepare, repeat=9, warmup=1)
+    prep = median_cpu_ms(prepare, repeat=9, warmup=1)
     nav = prepare()
     report(
         f"prepare the table for a 32 mm base ({len(nav.nodes)} nodes, {nav.edge_count} edges)",
         prep,
         200,
     )
+
+    from baseline import measure
+    from timing import compare
+
+    print("   table preparation growth (CPU medians, 12 units; pieces shrink as they multiply)")
+    now = prepare_curve(list(PREPARE_CURVE))
+    before = measure("bench_40k", "prepare_curve", list(PREPARE_CURVE)) or {}
+    for count in PREPARE_CURVE:
+        compare(f"prepare, {count:>3} terrain pieces", now[str(count)], before.get(str(count)))
 
     rng = random.Random(7)
     queries = _queries(nav, rng, 400)
@@ -163,8 +306,30 @@ def main() -> None:
     ours_ms = statistics.median(times)
     blocked = [i for i, (s, g) in enumerate(queries) if not nav.segment_clear(s, g)]
     ours_blocked_ms = statistics.median([times[i] for i in blocked]) if blocked else float("nan")
-    report(f"shortest path query ({len(queries)} queries, {len(blocked)} not straight)", ours_ms, 2)
+    compare(
+        f"shortest path query ({len(queries)} queries, {len(blocked)} not straight)",
+        ours_ms,
+        measure("bench_40k", "path_query_ms"),
+        0.1,
+    )
     report("shortest path query, only the ones that bend", ours_blocked_ms)
+    floor = compiled_floor(nav, queries)
+    if floor is not None:
+        lengths, floor_times = floor
+        worst = max(
+            abs(ours[0] - theirs) if ours is not None else math.inf
+            for ours, theirs in zip(results, lengths, strict=True)
+        )
+        floor_ms = statistics.median(floor_times)
+        floor_blocked = statistics.median([floor_times[i] for i in blocked]) if blocked else 0
+        report("compiled floor (the same A* in C, same graph), per query", floor_ms)
+        report("compiled floor, only the ones that bend", floor_blocked)
+        print(
+            f"   ours / floor: {ours_ms / floor_ms:.1f}x all, "
+            f"{ours_blocked_ms / max(floor_blocked, 1e-9):.1f}x the ones that bend (target <= 3x); "
+            f"lengths differ by at most {worst:.1e} in",
+            flush=True,
+        )
 
     # extremitypathfinder on the same free space (same inflated polygons).
     try:
@@ -232,7 +397,7 @@ def main() -> None:
             break
     report(
         f"adjudicate a 10-model normal move (legal={verdict.legal})",
-        median_ms(lambda: adjudicate(situation, move), repeat=30),
+        median_cpu_ms(lambda: adjudicate(situation, move), repeat=30),
         20,
     )
 

@@ -118,7 +118,7 @@ def build_table(seed: int = 12) -> dict:
 
 
 def main() -> None:
-    from timing import median_ms, report
+    from timing import median_cpu_ms, report
 
     from rules import Move, Situation, adjudicate, pathfinding, suggest
     from rules.situation import Unit
@@ -134,18 +134,19 @@ def main() -> None:
 
     def prepare(unit):
         def run():
-            pathfinding._CACHE.clear()
+            pathfinding.clear_cache()
             hard, climbs = ground_obstacles(situation, unit, base, "normal")
             return pathfinding.navigator(60, 44, base.radius, hard, climbs)
 
         return run
 
+    print("   CPU medians (2 cores shared with other work: wall time would measure it too)")
     report(
         "prepare the table, vehicle (walls and floors climbed)",
-        median_ms(prepare(vehicle), repeat=9, warmup=1),
+        median_cpu_ms(prepare(vehicle), repeat=9, warmup=1),
         200,
     )
-    report("prepare the table, infantry", median_ms(prepare(mover), repeat=9, warmup=1), 200)
+    report("prepare the table, infantry", median_cpu_ms(prepare(mover), repeat=9, warmup=1), 200)
     nav = prepare(vehicle)()
     ground_doc = {**doc, "terrain": []}
     ground = Situation.from_document(ground_doc)
@@ -190,7 +191,7 @@ def main() -> None:
     moving_situation = Situation.from_document(moving)
     report(
         f"adjudicate a 10-model move (legal={adjudicate(moving_situation, move).legal})",
-        median_ms(lambda: adjudicate(moving_situation, move), repeat=20),
+        median_cpu_ms(lambda: adjudicate(moving_situation, move), repeat=20),
         20,
     )
     surge = Move.from_document(
@@ -209,7 +210,7 @@ def main() -> None:
     report(
         f"surge suggest, 20 models, target on a floor (legal={verdict.legal}, "
         f"target={verdict.move.get('target')}, {up} placed on floors)",
-        median_ms(lambda: suggest(situation, surge), repeat=5, warmup=1),
+        median_cpu_ms(lambda: suggest(situation, surge), repeat=5, warmup=1),
         250,
     )
 

@@ -47,6 +47,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import shapely
@@ -70,6 +71,9 @@ ARC_FACTOR = 1.0 / math.cos(0.75 * math.pi / (2 * ARC_QUAD_SEGMENTS)) + 1e-9
 #: is part of the path, and the move judge checks every segment exactly.
 DEFAULT_SNAP = 0.08
 _TANGENT_EPS = 1e-12
+#: The graph's all-pairs tangent test runs on blocks of rows of about this many pairs (a few
+#: arrays of 8 bytes each: ~50 MB), so a table with thousands of corners stays in memory.
+GRAPH_BLOCK_CELLS = 1_000_000
 
 
 def inflate(geometry, radius: float):
@@ -122,16 +126,6 @@ def _ring_corners(coords: np.ndarray, want_reflex: bool):
     return pts[keep], prev[keep], nxt[keep]
 
 
-def _tangent(p: np.ndarray, prev: np.ndarray, nxt: np.ndarray, d: np.ndarray) -> np.ndarray:
-    """Vectorised: does the line through corner p with direction d leave both neighbours on one
-    side (or on it)? Only such segments can be part of a shortest path."""
-    c1 = d[..., 0] * (prev[..., 1] - p[..., 1]) - d[..., 1] * (prev[..., 0] - p[..., 0])
-    c2 = d[..., 0] * (nxt[..., 1] - p[..., 1]) - d[..., 1] * (nxt[..., 0] - p[..., 0])
-    return ((c1 >= -_TANGENT_EPS) & (c2 >= -_TANGENT_EPS)) | (
-        (c1 <= _TANGENT_EPS) & (c2 <= _TANGENT_EPS)
-    )
-
-
 class Navigator:
     """Shortest paths and reachable regions for one base radius on one board (see module doc)."""
 
@@ -169,6 +163,7 @@ class Navigator:
         for g in self._climb_cores + self._climb_shapes:
             shapely.prepare(g)
         self._climb_tree = STRtree(self._climb_cores) if self.climbs else None
+        self._segments: dict[int, np.ndarray] = {}  # see _blocking_segments
         self._build_graph()
 
     # -- graph -------------------------------------------------------------------------------
@@ -209,28 +204,31 @@ class Navigator:
         self.nodes = np.concatenate(pts) if pts else np.empty((0, 2))
         self._prev = np.concatenate(prev) if prev else np.empty((0, 2))
         self._next = np.concatenate(nxt) if nxt else np.empty((0, 2))
+        # for the queries: each node as a pair of Python floats (indexing a numpy array one
+        # element at a time costs more than the arithmetic), and its two edges as vectors
+        self._points: list[tuple[float, float]] = [(x, y) for x, y in self.nodes.tolist()]
+        self._to_prev, self._to_next = self._prev - self.nodes, self._next - self.nodes
         n = len(self.nodes)
         self.adjacency: list[list[tuple[int, float]]] = [[] for _ in range(n)]
         self._zero_adjacency: list[list[tuple[int, float]]] = [[] for _ in range(n)]
         if n < 2:
             return
-        # Tangent at both ends, for all pairs at once (n x n broadcasting, then the upper half).
-        P, A, B = self.nodes, self._prev - self.nodes, self._next - self.nodes
-        dx = P[None, :, 0] - P[:, None, 0]  # d[i, j] = P[j] - P[i]
-        dy = P[None, :, 1] - P[:, None, 1]
-        c1 = dx * A[:, None, 1]
-        c1 -= dy * A[:, None, 0]
-        c2 = dx * B[:, None, 1]
-        c2 -= dy * B[:, None, 0]
-        del dx, dy
-        c1 *= c2  # both neighbours on one side of the line (or on it): the product is not negative
-        ok = c1 >= -_TANGENT_EPS
-        del c1, c2
-        ok &= ok.T  # tangent at j too (the reversed direction gives the same side test)
-        i, j = np.nonzero(np.triu(ok, 1))
-        lines = shapely.linestrings(np.stack([self.nodes[i], self.nodes[j]], axis=1))
-        seen = ~shapely.intersects(self._blocked_core, lines)
-        i, j, lines = i[seen], j[seen], lines[seen]
+        # Tangent at both ends, visible: the pairs (i < j) in blocks of rows, so that memory
+        # stays bounded however many corners the table has (the graph is the same).
+        found_i, found_j, found_lines = [], [], []
+        rows = max(1, GRAPH_BLOCK_CELLS // n)
+        for first in range(0, n, rows):
+            i, j = self._tangent_pairs(first, min(n, first + rows))
+            if not len(i):
+                continue
+            lines = shapely.linestrings(np.stack([self.nodes[i], self.nodes[j]], axis=1))
+            visible = ~shapely.intersects(self._blocked_core, lines)
+            found_i.append(i[visible])
+            found_j.append(j[visible])
+            found_lines.append(lines[visible])
+        i = np.concatenate(found_i) if found_i else np.empty(0, dtype=int)
+        j = np.concatenate(found_j) if found_j else np.empty(0, dtype=int)
+        lines = np.concatenate(found_lines) if found_lines else np.empty(0, dtype=object)
         lengths = np.hypot(*(self.nodes[j] - self.nodes[i]).T)
         penalty = self._penalties(lines)
         for a, b, length, pen in zip(
@@ -244,6 +242,33 @@ class Navigator:
                 self._zero_adjacency[b].append((a, length))
         self.edge_count = len(i)
 
+    def _tangent_pairs(self, first: int, last: int) -> tuple[np.ndarray, np.ndarray]:
+        """Pairs (i, j), first <= i < last, i < j, whose segment is tangent to the obstacle at
+        both ends (both neighbours of each end on one side of the line, or on it), in row
+        order. Each end's test is the one the whole n x n matrix would make for it."""
+        P, A, B = self.nodes, self._to_prev, self._to_next
+        rows = slice(first, last)
+        # at i: d[i, j] = P[j] - P[i]
+        dx = P[None, :, 0] - P[rows, None, 0]
+        dy = P[None, :, 1] - P[rows, None, 1]
+        c1 = dx * A[rows, None, 1]
+        c1 -= dy * A[rows, None, 0]
+        c2 = dx * B[rows, None, 1]
+        c2 -= dy * B[rows, None, 0]
+        c1 *= c2  # both neighbours on one side of the line (or on it): not negative
+        ok = c1 >= -_TANGENT_EPS
+        # at j, looking back at i: d[j, i] = P[i] - P[j]
+        dx = P[None, rows, 0] - P[:, None, 0]
+        dy = P[None, rows, 1] - P[:, None, 1]
+        c1 = dx * A[:, None, 1]
+        c1 -= dy * A[:, None, 0]
+        c2 = dx * B[:, None, 1]
+        c2 -= dy * B[:, None, 0]
+        c1 *= c2
+        ok &= (c1 >= -_TANGENT_EPS).T
+        i, j = np.nonzero(np.triu(ok, first + 1))
+        return i + first, j
+
     def _penalties(self, lines) -> np.ndarray:
         """Climbing cost of segments from ground to ground: 2 x height per feature crossed."""
         penalty = np.zeros(len(lines))
@@ -253,10 +278,25 @@ class Navigator:
         np.add.at(penalty, li, 2 * self._climb_heights[ci])
         return penalty
 
+    @cached_property
+    def footprint_bytes(self) -> int:
+        """About how much memory this navigator holds (for the cache's budget): its arrays, the
+        graph's edges (two Python tuples and list slots each, ~150 bytes a pair) and the
+        coordinates of its geometries (16 bytes a point, twice over for prepared copies)."""
+        arrays = sum(
+            a.nbytes for a in (self.nodes, self._prev, self._next, self._to_prev, self._to_next)
+        )
+        edges = 2 * sum(len(a) for a in self.adjacency) * 75
+        points = shapely.get_num_coordinates(
+            [self.free_space, self._blocked_core, *self._climb_shapes, *self._climb_cores]
+        ).sum()
+        return int(arrays + edges + 32 * points + 96 * len(self._points))
+
     # -- queries -----------------------------------------------------------------------------
     def covers(self, point: tuple[float, float]) -> bool:
         """May the base centre stand at `point` (within the free space)?"""
-        return self.free_space.covers(Point(point))
+        # a point intersects a polygon exactly when the polygon covers it (interior or boundary)
+        return bool(shapely.intersects_xy(self.free_space, point[0], point[1]))
 
     def segment_clear(self, a, b) -> bool:
         """Can the base centre travel straight from a to b without touching a hard obstacle?"""
@@ -264,13 +304,20 @@ class Navigator:
             return self.covers(a)
         if not (self.covers(a) and self.covers(b)):
             return False
+        return self._sees(a, b)
+
+    def _sees(self, a, b) -> bool:
+        """`segment_clear` for two points already known to be free (a snapped start or goal, a
+        node: nodes are corners of the free space, or climb corners kept only where free)."""
+        if a[0] == b[0] and a[1] == b[1]:
+            return True
         return not self._blocked_core.intersects(LineString([a, b]))
 
     def snapped(self, point) -> tuple[float, float] | None:
         """`point` if free, else the nearest free point within `snap`, else None."""
-        p = Point(point)
-        if self.free_space.covers(p):
+        if self.covers(point):
             return (float(point[0]), float(point[1]))
+        p = Point(point)
         if self.free_space.is_empty or self.free_space.distance(p) > self.snap:
             return None
         q = nearest_points(self.free_space, p)[0]
@@ -344,7 +391,14 @@ class Navigator:
         if not len(self.nodes):
             return np.empty(0, dtype=int)
         d = self.nodes - np.asarray(point)
-        ok = _tangent(self.nodes, self._prev, self._next, -d)
+        # tangent at the node: both its neighbours on one side of the line (or on it)
+        e = -d
+        A, B = self._to_prev, self._to_next
+        c1 = e[:, 0] * A[:, 1] - e[:, 1] * A[:, 0]
+        c2 = e[:, 0] * B[:, 1] - e[:, 1] * B[:, 0]
+        ok = ((c1 >= -_TANGENT_EPS) & (c2 >= -_TANGENT_EPS)) | (
+            (c1 <= _TANGENT_EPS) & (c2 <= _TANGENT_EPS)
+        )
         ok &= (np.abs(d[:, 0]) + np.abs(d[:, 1])) > 0
         return np.nonzero(ok)[0]
 
@@ -376,11 +430,11 @@ class Navigator:
 
     def _search(self, s, g) -> list | None:
         direct_penalty = None
-        if self.segment_clear(s, g):
+        if self._sees(s, g):
             direct_penalty = self._segment_penalty(s, g)
             if direct_penalty == 0:
                 return [s, g]
-        nodes = self.nodes
+        nodes = self._points
         n = len(nodes)
         START, GOAL = n, n + 1
         gx, gy = g
@@ -389,8 +443,7 @@ class Navigator:
             x, y = nodes[k]
             return math.hypot(x - gx, y - gy)
 
-        goal_ok = np.zeros(n, dtype=bool)
-        goal_ok[self._candidates(g)] = True
+        goal_ok = set(self._candidates(g).tolist())
         heap: list = []
         counter = 0
         # entries: (f, tie, g_cost, node, parent, needs_check)
@@ -411,14 +464,14 @@ class Navigator:
             counter += 1
             heapq.heappush(heap, (d + h(k), counter, d, k, START, True))
         parent: dict[int, int] = {}
-        closed = np.zeros(n, dtype=bool)
-        best = np.full(n, math.inf)
+        closed = [False] * n
+        best = [math.inf] * n
         while heap:
             f, _, cost, node, par, check = heapq.heappop(heap)
             if node == GOAL:
-                a = s if par == START else tuple(nodes[par])
+                a = s if par == START else nodes[par]
                 if check:
-                    if not self.segment_clear(a, g):
+                    if not self._sees(a, g):
                         continue
                     pen = self._segment_penalty(a, g)
                     if pen > 0:
@@ -431,16 +484,16 @@ class Navigator:
                 continue
             if check:  # an edge from the start, checked only now
                 p = nodes[node]
-                if not self.segment_clear(s, (p[0], p[1])):
+                if not self._sees(s, p):
                     continue
-                pen = self._segment_penalty(s, (p[0], p[1]))
+                pen = self._segment_penalty(s, p)
                 if pen > 0:
                     counter += 1
                     heapq.heappush(heap, (f + pen, counter, cost + pen, node, par, False))
                     continue
             closed[node] = True
             parent[node] = par
-            if goal_ok[node]:
+            if node in goal_ok:
                 d = h(node)
                 counter += 1
                 heapq.heappush(heap, (cost + d, counter, cost + d, GOAL, node, True))
@@ -457,7 +510,7 @@ class Navigator:
         path = [g]
         k = parent[GOAL]
         while k != START:
-            path.append((float(nodes[k][0]), float(nodes[k][1])))
+            path.append(nodes[k])
             k = parent[k]
         path.append(s)
         path.reverse()
@@ -524,33 +577,53 @@ class Navigator:
         pts = [tuple(w), tuple(w + d * L), tuple(w + bis * 2 * L), tuple(w + e * L)]
         return Polygon(pts).convex_hull
 
-    def _visible_within(
-        self, v, rho: float, component: Polygon | None, blockers: np.ndarray
-    ) -> Polygon:
-        """The part of a disc of radius `rho` around v that v sees (exact but for the disc being
-        an inscribed polygon, which only makes it smaller).
+    def _visible_pieces(self, centres: list, segs: np.ndarray) -> list:
+        """For each (v, rho, wedge) of `centres`: the part of a disc of radius `rho` around v
+        (within the wedge, if any) that v sees. Exact but for the disc being an inscribed
+        polygon, which only makes it smaller. All centres at once: the same operations, one
+        geometry or one number at a time, as for a single centre.
 
         Each blocking segment facing v casts a shadow: the part of the cone from v through the
         segment that lies beyond it. That region is convex, so it is the convex hull of the
-        segment's ends and their projections far beyond the disc.
+        segment's ends and their projections far beyond the disc. Obstacles and the table's
+        edge need no clipping of their own: every point inside them lies behind one of their
+        edges that faces v, so the shadows remove it.
         """
-        disc = Point(v).buffer(rho, quad_segs=16)
-        # Obstacles and the table's edge need no clipping of their own: every point inside them
-        # lies behind one of their edges that faces v, so the shadows remove it.
-        area = disc if component is None else disc.intersection(component)
-        if area.is_empty or not len(blockers):
-            return area
-        vx, vy = v
-        ax, ay, bx, by = blockers.T
+        if not centres:
+            return []
+        V = np.array([v for v, _, _ in centres], dtype=float)
+        rho = np.array([r for _, r, _ in centres], dtype=float)
+        discs = shapely.buffer(shapely.points(V), rho, quad_segs=16)
+        areas = discs.copy()
+        wedged = np.array([w is not None for _, _, w in centres])
+        wedges = np.array([w for _, _, w in centres if w is not None], dtype=object)
+        box = np.stack([V[:, 0] - rho, V[:, 1] - rho, V[:, 0] + rho, V[:, 1] + rho], axis=1)
+        if wedged.any():
+            areas[wedged] = shapely.intersection(discs[wedged], wedges)
+            bounds = shapely.bounds(wedges)
+            box[wedged, :2] = np.maximum(box[wedged, :2], bounds[:, :2])
+            box[wedged, 2:] = np.minimum(box[wedged, 2:], bounds[:, 2:])
+        if not len(segs):
+            return list(areas)
+        # every (centre, segment) pair: near the centre's box, and facing v
+        ax, ay, bx, by = (c[None, :] for c in segs.T)
+        vx, vy = V[:, 0, None], V[:, 1, None]
+        near = (
+            (np.minimum(segs[:, 0], segs[:, 2])[None, :] <= box[:, 2, None])
+            & (np.maximum(segs[:, 0], segs[:, 2])[None, :] >= box[:, 0, None])
+            & (np.minimum(segs[:, 1], segs[:, 3])[None, :] <= box[:, 3, None])
+            & (np.maximum(segs[:, 1], segs[:, 3])[None, :] >= box[:, 1, None])
+        )
         # only segments facing v matter (back faces lie behind front faces of the same outline)
         side = (bx - ax) * (vy - ay) - (by - ay) * (vx - ax)
         da, db = np.hypot(ax - vx, ay - vy), np.hypot(bx - vx, by - vy)
-        keep = (side > 1e-12) & (da > 1e-9) & (db > 1e-9)
-        if not keep.any():
-            return area
-        ax, ay, bx, by, da, db = ax[keep], ay[keep], bx[keep], by[keep], da[keep], db[keep]
+        keep = near & (side > 1e-12) & (da > 1e-9) & (db > 1e-9)
+        centre, seg = np.nonzero(keep)  # by centre, then in the segments' order
+        ax, ay, bx, by = (c[seg] for c in segs.T)
+        vx, vy, r = V[centre, 0], V[centre, 1], rho[centre]
+        da, db = da[centre, seg], db[centre, seg]
         # far enough beyond the disc and beyond both ends of the segment (long table edges)
-        far = np.maximum(rho * 2.5 + 1.0, 2 * np.maximum(da, db))
+        far = np.maximum(r * 2.5 + 1.0, 2 * np.maximum(da, db))
         fax, fay = vx + (ax - vx) * far / da, vy + (ay - vy) * far / da
         fbx, fby = vx + (bx - vx) * far / db, vy + (by - vy) * far / db
         mx, my = (fax + fbx) / 2 - vx, (fay + fby) / 2 - vy
@@ -568,7 +641,40 @@ class Navigator:
             axis=1,
         )
         shadows = shapely.convex_hull(shapely.multipoints(pts))
-        return area.difference(shapely.union_all(shadows))
+        ends = np.searchsorted(centre, np.arange(len(centres) + 1))
+        pieces = []
+        for k, area in enumerate(areas):
+            first, last = ends[k], ends[k + 1]
+            if first == last or area.is_empty:
+                pieces.append(area)
+            else:
+                pieces.append(area.difference(shapely.union_all(shadows[first:last])))
+        return pieces
+
+    def _component_at(self, point) -> int | None:
+        """The index (in `_polygons(free_space)`) of the free-space piece holding `point`."""
+        p = Point(point)
+        return next(
+            (k for k, poly in enumerate(_polygons(self.free_space)) if poly.covers(p)), None
+        )
+
+    def _blocking_segments(self, component: int) -> np.ndarray:
+        """The edges that can hide ground from a point of free-space piece `component` (its
+        rings, and the climb obstacles' outlines reversed so their outside faces count as
+        facing a point outside them): an n x 4 array (ax, ay, bx, by), built once per piece."""
+        cache = self._segments
+        if component not in cache:
+            piece = _polygons(self.free_space)[component]
+            segments = []
+            for ring in [piece.exterior, *piece.interiors]:
+                c = shapely.get_coordinates(ring)
+                segments.append(np.hstack([c[:-1], c[1:]]))
+            for shape in self._climb_shapes:
+                for poly in _polygons(shapely.orient_polygons(shape, exterior_cw=True)):
+                    c = shapely.get_coordinates(poly.exterior)
+                    segments.append(np.hstack([c[:-1], c[1:]]))
+            cache[component] = np.concatenate(segments) if segments else np.empty((0, 4))
+        return cache[component]
 
     def reachable_region(self, start, distance: float):
         """RULES.md 1.3: the centres the base can reach within `distance` (a shapely geometry).
@@ -580,20 +686,10 @@ class Navigator:
         s = self.snapped(start)
         if s is None or distance <= 0:
             return Polygon()
-        component = next((p for p in _polygons(self.free_space) if p.covers(Point(s))), None)
-        if component is None:
+        found = self._component_at(s)
+        if found is None:
             return Polygon()
-        segments = []
-        for ring in [component.exterior, *component.interiors]:
-            c = np.asarray(ring.coords)
-            segments.append(np.hstack([c[:-1], c[1:]]))
-        for shape in self._climb_shapes:
-            for poly in _polygons(shapely.orient_polygons(shape, exterior_cw=True)):
-                # reversed orientation so their outside faces count as "facing" an outside v
-                c = np.asarray(poly.exterior.coords)
-                segments.append(np.hstack([c[:-1], c[1:]]))
-        segs = np.concatenate(segments) if segments else np.empty((0, 4))
-        pieces = []
+        segs = self._blocking_segments(found)
         dist, parent = self._distances_from(s, distance)
         centres = [(s, distance, None)]
         for k, d in dist.items():
@@ -603,21 +699,7 @@ class Navigator:
                 centres.append(
                     ((float(self.nodes[k][0]), float(self.nodes[k][1])), distance - d, wedge)
                 )
-        for v, rho, wedge in centres:
-            if rho <= 1e-9:
-                continue
-            area = wedge  # None: the whole disc
-            x0, y0, x1, y1 = (v[0] - rho, v[1] - rho, v[0] + rho, v[1] + rho)
-            if wedge is not None:
-                wx0, wy0, wx1, wy1 = wedge.bounds
-                x0, y0, x1, y1 = max(x0, wx0), max(y0, wy0), min(x1, wx1), min(y1, wy1)
-            near = segs[
-                (np.minimum(segs[:, 0], segs[:, 2]) <= x1)
-                & (np.maximum(segs[:, 0], segs[:, 2]) >= x0)
-                & (np.minimum(segs[:, 1], segs[:, 3]) <= y1)
-                & (np.maximum(segs[:, 1], segs[:, 3]) >= y0)
-            ]
-            pieces.append(self._visible_within(v, rho, area, near))
+        pieces = self._visible_pieces([c for c in centres if c[1] > 1e-9], segs)
         region = shapely.union_all(pieces) if pieces else Polygon()
         for core in self._climb_shapes:
             region = region.difference(core)
@@ -629,6 +711,9 @@ class Navigator:
 #: thread keeps its own cache: a navigator is only ever used by the thread that built it.
 _LOCAL = threading.local()
 _CACHE_SIZE = 32
+#: ... and at most about this many bytes of them (`Navigator.footprint_bytes`): one navigator of a
+#: 600-model, 200-piece table weighs tens of MB, a bench table's one or two.
+_CACHE_BYTES = 96 * 1024 * 1024
 
 
 def _cache() -> OrderedDict:
@@ -668,8 +753,12 @@ def navigator(
         cache.move_to_end(key)
         return nav
     nav = cache[key] = Navigator(width, height, radius, hard, climbs, snap)
-    while len(cache) > _CACHE_SIZE:
-        cache.popitem(last=False)
+    # the least recently used go first, while there are too many or they weigh too much (the
+    # one just built always stays)
+    total = sum(n.footprint_bytes for n in cache.values())
+    while len(cache) > 1 and (len(cache) > _CACHE_SIZE or total > _CACHE_BYTES):
+        _, gone = cache.popitem(last=False)
+        total -= gone.footprint_bytes
     return nav
 
 

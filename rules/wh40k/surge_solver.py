@@ -30,12 +30,17 @@ Upper floors (RULES.md 1.5: "if possible" weighs every level): when target model
 floor, spots round them on that floor (rings at a few edge gaps, like the charge's) are tried as
 well, each checked exactly (a stable stand on the floor, the climb counted in the path). A model
 not engaged that could have stood engaged up there is faulted with that spot, and the suggestion
-moves models up to such spots when that engages them.
+moves models up to such spots when that engages them. When nothing on the ground is better, each
+upper floor the model could reach is searched too (`floor_rooms`: its whole base over the floor,
+within the maximum distance less the climb as the crow flies): a spot there nearer the target
+in 3-D (a model on a 3" floor is nearer a target 6" up than one on the ground below it) faults a
+model that cannot engage, and the suggestion climbs to it.
 
-Simplifications (stated for the UI): the regions (and so "as close as possible" for a model that
-cannot engage) are at ground level (z = 0), floors only count for engaging; a model whose base is
-not round is placed keeping its facing, its base measured with its inner radius where it must
-reach something and its outer radius where it must keep clear.
+Simplifications (stated for the UI): the floor search takes, on each floor, the spot nearest the
+target horizontally (the nearest in 3-D when the target models stand on one level) and keeps the
+unit's other models out of the way on every level; the tops of walls and enclosed parts are not
+searched; a model whose base is not round is placed keeping its facing, its base measured with
+its inner radius where it must reach something and its outer radius where it must keep clear.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
 import shapely
 from shapely.geometry import Point
 from shapely.ops import nearest_points, unary_union
@@ -59,7 +65,14 @@ from .measuring import (
     in_engagement_range,
     model_distance,
 )
-from .moving import PLACEMENT_TOLERANCE, Mode, may_stand, navigator_for, plan_path
+from .moving import (
+    MAY_END_ABOVE,
+    PLACEMENT_TOLERANCE,
+    Mode,
+    may_stand,
+    navigator_for,
+    plan_path,
+)
 
 #: A surge is a ground move with no through-model permission of its own (21.02: take to the
 #: skies is not for surges; AIRCRAFT can still be crossed, 23.02, as for every ground move).
@@ -78,6 +91,8 @@ CIRCLE_QUAD_SEGS = 32  # 128-gon discs: inscribed ones fall short of the circle 
 FLOOR_RING_GAPS = (0.0, 0.5, 1.0, ENGAGEMENT_RANGE.horizontal - 0.01)
 FLOOR_RING_POINTS = 36
 _CIRCUMSCRIBE = 1.0 / math.cos(math.pi / (4 * CIRCLE_QUAD_SEGS))
+#: The inner radius of the inscribed polygon `disc` builds, over the circle's radius.
+_INSCRIBED = math.cos(math.pi / (4 * CIRCLE_QUAD_SEGS))
 
 
 def outer_radius(base) -> float:
@@ -162,6 +177,8 @@ class SurgeSpace:
         self._zone: dict[tuple[float, float], object] = {}
         self._best: dict[tuple[str, float], tuple[bool, float]] = {}
         self._floor_spots: dict[str, list[Model]] = {}
+        self._unions: dict[tuple, object] = {}
+        self._floor_rooms: dict[tuple[str, float], list[tuple[float, object]]] = {}
 
     # -- measuring against the target -------------------------------------------------------
     def target_distance(self, model: Model) -> float:
@@ -201,16 +218,7 @@ class SurgeSpace:
             region = self.reach(mid)
             r_out = outer_radius(start.base) + margin
             bbox = region.bounds if not region.is_empty else (0, 0, 0, 0)
-            keep_out = []
-            for e in self.other_enemies:
-                for t in e.models:
-                    if abs(t.z) <= ENGAGEMENT_RANGE.vertical + EPSILON and _near(
-                        t, bbox, ENGAGEMENT_RANGE.horizontal + r_out + t.base.radius
-                    ):
-                        keep_out.append(_clearance(t, ENGAGEMENT_RANGE.horizontal + r_out))
-            for b in self.bystanders:
-                if abs(b.z) <= EPSILON and _near(b, bbox, r_out + b.base.radius):
-                    keep_out.append(_clearance(b, r_out))
+            keep_out = self._keep_out_at(0.0, bbox, r_out)
             if keep_out and not region.is_empty:
                 region = _safe(shapely.difference, region, unary_union(keep_out))
             shapely.prepare(region)
@@ -260,35 +268,79 @@ class SurgeSpace:
         base = self.starts[mid].base
         r_out, r_in = outer_radius(base) + margin, inner_radius(base) - margin
         bbox = region.bounds
-        near = [m for m in mates if _near(m, bbox, r_out + m.base.radius)]
+        # Each mate's gap to the region, once: a disc that cannot reach the region changes
+        # nothing there, so it is left out of the unions (they grow with every disc).
+        gap = dict(zip((m.id for m in mates), _gaps(region, mates).tolist(), strict=True))
+        near = [m for m in mates if gap[m.id] <= (r_out + m.base.radius) * _CIRCUMSCRIBE + 0.1]
         keep_out = (
-            _discs(near, [r_out + m.base.radius for m in near], around=True) if near else None
+            self._discs(mates, near, [r_out + m.base.radius for m in mates], around=True)
+            if near
+            else None
         )
         inside = []
         by_id = {m.id: m for m in mates}
         link = COHERENCY_RANGE.horizontal + r_in
         for group in groups if groups is not None else coherency(mates).groups:
-            members = [
-                by_id[g] for g in group if _near(by_id[g], bbox, link + by_id[g].base.radius)
-            ]
+            every = [by_id[g] for g in group]
+            radii = [link + inner_radius(m.base) for m in every]
+            members = [m for m, r in zip(every, radii, strict=True) if gap[m.id] <= r + 0.1]
             if not members:
                 return shapely.Polygon()
             # 64-gons: inscribed, short of the circle by < 0.004" at these radii, which the gap
             # between the two margins (SOLVER_MARGIN - JUDGE_MARGIN) covers
-            inside.append(
-                _discs(members, [link + inner_radius(m.base) for m in members], quad_segs=16)
-            )
-        for m in mates:
-            span = COHERENCY_SPAN.horizontal + r_in + inner_radius(m.base)
-            if _farthest(m, bbox) > span:
-                inside.append(disc(m.x, m.y, span))
+            inside.append(self._discs(every, members, radii, quad_segs=16))
         if keep_out is not None:
             region = _safe(shapely.difference, region, keep_out)
         for part in sorted(inside, key=lambda g: g.area):
             if region.is_empty:
-                break
+                return region
             region = _safe(shapely.intersection, region, part)
+        # 9" from every mate: a disc holding the whole region already (its bounding box within
+        # the circle, or its vertices within the polygon's inner radius) changes nothing.
+        if region.is_empty:
+            return region
+        spans = np.array([COHERENCY_SPAN.horizontal + r_in + inner_radius(m.base) for m in mates])
+        centres = np.array([(m.x, m.y) for m in mates])
+        outside = (_farthest_from(centres, bbox) > spans) & (
+            _farthest_of(centres, shapely.get_coordinates(region)) > spans * _INSCRIBED - EPSILON
+        )
+        for k in np.flatnonzero(outside).tolist():
+            m = mates[k]
+            region = _safe(shapely.intersection, region, disc(m.x, m.y, float(spans[k])))
+            if region.is_empty:
+                return region
         return region
+
+    def _discs(
+        self,
+        models: list[Model],
+        near: list[Model],
+        radii: list[float],
+        around: bool = False,
+        quad_segs: int = CIRCLE_QUAD_SEGS,
+    ):
+        """The union of discs about the centres of `models` (radius by model, circumscribed when
+        `around`), as far as it matters near the region: only the discs of `near` (a subset)
+        reach it. The solver places one model after another, so the union for n models is
+        usually the union for the first n - 1 (kept from the call before) and one disc more,
+        far cheaper than n discs anew; otherwise only the `near` discs are joined."""
+        factor = 1.0 / math.cos(math.pi / (4 * quad_segs)) if around else 1.0
+        every = tuple((m.x, m.y, r * factor) for m, r in zip(models, radii, strict=True))
+        key = (every, quad_segs)
+        found = self._unions.get(key)
+        if found is not None:
+            return found
+        before = self._unions.get((every[:-1], quad_segs))
+        if before is not None or len(every) == 1:
+            x, y, r = every[-1]
+            last = _circle(x, y, r, quad_segs)
+            union = last if before is None else shapely.union(before, last)
+            self._unions[key] = union
+            return union
+        ids = {m.id for m in near}
+        return _union_of_circles(
+            tuple(c for m, c in zip(models, every, strict=True) if m.id in ids), quad_segs
+        )
 
     # -- the exact check of one position ---------------------------------------------------------
     def floor_spots(self, mid: str) -> list[Model]:
@@ -322,6 +374,79 @@ class SurgeSpace:
             if found and self.engaged_with_target(found[0]):
                 return Alternative(found[0], True, self.target_distance(found[0]), found[1])
         return None
+
+    def floor_rooms(self, mid: str, margin: float = JUDGE_MARGIN) -> list[tuple[float, object]]:
+        """RULES.md 1.5 and 1.6: [(height, centres)] on each upper floor model `mid` might end on
+        (ignoring its own unit): within the maximum distance as the crow flies less the climb,
+        its whole base over the floor, clear of other units' bases on that level and of the
+        engagement range of enemy units other than the target. A superset of nothing: every
+        spot taken from here is still checked exactly (path, climb, stability) before use.
+        Empty for a model that may not end above the table, and on tables without floors."""
+        key = (mid, margin)
+        if key not in self._floor_rooms:
+            start = self.starts[mid]
+            rooms = []
+            if (self.unit.keywords | start.keywords) & MAY_END_ABOVE:
+                r_out = outer_radius(start.base) + margin
+                for t in self.situation.terrain:
+                    for floor in t.floors:
+                        budget = self.max_distance - abs(floor.height - start.z) - margin
+                        if budget <= 0:
+                            continue
+                        crow = disc(start.x, start.y, budget)
+                        if not crow.intersects(floor.footprint):
+                            continue
+                        room = _safe(shapely.intersection, floor.footprint.buffer(-r_out), crow)
+                        if room.is_empty:
+                            continue
+                        keep_out = self._keep_out_at(floor.height, room.bounds, r_out)
+                        if keep_out:
+                            room = _safe(shapely.difference, room, unary_union(keep_out))
+                        if not room.is_empty:
+                            rooms.append((floor.height, room))
+            self._floor_rooms[key] = rooms
+        return self._floor_rooms[key]
+
+    def _keep_out_at(self, z: float, bbox, r_out: float) -> list:
+        """Centres (base radius `r_out`) at height `z` that overlap another unit's base on that
+        level or are engaged with an enemy unit other than the target (2" h, 5" v)."""
+        keep_out = [
+            _clearance(t, ENGAGEMENT_RANGE.horizontal + r_out)
+            for e in self.other_enemies
+            for t in e.models
+            if abs(t.z - z) <= ENGAGEMENT_RANGE.vertical + EPSILON
+            and _near(t, bbox, ENGAGEMENT_RANGE.horizontal + r_out + t.base.radius)
+        ]
+        keep_out += [
+            _clearance(b, r_out)
+            for b in self.bystanders
+            if abs(b.z - z) <= EPSILON and _near(b, bbox, r_out + b.base.radius)
+        ]
+        return keep_out
+
+    def closer_on_a_floor(
+        self, mid: str, mates: list[Model], together, below: float, margin: float = JUDGE_MARGIN
+    ) -> Alternative | None:
+        """RULES.md 1.5 "if possible" weighs every level: the spot on an upper floor (others
+        fixed) nearest the target, if it is engaged or nearer than `below` (straight distance,
+        the climb counted in the path). The nearest of each floor is tried; the best wins."""
+        best: Alternative | None = None
+        for height, room in self.floor_rooms(mid, margin):
+            region = self.region_among(mid, mates, margin, together.groups, room)
+            if region.is_empty:
+                continue
+            for x, y in _candidates(region, None, self.target_shape):
+                found = self.legal_for(mid, x, y, mates, together, z=height)
+                if found is None:
+                    continue
+                d = self.target_distance(found[0])
+                engaged = self.engaged_with_target(found[0])
+                if (engaged or d < below) and (
+                    best is None or (engaged, -d) > (best.engaged, -best.distance)
+                ):
+                    best = Alternative(found[0], engaged, d, found[1])
+                break
+        return best
 
     def legal_for(
         self, mid: str, x: float, y: float, mates: list[Model], mates_coherency=None, z=0.0
@@ -403,6 +528,26 @@ class SurgeSpace:
             upstairs = self.engaged_on_a_floor(mid, mates, together)
             if upstairs is not None:
                 return upstairs
+        found = self._better_on_the_ground(
+            mid, current, mates, together, may_engage, tolerance, margin
+        )
+        if found is None and self.floor_rooms(mid, margin):
+            found = self.closer_on_a_floor(mid, mates, together, now - tolerance, margin)
+        return found
+
+    def _better_on_the_ground(
+        self,
+        mid: str,
+        current: Model,
+        mates: list[Model],
+        together,
+        may_engage: bool,
+        tolerance: float,
+        margin: float,
+    ) -> Alternative | None:
+        """`better_position` on the ground: a spot engaged there, or closer than `current` by
+        more than `tolerance`."""
+        now = self.target_distance(current)
         # Only ground nearer the target than `now` (less the tolerance), or engaged, can hold a
         # better position: search there alone (a generous polygon: it only narrows the search).
         start = self.starts[mid]
@@ -460,16 +605,6 @@ def joins_in_coherency(model: Model, mates: list[Model], mates_coherency) -> boo
     return all(any(g in linked for g in group) for group in mates_coherency.groups)
 
 
-def _discs(
-    models: list[Model], radii: list[float], around: bool = False, quad_segs: int = CIRCLE_QUAD_SEGS
-):
-    """The union of discs about the models' centres (circumscribed when `around`)."""
-    factor = 1.0 / math.cos(math.pi / (4 * quad_segs)) if around else 1.0
-    return _union_of_circles(
-        tuple((m.x, m.y, r * factor) for m, r in zip(models, radii, strict=True)), quad_segs
-    )
-
-
 def _candidates(region, towards_point=None, towards_shape=None):
     """A few points of `region` nearest a point or a shape: the nearest one, then the same pulled
     slightly inside (a boundary point can fail an exact check by a hair)."""
@@ -503,9 +638,23 @@ def _close(a: Model, b: Model) -> bool:
     return math.hypot(a.x - b.x, a.y - b.y) <= a.base.radius + b.base.radius + EPSILON
 
 
-def _farthest(model: Model, bbox) -> float:
+def _gaps(region, models: list[Model]):
+    """Distances from each model's centre to `region` (0 inside it), as an array."""
+    centres = shapely.points([(m.x, m.y) for m in models])
+    return shapely.distance(region, centres)
+
+
+def _farthest_of(centres, corners):
+    """For each centre (an n x 2 array), the farthest of the points `corners` (m x 2)."""
+    dx = corners[None, :, 0] - centres[:, None, 0]
+    dy = corners[None, :, 1] - centres[:, None, 1]
+    return np.hypot(dx, dy).max(axis=1)
+
+
+def _farthest_from(centres, bbox):
+    """For each centre (an n x 2 array), the farthest corner of the box `bbox`."""
     minx, miny, maxx, maxy = bbox
-    return max(math.hypot(cx - model.x, cy - model.y) for cx in (minx, maxx) for cy in (miny, maxy))
+    return _farthest_of(centres, np.array([(minx, miny), (minx, maxy), (maxx, miny), (maxx, maxy)]))
 
 
 # -- the suggestion -------------------------------------------------------------------------------
@@ -521,8 +670,9 @@ def suggest_placement(space: SurgeSpace) -> dict[str, Model]:
     then least total gap) wins, and the search stops at the first that engages every model that
     could engage at all.
     """
-    # No placement engages more models than can each engage with the rest of the unit ignored.
-    most = sum(space.static_best(mid, 0.0)[0] for mid in space.starts)
+    # No placement engages more models than can each engage with the rest of the unit ignored
+    # (counted only when a placement falls short of the whole unit: it costs a region a model).
+    most: int | None = None
     best: dict[str, Model] | None = None
     for attempt in _ATTEMPTS:
         placed = attempt(space)
@@ -531,7 +681,12 @@ def suggest_placement(space: SurgeSpace) -> dict[str, Model]:
         placed = improve(space, placed, SOLVER_MARGIN, SOLVER_STEP)
         if best is None or _score(space, placed) < _score(space, best):
             best = placed
-        if -_score(space, best)[0] >= most:
+        engaged = -_score(space, best)[0]
+        if engaged >= len(space.starts):
+            break
+        if most is None:
+            most = sum(space.static_best(mid, 0.0)[0] for mid in space.starts)
+        if engaged >= most:
             break
     if best is None:
         return dict(space.starts)

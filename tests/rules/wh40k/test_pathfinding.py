@@ -145,3 +145,19 @@ def test_the_reachable_region_matches_shortest_paths_on_sampled_points():
                 assert length <= limit + 1e-6  # never includes unreachable ground
             else:
                 assert length >= limit - 0.05  # and leaves out almost nothing that is reachable
+
+
+def test_the_navigator_cache_is_bounded_by_memory_not_only_by_count(monkeypatch):
+    # Two navigators of one table for two base sizes; a budget that holds one of them but not
+    # both: building the second forgets the first (least recently used), never the new one.
+    from rules import pathfinding
+
+    pathfinding.clear_cache()
+    block = [Obstacle("block", inflate(box(20, 20, 24, 24), 0.63))]
+    first = pathfinding.navigator(60, 44, 0.63, block)
+    monkeypatch.setattr(pathfinding, "_CACHE_BYTES", first.footprint_bytes + 1)
+    assert pathfinding.navigator(60, 44, 0.63, block) is first  # asked again: kept
+    second = pathfinding.navigator(60, 44, 0.79, block)
+    assert pathfinding.navigator(60, 44, 0.79, block) is second
+    assert pathfinding.navigator(60, 44, 0.63, block) is not first  # forgotten, built anew
+    pathfinding.clear_cache()

@@ -1,5 +1,6 @@
 """RULES.md 1.5 and 1.6 as a property over random 3-D tables: a ruin with a wall and an upper
-floor, the surge target standing on that floor (or beside it), the surging unit on the ground.
+floor (sometimes a second one, lower, over its other half), the surge target standing on that
+floor (or beside it), the surging unit on the ground.
 The engine's surge suggestion is always judged legal: adjudicate(suggest(x)) never fails."""
 
 from hypothesis import HealthCheck, assume, given, settings
@@ -29,6 +30,15 @@ def tables(draw):
             }
         ],
     }
+    if floor_z == 6.0 and draw(st.booleans()):
+        # a 3" floor over the other half: a model that cannot engage the target 6" up may get
+        # nearer it there than anywhere on the ground (RULES.md 1.5: every level is weighed)
+        ruin["floors"].append(
+            {
+                "footprint": [[cx - 3, cy], [cx + 3, cy], [cx + 3, cy + 3], [cx - 3, cy + 3]],
+                "height": 3.0,
+            }
+        )
     c_n = draw(st.integers(1, 3))
     on_floor = draw(st.booleans())
     c_models = [
