@@ -93,9 +93,8 @@ def eligibility(verdict: Verdict, situation: Situation, unit: Unit) -> bool:
         stage="eligible-if",
         passed=not is_character(unit),
         subject=unit.id,
-        text="Home back is for flying units."
-        if not is_character(unit)
-        else f"{unit.id} is a character; characters do not home back.",
+        pass_text="Home back is for flying units.",
+        fail_text=f"{unit.id} is a character; characters do not home back.",
     )
     busy = engaged(situation, unit)
     verdict.check(
@@ -103,9 +102,9 @@ def eligibility(verdict: Verdict, situation: Situation, unit: Unit) -> bool:
         stage="eligible-if",
         passed=not busy,
         subject=unit.id,
-        text=f"{unit.id} is not in combat."
-        if not busy
-        else f"{unit.id} is touching enemy {', '.join(busy)}; a unit in combat cannot home back.",
+        pass_text=f"{unit.id} is not in combat.",
+        fail_text=f"{unit.id} is touching enemy {', '.join(busy)}; "
+        "a unit in combat cannot home back.",
     )
     spell = unit.flag("spell_prevents_movement")
     verdict.check(
@@ -113,9 +112,8 @@ def eligibility(verdict: Verdict, situation: Situation, unit: Unit) -> bool:
         stage="eligible-if",
         passed=not spell,
         subject=unit.id,
-        text="No spell stops this unit moving."
-        if not spell
-        else f"A spell prevents {unit.id} from moving, so it cannot home back.",
+        pass_text="No spell stops this unit moving.",
+        fail_text=f"A spell prevents {unit.id} from moving, so it cannot home back.",
     )
     # 2.9: home back comes after initiative and before any order roll of the army, once a phase.
     check_before_orders(verdict, situation, unit, RULE)
@@ -146,12 +144,10 @@ def eligibility(verdict: Verdict, situation: Situation, unit: Unit) -> bool:
             stage="eligible-if",
             passed=far,
             subject=unit.id,
-            text=f"{unit.id} is {fmt(nearest)} cm from its nearest character, more than "
-            f"{fmt(COMMAND_RANGE)} cm, so it may home back."
-            if far
-            else f"{unit.id} is {fmt(nearest)} cm from a character, "
-            f"within {fmt(COMMAND_RANGE)} cm, "
-            "so it cannot home back.",
+            pass_text=f"{unit.id} is {fmt(nearest)} cm from its nearest character, more than "
+            f"{fmt(COMMAND_RANGE)} cm, so it may home back.",
+            fail_text=f"{unit.id} is {fmt(nearest)} cm from a character, "
+            f"within {fmt(COMMAND_RANGE)} cm, so it cannot home back.",
             measured=nearest,
             limit=COMMAND_RANGE,
         )
@@ -345,11 +341,10 @@ def _roll_and_character(verdict: Verdict, situation: Situation, unit: Unit, move
         stage="before-moving",
         passed=ok,
         subject=character.id,
-        text=f"{unit.id} rolled {roll}: it may home back up to "
-        f"{fmt(roll * HOME_BACK_CM_PER_PIP)} cm "
-        f"toward {character.id}."
-        if ok
-        else f"{character.id} is not a friendly character, so {unit.id} cannot home back to it.",
+        pass_text=f"{unit.id} rolled {roll}: it may home back up to "
+        f"{fmt(roll * HOME_BACK_CM_PER_PIP)} cm toward {character.id}.",
+        fail_text=f"{character.id} is not a friendly character, "
+        f"so {unit.id} cannot home back to it.",
         measured=roll * HOME_BACK_CM_PER_PIP,
         limit=None,
     )
@@ -401,11 +396,9 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
             stage="while-moving",
             passed=not turned,
             subject=start.id,
-            text=f"{start.id} keeps its facing."
-            if not turned
-            else f"{start.id} turned from {fmt(start.facing)} to {fmt(end.facing)} degrees; "
-            "no stand may "
-            "change its orientation when homing back.",
+            pass_text=f"{start.id} keeps its facing.",
+            fail_text=f"{start.id} turned from {fmt(start.facing)} to {fmt(end.facing)} "
+            "degrees; no stand may change its orientation when homing back.",
         )
     # The first stand flies straight toward the character.
     first_end = next(e for e in ends if e.id == plan.first.id)
@@ -419,11 +412,9 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
         stage="while-moving",
         passed=straight,
         subject=plan.first.id,
-        text=f"{plan.first.id}, the stand nearest {character.id}, flies straight toward it."
-        if straight
-        else f"{plan.first.id}, the stand nearest {character.id}, must fly straight toward it; "
-        "it ends "
-        f"{fmt(aside)} cm off that line.",
+        pass_text=f"{plan.first.id}, the stand nearest {character.id}, flies straight toward it.",
+        fail_text=f"{plan.first.id}, the stand nearest {character.id}, must fly straight toward "
+        f"it; it ends {fmt(aside)} cm off that line.",
         measured=aside,
         limit=tol,
     )
@@ -451,10 +442,9 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
             stage="after-moving",
             passed=gap >= first_gap - tol,
             subject=end.id,
-            text=f"{end.id} is no nearer {character.id} than {plan.first.id}."
-            if gap >= first_gap - tol
-            else f"{end.id} ends {fmt(gap)} cm from {character.id}, nearer than the first stand "
-            f"({fmt(first_gap)} cm); no stand may end nearer than the first.",
+            pass_text=f"{end.id} is no nearer {character.id} than {plan.first.id}.",
+            fail_text=f"{end.id} ends {fmt(gap)} cm from {character.id}, nearer than the first "
+            f"stand ({fmt(first_gap)} cm); no stand may end nearer than the first.",
             measured=gap,
             limit=first_gap,
         )
@@ -485,10 +475,9 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
         stage="after-moving",
         passed=close,
         subject=unit.id,
-        text=(
-            f"{goal}. It ends {fmt(first_gap)} cm from {character.id}"
-            + ("." if close else f", but it could end {fmt(best)} cm away.")
-        ),
+        pass_text=f"{goal}. It ends {fmt(first_gap)} cm from {character.id}.",
+        fail_text=f"{goal}. It ends {fmt(first_gap)} cm from {character.id}, "
+        f"but it could end {fmt(best)} cm away.",
         measured=first_gap,
         limit=best + tol,
     )
