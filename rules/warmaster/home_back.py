@@ -29,6 +29,9 @@ import math
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
+import numpy as np
+import shapely
+from shapely.geometry import Point, box
 from shapely.ops import nearest_points
 
 from ..dice import Dice
@@ -55,16 +58,17 @@ from .flying import (
 from .stands import (
     ENEMY_CLEARANCE,
     board,
-    contact_centres,
     interval_containing,
     is_character,
     merge_intervals,
     overlaps,
     same_facing,
+    shape_offsets,
     stands_together,
     sweep_intervals,
     swept_hull,
     table_limit,
+    touching_regions,
     unit_distance,
 )
 
@@ -72,8 +76,14 @@ RULE = "flying-units/home-back"
 HOME_BACK_CM_PER_PIP = 10.0
 #: How much smaller (cm) the first stand is swept, so that touching is not taken for blocking.
 CORE = 1e-5
-#: Spacing (cm) of the spots tried round a stand already placed: below PLACEMENT_TOLERANCE.
-SEARCH_STEP = 0.05
+#: How much smaller (cm) the regions where a stand may not end are made, so that touching their
+#: edge is not taken for being on them (an overlap of TOUCH x 4 cm is far below EPSILON's area).
+TOUCH = 1e-8
+#: The character's region grown by the least gap is a polygon of ARC_SEGMENTS a quarter circle,
+#: inscribed in the true rounded region; growing it by 1 / ARC_CHORD more makes it circumscribed,
+#: so a spot found outside it is truly no nearer the character than the first stand.
+ARC_SEGMENTS = 64
+ARC_CHORD = math.cos(math.pi / (4 * ARC_SEGMENTS))
 #: When the first stand's furthest allowed spot leaves no room for the others, it steps back
 #: toward its start by this much and tries again (well inside the placement tolerance).
 STEP_BACK = 0.05
@@ -294,32 +304,74 @@ class _Context:
         placed = {first.id: first_end}
         for m in others:
             ideal = kept[m.id]
-            best = None
-            if self.allowed(
-                ideal.footprint, [p.footprint for p in placed.values()], min_gap
-            ) and any(ideal.footprint.distance(p.footprint) <= EPSILON for p in placed.values()):
+            fps = [p.footprint for p in placed.values()]
+            if self.allowed(ideal.footprint, fps, min_gap) and any(
+                ideal.footprint.distance(p) <= EPSILON for p in fps
+            ):
                 best = ideal
             else:
-                # every spot touching a stand already placed (the rings sampled every
-                # SEARCH_STEP, so the nearest free spot is found to within it), nearest first
-                best_cost = math.inf
-                fps = [p.footprint for p in placed.values()]
-                for anchor in placed.values():
-                    for x, y in contact_centres(
-                        anchor.footprint, m, (ideal.x, ideal.y), SEARCH_STEP
-                    ):
-                        cost = math.hypot(x - ideal.x, y - ideal.y)
-                        if cost >= best_cost:
-                            break
-                        cand = m.placed(x, y)
-                        if self.allowed(cand.footprint, fps, min_gap):
-                            best, best_cost = cand, cost
-                            break
+                best = self.nearest_touching(m, fps, (ideal.x, ideal.y), min_gap)
             if best is None:
                 return None
             placed[m.id] = best
         ends = [placed[m.id] for m in self.unit.models]
         return ends if stands_together(ends) else None
+
+    def nearest_touching(
+        self, m: Model, placed: list, toward: tuple[float, float], min_gap: float
+    ) -> Model | None:
+        """The spot nearest `toward` where stand `m` (keeping its facing) touches a stand already
+        placed and may end (`allowed`), or None. Exact, not sampled: the centres touching a
+        placed stand form the boundary of a convex region (stands.touching_regions); the centres
+        where `m` may not end are regions of the same kind (made a hair smaller, so touching
+        stays allowed), the character's grown by `min_gap`; the free part of each ring is the
+        ring minus those, and the answer is its nearest point, checked once more by `allowed`."""
+        offsets = shape_offsets(m)
+        rings = touching_regions(placed, offsets)
+        x0, y0, x1, y1 = shapely.total_bounds(rings)
+        reach = float(np.abs(offsets).max()) + 2 * ENEMY_CLEARANCE
+        around = box(x0 - reach, y0 - reach, x1 + reach, y1 + reach)
+        friends, enemies = list(placed), []
+        for o in self.board.stands_near(around):
+            if o.unit == self.unit.id:
+                continue
+            (friends if self.board.army_of[o.unit] == self.unit.army else enemies).append(
+                o.footprint
+            )
+        if self.terrain_tree is not None:
+            friends.extend(self.terrain[int(i)] for i in self.terrain_tree.query(around))
+        near_character = min_gap - EPSILON
+        (character,) = touching_regions([self.char_fp], offsets)
+        blocked = [
+            shapely.buffer(touching_regions(friends, offsets), -TOUCH, join_style="mitre"),
+            shapely.buffer(
+                touching_regions(enemies, offsets), ENEMY_CLEARANCE / 2 + TOUCH, join_style="mitre"
+            ),
+            [
+                character.buffer(near_character / ARC_CHORD, quad_segs=ARC_SEGMENTS)
+                if near_character > 0
+                else character.buffer(-TOUCH, join_style="mitre")
+            ],
+        ]
+        forbidden = shapely.union_all(np.concatenate(blocked))
+        table = self.board.table
+        on_table = box(
+            table.bounds[0] - EPSILON - offsets[:, 0].min(),
+            table.bounds[1] - EPSILON - offsets[:, 1].min(),
+            table.bounds[2] + EPSILON - offsets[:, 0].max(),
+            table.bounds[3] + EPSILON - offsets[:, 1].max(),
+        )
+        free = shapely.intersection(
+            shapely.difference(shapely.get_exterior_ring(rings), forbidden), on_table
+        )
+        spots = [
+            nearest_points(f, Point(toward))[0] for f in shapely.get_parts(free) if not f.is_empty
+        ]
+        for spot in sorted(spots, key=lambda p: p.distance(Point(toward))):
+            cand = m.placed(spot.x, spot.y)
+            if self.allowed(cand.footprint, placed, min_gap):
+                return cand
+        return None
 
     def _ok_in_order(self, m: Model, fps: list, min_gap: float) -> bool:
         if not self.allowed(m.footprint, fps, min_gap):

@@ -208,13 +208,7 @@ def sweep_intervals(
         return []
     if t_max <= EPSILON:
         return [(0.0, 0.0)] if any(shape.intersects(o) for o in obstacles) else []
-    neg = [(-x, -y) for x, y in shape.exterior.coords[:-1]]
-    hulls = []
-    for obstacle in obstacles:
-        for piece in _pieces(obstacle):
-            pts = [(px + nx, py + ny) for px, py in piece.exterior.coords[:-1] for nx, ny in neg]
-            hulls.append(MultiPoint(pts).convex_hull)
-    region = shapely.union_all(hulls)
+    region = shapely.union_all(touching_regions(obstacles, np.asarray(shape.exterior.coords[:-1])))
     path = LineString([(0.0, 0.0), (ux * t_max, uy * t_max)])
     hit = path.intersection(region)
     intervals = []
@@ -333,10 +327,8 @@ def contact_centres(
     Minkowski sum anchor + (-stand shape), the convex hull of the pairwise vertex differences.
     The ring is sampled every `step` and the point of it nearest `toward` is added, so the
     nearest free centre found is within `step` of the true nearest free centre."""
-    shape = np.asarray(stand.footprint.exterior.coords[:-1]) - (stand.x, stand.y)
-    corners_a = np.asarray(anchor.exterior.coords[:-1])
-    pts = (corners_a[:, None, :] - shape[None, :, :]).reshape(-1, 2)
-    ring = np.asarray(shapely.convex_hull(shapely.multipoints(pts)).exterior.coords)
+    (region,) = touching_regions([anchor], shape_offsets(stand))
+    ring = np.asarray(region.exterior.coords)
     seg = np.hypot(np.diff(ring[:, 0]), np.diff(ring[:, 1]))
     along = np.concatenate([[0.0], np.cumsum(seg)])
     n = max(8, math.ceil(along[-1] / step))
@@ -348,6 +340,27 @@ def contact_centres(
     ys = np.append(ys, nearest.y)
     order = np.argsort(np.hypot(xs - toward[0], ys - toward[1]), kind="stable")
     return list(zip(xs[order].tolist(), ys[order].tolist(), strict=True))
+
+
+def shape_offsets(stand: Model) -> np.ndarray:
+    """The corners of a stand's footprint relative to its centre (the stand keeps its facing)."""
+    return np.asarray(stand.footprint.exterior.coords[:-1]) - (stand.x, stand.y)
+
+
+def touching_regions(obstacles: Iterable[Polygon], offsets: np.ndarray) -> np.ndarray:
+    """For each convex piece of each obstacle, the centres where a convex stand shape (corners at
+    `offsets` from its centre) meets it: the Minkowski sum piece + (-shape), the convex hull of
+    the pairwise corner differences. Exact: the stand centred inside the region overlaps the
+    piece, on its boundary it touches it, outside it is clear of it."""
+    clouds = []
+    for obstacle in obstacles:
+        for piece in _pieces(obstacle):
+            corners_o = np.asarray(piece.exterior.coords[:-1])
+            clouds.append((corners_o[:, None, :] - offsets[None, :, :]).reshape(-1, 2))
+    if not clouds:
+        return np.empty(0, dtype=object)
+    index = np.repeat(np.arange(len(clouds)), [len(c) for c in clouds])
+    return shapely.convex_hull(shapely.multipoints(np.concatenate(clouds), indices=index))
 
 
 def centroid(stands: Iterable[Model]) -> tuple[float, float]:
