@@ -31,7 +31,7 @@ from types import MappingProxyType
 
 import numpy as np
 import shapely
-from shapely.geometry import Point, box
+from shapely.geometry import LineString, Point, box
 from shapely.ops import nearest_points
 
 from ..dice import Dice
@@ -58,14 +58,12 @@ from .flying import (
 from .stands import (
     ENEMY_CLEARANCE,
     board,
-    interval_containing,
     is_character,
     merge_intervals,
     overlaps,
     same_facing,
     shape_offsets,
     stands_together,
-    sweep_intervals,
     swept_hull,
     table_limit,
     touching_regions,
@@ -205,17 +203,7 @@ def plan_home_back(situation: Situation, unit: Unit, character: Unit, roll: int)
     # Swept a little beyond `wanted`, so an obstacle that ends exactly there is told apart from
     # one the stand would still be inside.
     reach = swept_hull(first.footprint, ux * (wanted + 1), uy * (wanted + 1))
-    # Swept a hair smaller, so sliding along a friend's edge (touching, which is allowed) is not
-    # taken for running into it; the stop is then put that hair back (CORE) before the contact.
-    core = first.footprint.buffer(-CORE, join_style="mitre")
-    blocked = []
-    for obstacle in ctx.obstacles_near(reach):
-        full = sweep_intervals(first.footprint, ux, uy, wanted + 1, [obstacle])
-        for a, b in sweep_intervals(core, ux, uy, wanted + 1, [obstacle]):
-            # the blocked stretch starts where the true stand first touches this obstacle
-            outer = interval_containing(full, a)
-            blocked.append((outer[0] if outer else a, b))
-    blocked = merge_intervals(blocked)
+    blocked = _blocked_stretches(first, ux, uy, wanted + 1, ctx.obstacles_near(reach))
     t = min(wanted, ctx.table_limit(first, ux, uy))
     t = _step_out(blocked, t)
     ends = None
@@ -235,6 +223,34 @@ def plan_home_back(situation: Situation, unit: Unit, character: Unit, roll: int)
         wanted,
         t if ends is not None else 0.0,
         tuple(ends) if ends else None,
+    )
+
+
+def _blocked_stretches(
+    first: Model, ux: float, uy: float, t_max: float, obstacles: list
+) -> list[tuple[float, float]]:
+    """The stretches of t in [0, t_max] where the first stand moved by t * (ux, uy) is on an
+    obstacle, merged. Exact (stands.touching_regions): for each convex piece of an obstacle,
+    the line meets the region where the stand touches or overlaps it in one segment. The stand
+    made a hair (CORE) smaller meets it in a shorter one, or none when the stand only slides
+    along the piece's edge, which is allowed; a stretch runs from where the true stand first
+    touches the piece to where the smaller one leaves it."""
+    if not obstacles or t_max <= EPSILON or (ux, uy) == (0.0, 0.0):
+        return []
+    core = first.footprint.buffer(-CORE, join_style="mitre")
+    path = LineString([(0.0, 0.0), (ux * t_max, uy * t_max)])
+    start = Point(0.0, 0.0)
+    spans = []
+    for shape in (first.footprint, core):
+        corners = np.asarray(shape.exterior.coords[:-1])
+        met = shapely.intersection(path, touching_regions(obstacles, corners))
+        near = shapely.distance(start, met)
+        spans.append((near, near + shapely.length(met), shapely.is_empty(met)))
+    (outer, _, _), (_, inner_end, missed) = spans
+    return merge_intervals(
+        (float(a), float(min(b, t_max)))
+        for a, b, gone in zip(outer, inner_end, missed, strict=True)
+        if not gone
     )
 
 
