@@ -40,6 +40,7 @@ from ..geometry import EPSILON, fmt
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
+from .bystanders import finish_past_characters
 from .command import character_of, check_before_orders
 from .flying import (
     COMMAND_RANGE,
@@ -48,7 +49,6 @@ from .flying import (
     end_models,
     engaged,
     engine_may_place,
-    finish,
     new_verdict,
     no_end_index,
     phase_check,
@@ -271,11 +271,14 @@ class _Context:
         self.char_fp = char_stand.footprint
         self.board = board(situation)
         self.terrain, self.terrain_tree = no_end_index(situation)
+        # 2.9: characters are not units; any but the one flown to is moved aside (a friend) or
+        # displaced (a lone enemy) where the unit ends, so none stops the placement.
+        self.passed_over = (self.board.characters - {char_stand.unit}) | {unit.id}
 
     def obstacles_near(self, region) -> list:
         out = []
         for o in self.board.stands_near(region, 2 * ENEMY_CLEARANCE):
-            if o.unit == self.unit.id:
+            if o.unit in self.passed_over:
                 continue
             if self.board.army_of[o.unit] == self.unit.army:
                 out.append(o.footprint)
@@ -296,7 +299,7 @@ class _Context:
         return (
             fp.distance(self.char_fp) >= min_gap - EPSILON
             and not any(overlaps(fp, other) for other in placed)
-            and engine_may_place(self.situation, self.unit, fp)
+            and engine_may_place(self.situation, self.unit, fp, self.passed_over)
         )
 
     def place(self, first: Model, dx: float, dy: float) -> list[Model] | None:
@@ -349,7 +352,7 @@ class _Context:
         around = box(x0 - reach, y0 - reach, x1 + reach, y1 + reach)
         friends, enemies = list(placed), []
         for o in self.board.stands_near(around):
-            if o.unit == self.unit.id:
+            if o.unit in self.passed_over:
                 continue
             (friends if self.board.army_of[o.unit] == self.unit.army else enemies).append(
                 o.footprint
@@ -550,7 +553,7 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
         limit=best + tol,
     )
     _after(verdict, situation, unit, ends)
-    return finish(verdict, situation, ends, {unit.id: {"homed_back": True}})
+    return finish_past_characters(verdict, situation, unit, ends, {unit.id: {"homed_back": True}})
 
 
 def _after(verdict: Verdict, situation: Situation, unit: Unit, ends: list[Model]) -> None:

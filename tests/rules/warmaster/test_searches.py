@@ -16,6 +16,7 @@ from rules import Move, adjudicate, suggest
 from rules.warmaster.flying import PLACEMENT_TOLERANCE
 
 from .builders import (
+    character,
     enemy,
     failed_rules,
     flyers,
@@ -24,8 +25,10 @@ from .builders import (
     line_of_flyers,
     scenario,
     stand,
+    suggested,
 )
 from .test_drive_back import drive, drive_back_cases
+from .test_home_back import home_back
 
 EXAMPLES = int(os.environ.get("WM_EXAMPLES", 30))
 PROPERTY = settings(
@@ -105,3 +108,32 @@ def test_a_drive_back_that_stops_short_could_not_go_a_tolerance_further(case):
     assume(travelled < total - PLACEMENT_TOLERANCE and travelled > 0)
     ux, uy = (end.x - start.x) / travelled, (end.y - start.y) / travelled
     assert _block_stops(situation, unit, ux, uy, travelled + PLACEMENT_TOLERANCE)
+
+
+# -- home back (2.4): characters other than the one flown to never block (2.9) -------------------
+
+
+def test_home_back_lands_in_line_over_a_friendly_hero_who_is_moved_aside():
+    # F: stands facing +x at x 9..11, y 48..60; C (round 20 mm) at (82, 54), near edge x = 81:
+    # the gap is 70 cm, the roll 6 (60 cm), so the line lands with centres at x = 70. Another
+    # friendly character, H, stands at (70, 50) (58 cm from F: F may home back), under F1's
+    # place in the line. 2.9: a character is not a unit and never blocks; its owner moves it
+    # aside. The line keeps its formation.
+    hero = character("H", 70, 50)
+    hero["keywords"] = ["CHARACTER", "HERO"]
+    doc = scenario([line_of_flyers("F", 10, 54), character("C", 82, 54), hero])
+    verdict = judge(doc, suggested(doc, home_back(6)).to_document())
+    assert verdict.legal, failed_rules(verdict)
+    assert {k: (v["end"]["x"], v["end"]["y"]) for k, v in verdict.models.items()} == {
+        "F1": (pytest.approx(70), pytest.approx(50)),
+        "F2": (pytest.approx(70), pytest.approx(54)),
+        "F3": (pytest.approx(70), pytest.approx(58)),
+    }
+    moved = [e for e in verdict.events if e["event"] == "character-moved-aside"]
+    assert [e["unit"] for e in moved] == ["H"] and moved[0]["to"] is not None
+    spot = verdict.after.model("H1")
+    assert all(
+        spot.footprint.distance(verdict.after.model(m).footprint) >= -1e-9
+        and not spot.footprint.intersection(verdict.after.model(m).footprint).area > 1e-6
+        for m in ("F1", "F2", "F3")
+    )
