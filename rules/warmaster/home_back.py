@@ -374,11 +374,11 @@ class _Context:
         ]
         forbidden = shapely.union_all(np.concatenate(blocked))
         table = self.board.table
-        on_table = box(
-            table.bounds[0] - EPSILON - offsets[:, 0].min(),
-            table.bounds[1] - EPSILON - offsets[:, 1].min(),
-            table.bounds[2] + EPSILON - offsets[:, 0].max(),
-            table.bounds[3] + EPSILON - offsets[:, 1].max(),
+        on_table = box(  # touching the edge at most (no EPSILON over it: stored again after)
+            table.bounds[0] - offsets[:, 0].min(),
+            table.bounds[1] - offsets[:, 1].min(),
+            table.bounds[2] - offsets[:, 0].max(),
+            table.bounds[3] - offsets[:, 1].max(),
         )
         free = shapely.intersection(
             shapely.difference(shapely.get_exterior_ring(rings), forbidden), on_table

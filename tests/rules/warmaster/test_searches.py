@@ -11,6 +11,7 @@ import os
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from rules import Move, adjudicate, suggest
 from rules.warmaster.flying import PLACEMENT_TOLERANCE
@@ -26,6 +27,7 @@ from .builders import (
     scenario,
     stand,
     suggested,
+    terrain,
 )
 from .test_drive_back import drive, drive_back_cases
 from .test_home_back import home_back
@@ -88,7 +90,7 @@ def _block_stops(situation, unit, ux, uy, t):
     return False
 
 
-@PROPERTY
+@settings(PROPERTY, max_examples=max(1, EXAMPLES * 2 // 3))
 @given(drive_back_cases())
 def test_a_drive_back_that_stops_short_could_not_go_a_tolerance_further(case):
     """The halt is tight: when the engine stops the block before the dice total, the block
@@ -137,3 +139,177 @@ def test_home_back_lands_in_line_over_a_friendly_hero_who_is_moved_aside():
         and not spot.footprint.intersection(verdict.after.model(m).footprint).area > 1e-6
         for m in ("F1", "F2", "F3")
     )
+
+
+# -- home back on random crowded tables: legal, and never beaten by a hand placement ------------
+
+
+@st.composite
+def crowded_home_backs(draw):
+    """A 3-stand flying unit homing back to C across a table where friends, enemies, other
+    characters and terrain crowd the landing place."""
+    x, y = draw(st.floats(15, 165)), draw(st.floats(15, 105))
+    facing = draw(st.sampled_from([0, 90, 180, 270, 30, 135]))
+    a = math.radians(facing)
+    rx, ry = -math.sin(a), math.cos(a)
+    unit = flyers(
+        "F",
+        [stand(f"F{i + 1}", x + rx * 4 * (i - 1), y + ry * 4 * (i - 1), facing) for i in range(3)],
+    )
+    cx, cy = draw(st.floats(5, 175)), draw(st.floats(5, 115))
+    roll = draw(st.integers(1, 6))
+    gap = max(1.0, math.hypot(cx - x, cy - y))
+    land = min(1.0, roll * 10.0 / gap)  # about where the unit lands, as a share of the way
+
+    def near_landing(spread):
+        # near where the stands would land in formation (the first or another, so that the
+        # others must often be placed round the first), across the line by up to `spread` cm
+        ux, uy = (cx - x) / gap, (cy - y) / gap
+        along = land * gap + draw(st.floats(-4, 2))
+        across = draw(st.floats(-spread, spread)) / 3
+        k = draw(st.sampled_from([-1, 0, 1]))
+        return (
+            min(175, max(5, x + rx * 4 * k + ux * along - uy * across)),
+            min(115, max(5, y + ry * 4 * k + uy * along + ux * across)),
+        )
+
+    units = [unit, character("C", cx, cy)]
+    for i in range(draw(st.integers(0, 10))):
+        fx, fy = near_landing(7)
+        units.append(
+            flyers(
+                f"O{i}",
+                [stand(f"O{i}s", fx, fy, draw(st.sampled_from([0, 45, 90, facing])))],
+                army=draw(st.sampled_from(["red", "red", "blue"])),
+                keywords=("INFANTRY",),
+            )
+        )
+    for i in range(draw(st.integers(0, 2))):
+        hx, hy = near_landing(5)
+        hero = character(f"H{i}", hx, hy, army=draw(st.sampled_from(["red", "blue"])))
+        hero["keywords"] = ["CHARACTER", "HERO"]
+        units.append(hero)
+    pieces = []
+    for i in range(draw(st.integers(0, 3))):
+        tx, ty = near_landing(10)
+        w, h = draw(st.floats(2, 15)), draw(st.floats(2, 15))
+        kind = draw(st.sampled_from(["woods", "impassable", "hill"]))
+        pieces.append(terrain(f"t{i}", kind, tx, ty, min(tx + w, 180), min(ty + h, 120)))
+    return scenario(units, pieces), roll
+
+
+def _ring_spots(anchor, stand_model, step):
+    """Centres where `stand_model`, keeping its facing, touches the convex footprint `anchor`,
+    about every `step` cm: found here by walking out from the anchor's centre along rays until
+    the stands only touch (independent of the engine's Minkowski rings)."""
+    spots = []
+    n = max(8, int(2 * math.pi * 4 / step))
+    for k in range(n):
+        a = 2 * math.pi * k / n
+        ux, uy = math.cos(a), math.sin(a)
+        lo, hi = 0.0, 12.0
+        for _ in range(30):
+            mid = (lo + hi) / 2
+            cand = stand_model.placed(anchor.centroid.x + ux * mid, anchor.centroid.y + uy * mid)
+            if cand.footprint.distance(anchor) > 0:
+                hi = mid
+            else:
+                lo = mid
+        spots.append(stand_model.placed(anchor.centroid.x + ux * hi, anchor.centroid.y + uy * hi))
+    return spots
+
+
+def _may_end(situation, fp, first_gap, char_fp, own):
+    """Where a hand may put a homing stand: on the table, clear of woods and impassable
+    terrain, not on another unit's stand or the character (other characters are moved aside),
+    clear of enemy stands, none nearer the character than the first, not on its own stands."""
+    from rules.warmaster.stands import CHARACTER_KEYWORDS, overlaps
+    from rules.warmaster.terrain import forbidden_terrain_under
+
+    x0, y0, x1, y1 = fp.bounds
+    if x0 < 0 or y0 < 0 or x1 > situation.table.width or y1 > situation.table.height:
+        return False
+    if forbidden_terrain_under(situation, fp) or fp.distance(char_fp) < first_gap - 1e-6:
+        return False
+    if overlaps(fp, char_fp) or any(overlaps(fp, o) for o in own):
+        return False
+    for other in situation.units:
+        if other.id == "F" or (other.keywords & CHARACTER_KEYWORDS):
+            continue
+        for o in other.models:
+            if other.army == "red" and overlaps(fp, o.footprint):
+                return False
+            if other.army != "red" and fp.distance(o.footprint) <= 0.01:
+                return False
+    return True
+
+
+@PROPERTY
+@given(crowded_home_backs())
+def test_no_hand_home_back_lands_nearer_the_character_than_the_suggestion(case):
+    """2.4 "as far as possible": adjudicate(suggest(x)) is legal whenever the unit may home
+    back, and a search made here another way (the first stand a little further on the line,
+    the others at spots round it and round each other every 0.5 cm) finds no legal placement
+    that ends nearer the character by more than PLACEMENT_TOLERANCE."""
+    from shapely.ops import nearest_points
+
+    doc, roll = case
+    situation = legal_start(doc)
+    assume(situation is not None)
+    move = Move.from_document(home_back(roll), "warmaster-revolution")
+    engine = suggest(situation, move)
+    probe = adjudicate(situation, engine)
+    assume(all(f.passed for f in probe.findings if f.stage == "eligible-if"))
+    assert probe.legal, failed_rules(probe)
+    unit = situation.unit("F")
+    char_fp = situation.model("C1").footprint
+    first = min(unit.models, key=lambda m: m.footprint.distance(char_fp))
+    others = [m for m in unit.models if m.id != first.id]
+    best = probe.after.model(first.id).footprint.distance(char_fp)
+    p, q = nearest_points(first.footprint, char_fp)
+    gap = p.distance(q)
+    assume(gap > 1e-6)
+    ux, uy = (q.x - p.x) / gap, (q.y - p.y) / gap
+    wanted = min(gap, roll * 10.0)
+    done = gap - best
+    for t in sorted({wanted, done + 0.15, done + 0.5, done + 2.0}, reverse=True):
+        if not done + PLACEMENT_TOLERANCE < t <= wanted:
+            continue
+        lead = first.placed(first.x + ux * t, first.y + uy * t)
+        first_gap = lead.footprint.distance(char_fp)
+        if not _may_end(situation, lead.footprint, 0.0, char_fp, []):
+            continue
+        found = None
+        around_first = [
+            s
+            for s in _ring_spots(lead.footprint, others[0], 0.5)
+            if _may_end(situation, s.footprint, first_gap, char_fp, [lead.footprint])
+        ]
+        for a in around_first:
+            placed = [lead.footprint, a.footprint]
+            anchors = _ring_spots(lead.footprint, others[1], 0.5) + _ring_spots(
+                a.footprint, others[1], 0.5
+            )
+            b = next(
+                (
+                    s
+                    for s in anchors
+                    if _may_end(situation, s.footprint, first_gap, char_fp, placed)
+                ),
+                None,
+            )
+            if b is not None:
+                found = {lead.id: lead, others[0].id: a, others[1].id: b}
+                break
+        if found is None:
+            continue
+        hand = {
+            m.id: {"x": found[m.id].x, "y": found[m.id].y, "facing": m.facing} for m in unit.models
+        }
+        judged = adjudicate(
+            situation, Move.from_document({**home_back(roll), "end": hand}, "warmaster-revolution")
+        )
+        if judged.legal:
+            hand_gap = judged.after.model(first.id).footprint.distance(char_fp)
+            assert hand_gap >= best - PLACEMENT_TOLERANCE, (t, hand_gap, best, hand)
+            break
