@@ -31,7 +31,7 @@ from types import MappingProxyType
 
 import numpy as np
 import shapely
-from shapely.geometry import LineString, Point, box
+from shapely.geometry import LineString, Point, Polygon, box
 from shapely.ops import nearest_points
 
 from ..dice import Dice
@@ -324,11 +324,10 @@ class _Context:
         for m in others:
             ideal = kept[m.id]
             fps = [p.footprint for p in placed.values()]
-            if self.allowed(ideal.footprint, fps, min_gap) and any(
-                ideal.footprint.distance(p) <= EPSILON for p in fps
+            best: Model | None = ideal
+            if not self.allowed(ideal.footprint, fps, min_gap) or all(
+                ideal.footprint.distance(p) > EPSILON for p in fps
             ):
-                best = ideal
-            else:
                 best = self.nearest_touching(m, fps, (ideal.x, ideal.y), min_gap)
             if best is None:
                 return None
@@ -350,7 +349,8 @@ class _Context:
         x0, y0, x1, y1 = shapely.total_bounds(rings)
         reach = float(np.abs(offsets).max()) + 2 * ENEMY_CLEARANCE
         around = box(x0 - reach, y0 - reach, x1 + reach, y1 + reach)
-        friends, enemies = list(placed), []
+        friends: list[Polygon] = list(placed)
+        enemies: list[Polygon] = []
         for o in self.board.stands_near(around):
             if o.unit in self.passed_over:
                 continue
