@@ -57,7 +57,9 @@ from .flying import (
 )
 from .stands import (
     ENEMY_CLEARANCE,
+    TOUCH,
     board,
+    free_contacts,
     is_character,
     merge_intervals,
     overlaps,
@@ -74,9 +76,6 @@ RULE = "flying-units/home-back"
 HOME_BACK_CM_PER_PIP = 10.0
 #: How much smaller (cm) the first stand is swept, so that touching is not taken for blocking.
 CORE = 1e-5
-#: How much smaller (cm) the regions where a stand may not end are made, so that touching their
-#: edge is not taken for being on them (an overlap of TOUCH x 4 cm is far below EPSILON's area).
-TOUCH = 1e-8
 #: The character's region grown by the least gap is a polygon of ARC_SEGMENTS a quarter circle,
 #: inscribed in the true rounded region; growing it by 1 / ARC_CHORD more makes it circumscribed,
 #: so a spot found outside it is truly no nearer the character than the first stand.
@@ -339,15 +338,13 @@ class _Context:
         self, m: Model, placed: list, toward: tuple[float, float], min_gap: float
     ) -> Model | None:
         """The spot nearest `toward` where stand `m` (keeping its facing) touches a stand already
-        placed and may end (`allowed`), or None. Exact, not sampled: the centres touching a
-        placed stand form the boundary of a convex region (stands.touching_regions); the centres
-        where `m` may not end are regions of the same kind (made a hair smaller, so touching
-        stays allowed), the character's grown by `min_gap`; the free part of each ring is the
-        ring minus those, and the answer is its nearest point, checked once more by `allowed`."""
+        placed and may end (`allowed`), or None. Exact, not sampled (stands.free_contacts): the
+        other units' stands and the terrain it may not end over are kept off, enemies by
+        ENEMY_CLEARANCE, and the character's region is grown by `min_gap` (no stand nearer the
+        character than the first); the spot taken is checked once more by `allowed`."""
         offsets = shape_offsets(m)
-        rings = touching_regions(placed, offsets)
-        x0, y0, x1, y1 = shapely.total_bounds(rings)
-        reach = float(np.abs(offsets).max()) + 2 * ENEMY_CLEARANCE
+        x0, y0, x1, y1 = shapely.total_bounds(placed)
+        reach = 2 * float(np.abs(offsets).max()) + 2 * ENEMY_CLEARANCE
         around = box(x0 - reach, y0 - reach, x1 + reach, y1 + reach)
         friends: list[Polygon] = list(placed)
         enemies: list[Polygon] = []
@@ -361,33 +358,22 @@ class _Context:
             friends.extend(self.terrain[int(i)] for i in self.terrain_tree.query(around))
         near_character = min_gap - EPSILON
         (character,) = touching_regions([self.char_fp], offsets)
-        blocked = [
-            shapely.buffer(touching_regions(friends, offsets), -TOUCH, join_style="mitre"),
-            shapely.buffer(
-                touching_regions(enemies, offsets), ENEMY_CLEARANCE / 2 + TOUCH, join_style="mitre"
-            ),
-            [
+        spots = free_contacts(
+            m,
+            placed,
+            toward,
+            table=self.board.table,
+            not_on=friends,
+            clear_of=enemies,
+            clearance=ENEMY_CLEARANCE / 2,
+            forbidden=[
                 character.buffer(near_character / ARC_CHORD, quad_segs=ARC_SEGMENTS)
                 if near_character > 0
                 else character.buffer(-TOUCH, join_style="mitre")
             ],
-        ]
-        forbidden = shapely.union_all(np.concatenate(blocked))
-        table = self.board.table
-        on_table = box(  # touching the edge at most (no EPSILON over it: stored again after)
-            table.bounds[0] - offsets[:, 0].min(),
-            table.bounds[1] - offsets[:, 1].min(),
-            table.bounds[2] - offsets[:, 0].max(),
-            table.bounds[3] - offsets[:, 1].max(),
         )
-        free = shapely.intersection(
-            shapely.difference(shapely.get_exterior_ring(rings), forbidden), on_table
-        )
-        spots = [
-            nearest_points(f, Point(toward))[0] for f in shapely.get_parts(free) if not f.is_empty
-        ]
-        for spot in sorted(spots, key=lambda p: p.distance(Point(toward))):
-            cand = m.placed(spot.x, spot.y)
+        for x, y in spots:
+            cand = m.placed(x, y)
             if self.allowed(cand.footprint, placed, min_gap):
                 return cand
         return None

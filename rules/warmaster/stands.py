@@ -363,6 +363,63 @@ def touching_regions(obstacles: Iterable[Polygon], offsets: np.ndarray) -> np.nd
     return shapely.convex_hull(shapely.multipoints(np.concatenate(clouds), indices=index))
 
 
+#: How much smaller (cm) the regions where a stand may not stand are made, so that touching their
+#: edge is not taken for being on them (an overlap of TOUCH x 4 cm is far below EPSILON's area).
+TOUCH = 1e-8
+
+
+def free_contacts(
+    stand: Model,
+    anchors: Sequence[Polygon],
+    toward: tuple[float, float],
+    *,
+    table: Polygon,
+    not_on: Iterable[Polygon] = (),
+    clear_of: Iterable[Polygon] = (),
+    clearance: float = 0.0,
+    forbidden: Iterable[Polygon] = (),
+) -> list[tuple[float, float]]:
+    """Centres where `stand` (keeping its facing) touches one of the convex `anchors` and is on
+    the table, not on any of `not_on` (touching is fine), more than `clearance` from each of
+    `clear_of`, and outside the centre regions `forbidden`: the nearest to `toward` of each free
+    stretch, nearest first. Exact, not sampled: the centres touching an anchor are the boundary
+    of a convex region (touching_regions), the centres on an obstacle are regions of the same
+    kind (made TOUCH smaller, so touching stays allowed; grown by `clearance` for `clear_of`), and
+    each free stretch is what the boundary keeps outside them. Callers check the spot they take
+    once more with their own rule (floating point at the ends of a stretch)."""
+    offsets = shape_offsets(stand)
+    rings = touching_regions(anchors, offsets)
+    if not len(rings):
+        return []
+    blocked = [
+        shapely.buffer(touching_regions(not_on, offsets), -TOUCH, join_style="mitre"),
+        shapely.buffer(touching_regions(clear_of, offsets), clearance + TOUCH, join_style="mitre"),
+        np.asarray(list(forbidden), dtype=object),
+    ]
+    x0, y0, x1, y1 = table.bounds
+    on_table = box(  # touching the edge at most
+        x0 - offsets[:, 0].min(),
+        y0 - offsets[:, 1].min(),
+        x1 - offsets[:, 0].max(),
+        y1 - offsets[:, 1].max(),
+    )
+    free = shapely.intersection(
+        shapely.difference(
+            shapely.get_exterior_ring(rings), shapely.union_all(np.concatenate(blocked))
+        ),
+        on_table,
+    )
+    target = Point(toward)
+    points = []
+    for piece in shapely.get_parts(free):
+        if piece.is_empty:
+            continue
+        if piece.geom_type == "LineString":
+            piece = piece.interpolate(piece.project(target))
+        points.append((piece.x, piece.y))
+    return sorted(points, key=lambda c: math.hypot(c[0] - toward[0], c[1] - toward[1]))
+
+
 def centroid(stands: Iterable[Model]) -> tuple[float, float]:
     stands = list(stands)
     return (sum(m.x for m in stands) / len(stands), sum(m.y for m in stands) / len(stands))
