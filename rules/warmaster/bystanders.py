@@ -19,12 +19,14 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
+from shapely.geometry import box
+
 from ..geometry import EPSILON, fmt
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
 from .flying import finish
-from .stands import board, contact_centres, overlaps, stands_overlap, swept_hull
-from .terrain import forbidden_terrain_under, kind_of
+from .stands import board, contact_centres, free_contacts, overlaps, stands_overlap, swept_hull
+from .terrain import forbidden_terrain_under, kind_of, no_flyer_end_terrain
 
 RULE = "general/characters"
 #: 2.8 / 2.9: how far a displaced or escaping character may go (never more, mount or not).
@@ -90,7 +92,7 @@ def nearest_join(
         for anchor in host.models:
             if anchor.footprint.distance(stand.footprint) > min(limit, best_cost) + EPSILON:
                 continue
-            for x, y in contact_centres(anchor.footprint, stand, (stand.x, stand.y), SEARCH_STEP):
+            for x, y in _free_contacts(situation, character, stand, anchor, ignore):
                 cost = math.hypot(x - stand.x, y - stand.y)
                 if cost > min(limit, best_cost) + EPSILON:
                     break
@@ -102,6 +104,37 @@ def nearest_join(
                     best, best_cost = cand, cost
                     break
     return best
+
+
+def _free_contacts(
+    situation: Situation, character: Unit, stand: Model, anchor: Model, ignore: set
+) -> list[tuple[float, float]]:
+    """Centres where the character's stand touches `anchor` and `_free` holds, nearest to where
+    it stands first: exact (stands.free_contacts), then checked by `_free` by the caller."""
+    b = board(situation)
+    x0, y0, x1, y1 = anchor.footprint.bounds
+    reach = 2 * stand.base.radius + 4 * EPSILON if stand.base.kind == "round" else 10.0
+    around = box(x0 - reach, y0 - reach, x1 + reach, y1 + reach)
+    stands = [
+        o
+        for o in b.stands_near(around)
+        if o.unit != character.id and o.unit not in ignore and o.id != anchor.id
+    ]
+    flying = character.has("FLYING")
+    terrain = [
+        f.footprint
+        for f, kind in no_flyer_end_terrain(situation)
+        if (flying or kind == "impassable") and f.footprint.intersects(around)
+    ]
+    return free_contacts(
+        stand,
+        [anchor.footprint],
+        (stand.x, stand.y),
+        table=b.table,
+        not_on=[anchor.footprint] + [o.footprint for o in stands] + terrain,
+        clear_of=[o.footprint for o in stands if b.army_of[o.unit] != character.army],
+        clearance=EPSILON,
+    )
 
 
 def _free(situation: Situation, character: Unit, cand: Model, ignore: set) -> bool:

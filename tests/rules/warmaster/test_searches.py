@@ -313,3 +313,44 @@ def test_no_hand_home_back_lands_nearer_the_character_than_the_suggestion(case):
             hand_gap = judged.after.model(first.id).footprint.distance(char_fp)
             assert hand_gap >= best - PLACEMENT_TOLERANCE, (t, hand_gap, best, hand)
             break
+
+
+# -- character escape (2.8): the search is exact --------------------------------------------------
+
+
+def test_a_flying_hero_escapes_through_a_slot_narrower_than_any_sampling_step():
+    # Hero H (round 20 mm, flying) at (50, 60) is touched by enemy stand E1 (x 51..53): it must
+    # fly up to 30 cm to touch a friendly unit. The only one near is G (G1: x 69..71, y 52..56),
+    # and woods all round G leave H one place: on G's left side (centre x = 68), between wood
+    # A (up to y 52.985) and wood B (from y 55.015), H's centre y within 53.985..54.015, a slot
+    # 0.03 cm wide (a little less for the 64-gon standing for the circle). The nearest point of
+    # it to H is y = 54.015: 18.97 cm away, within 30 cm, so H escapes there and is not slain.
+    hero = character("H", 50, 60, flying=True)
+    hero["keywords"] = ["CHARACTER", "HERO", "FLYING"]
+    doc = scenario(
+        [
+            hero,
+            enemy("E", 52, 60),
+            flyers("G", [stand("G1", 70, 54)], keywords=("INFANTRY",)),
+        ],
+        [
+            terrain("wA", "woods", 66.5, 48.985, 68.5, 52.985),
+            terrain("wB", "woods", 66.5, 55.015, 68.5, 59.015),
+            terrain("wC", "woods", 69, 47.5, 71, 51.5),
+            terrain("wD", "woods", 72, 52, 74, 56),
+            terrain("wE", "woods", 69, 56.5, 71, 60.5),
+        ],
+        phase="combat",
+    )
+    verdict = judge(doc, {"unit": "H", "type": "character-escape"})
+    assert verdict.legal, failed_rules(verdict)
+    assert not any(e["event"] == "slain" for e in verdict.events)
+    engine = suggested(doc, {"unit": "H", "type": "character-escape"})
+    spot = engine.end["H1"]
+    assert spot.x == pytest.approx(68, abs=0.01) and 53.985 <= spot.y <= 54.015
+    assert spot.y == pytest.approx(54.015, abs=PLACEMENT_TOLERANCE)
+    judged = judge(
+        doc,
+        {"unit": "H", "type": "character-escape", "end": {"H1": {"x": spot.x, "y": spot.y}}},
+    )
+    assert judged.legal and judged.after.unit("H").state["joined"] == "G"
