@@ -317,31 +317,6 @@ def table_limit(table: Polygon, footprints: Iterable[Polygon], ux: float, uy: fl
     return max(0.0, limit)
 
 
-def contact_centres(
-    anchor: Polygon, stand: Model, toward: tuple[float, float], step: float
-) -> list[tuple[float, float]]:
-    """Every centre where `stand` (keeping its facing) touches the convex footprint `anchor`, to
-    within `step` along the ring they form, nearest `toward` first.
-
-    Exact ring: the stand centred at c touches the anchor when c lies on the boundary of the
-    Minkowski sum anchor + (-stand shape), the convex hull of the pairwise vertex differences.
-    The ring is sampled every `step` and the point of it nearest `toward` is added, so the
-    nearest free centre found is within `step` of the true nearest free centre."""
-    (region,) = touching_regions([anchor], shape_offsets(stand))
-    ring = np.asarray(region.exterior.coords)
-    seg = np.hypot(np.diff(ring[:, 0]), np.diff(ring[:, 1]))
-    along = np.concatenate([[0.0], np.cumsum(seg)])
-    n = max(8, math.ceil(along[-1] / step))
-    at = np.linspace(0.0, along[-1], n, endpoint=False)
-    xs = np.interp(at, along, ring[:, 0])
-    ys = np.interp(at, along, ring[:, 1])
-    nearest = LineString(ring).interpolate(LineString(ring).project(Point(toward)))
-    xs = np.append(xs, nearest.x)
-    ys = np.append(ys, nearest.y)
-    order = np.argsort(np.hypot(xs - toward[0], ys - toward[1]), kind="stable")
-    return list(zip(xs[order].tolist(), ys[order].tolist(), strict=True))
-
-
 def shape_offsets(stand: Model) -> np.ndarray:
     """The corners of a stand's footprint relative to its centre (the stand keeps its facing)."""
     return np.asarray(stand.footprint.exterior.coords[:-1]) - (stand.x, stand.y)
