@@ -81,6 +81,9 @@ CORE = 1e-5
 #: so a spot found outside it is truly no nearer the character than the first stand.
 ARC_SEGMENTS = 64
 ARC_CHORD = math.cos(math.pi / (4 * ARC_SEGMENTS))
+#: How far (cm) inside a stretch where the second stand has room the search starts (far
+#: below PLACEMENT_TOLERANCE): at its very end the room is a single point.
+ROOM_MARGIN = 1e-6
 #: When the first stand's furthest allowed spot leaves no room for the others, it steps back
 #: toward its start by this much and tries again (well inside the placement tolerance).
 STEP_BACK = 0.05
@@ -203,15 +206,30 @@ def plan_home_back(situation: Situation, unit: Unit, character: Unit, roll: int)
     # one the stand would still be inside.
     reach = swept_hull(first.footprint, ux * (wanted + 1), uy * (wanted + 1))
     blocked = _blocked_stretches(first, ux, uy, wanted + 1, ctx.obstacles_near(reach))
-    t = min(wanted, ctx.table_limit(first, ux, uy))
-    t = _step_out(blocked, t)
-    ends = None
-    while t >= -EPSILON:
-        t = max(t, 0.0)
-        ends = ctx.place(first, ux * t, uy * t)
-        if ends is not None or t == 0.0:
-            break
-        t = _step_out(blocked, t - STEP_BACK)
+    top = min(wanted, ctx.table_limit(first, ux, uy))
+    room = None  # worked out only when the unit does not fit at the furthest spot
+
+    def down_to(t: float) -> float:
+        """The largest t' <= t where the first stand may end (and, once `room` is known, has
+        room beside it), or -1."""
+        while t >= -EPSILON:
+            nearer = _step_out(blocked, t)
+            nearer = nearer if room is None else _inside(room, nearer)
+            if nearer >= t - 1e-12:
+                return max(t, 0.0)
+            t = nearer
+        return -1.0
+
+    t = down_to(top)
+    ends = ctx.place(first, ux * t, uy * t) if t >= 0.0 else None
+    if ends is None and t > 0.0:
+        room = ctx.room_beside(first, ux, uy, t)
+        t = down_to(t)
+        while t >= 0.0:
+            ends = ctx.place(first, ux * t, uy * t)
+            if ends is not None or t == 0.0:
+                break
+            t = down_to(t - STEP_BACK)
     return Plan(
         character,
         char_stand,
@@ -253,6 +271,17 @@ def _blocked_stretches(
     )
 
 
+def _inside(intervals: list[tuple[float, float]], t: float) -> float:
+    """The largest t' <= t inside one of the (closed, sorted) intervals, or -1 if none."""
+    best = -1.0
+    for a, b in intervals:
+        if a - 1e-9 <= t <= b + 1e-9:
+            return t
+        if b < t:
+            best = b
+    return best
+
+
 def _step_out(blocked: list[tuple[float, float]], t: float) -> float:
     """The largest t' <= t not strictly inside a blocked interval (touching ends are allowed)."""
     for a, b in blocked:
@@ -286,6 +315,94 @@ class _Context:
         if self.terrain_tree is not None:
             out.extend(self.terrain[int(i)] for i in self.terrain_tree.query(region))
         return out
+
+    def room_beside(
+        self, first: Model, ux: float, uy: float, t_max: float
+    ) -> list[tuple[float, float]] | None:
+        """The t in [0, t_max] at which, with the first stand moved t along (ux, uy), some spot
+        touching it is on the table and off other units' stands, enemies and terrain a flyer may
+        not end over: another stand of the unit must touch the first, so only there can the
+        unit be placed (a necessary condition: the search steps over the rest). Exact: each
+        edge of the ring of touching centres sweeps a parallelogram; its free part, mapped back
+        to (position along the edge, t), spans the t at which that edge has a free spot. None
+        when the unit is one stand or its stands differ in shape or facing."""
+        offsets = shape_offsets(first)
+        others = [m for m in self.unit.models if m.id != first.id]
+        if not others or any(
+            shape_offsets(m).shape != offsets.shape or not np.allclose(shape_offsets(m), offsets)
+            for m in others
+        ):
+            return None
+        (ring,) = touching_regions([first.footprint], offsets)
+        swept = swept_hull(ring, ux * t_max, uy * t_max)
+        area = swept.buffer(2 * float(np.abs(offsets).max()) + 2 * ENEMY_CLEARANCE)
+        friends: list[Polygon] = []
+        enemies: list[Polygon] = []
+        for o in self.board.stands_near(area):
+            if o.unit in self.passed_over:
+                continue
+            (friends if self.board.army_of[o.unit] == self.unit.army else enemies).append(
+                o.footprint
+            )
+        if self.terrain_tree is not None:
+            friends.extend(self.terrain[int(i)] for i in self.terrain_tree.query(area))
+        taken = shapely.union_all(
+            np.concatenate(
+                [
+                    shapely.buffer(touching_regions(friends, offsets), -TOUCH, join_style="mitre"),
+                    shapely.buffer(
+                        touching_regions(enemies, offsets),
+                        ENEMY_CLEARANCE / 2 - TOUCH,
+                        join_style="mitre",
+                    ),
+                ]
+            )
+        )
+        x0, y0, x1, y1 = self.board.table.bounds
+        free = box(
+            x0 - EPSILON - offsets[:, 0].min(),
+            y0 - EPSILON - offsets[:, 1].min(),
+            x1 + EPSILON - offsets[:, 0].max(),
+            y1 + EPSILON - offsets[:, 1].max(),
+        ).difference(taken)
+        spans = []
+        corners = list(ring.exterior.coords)
+        for (ax, ay), (bx, by) in zip(corners, corners[1:], strict=False):
+            ex, ey = bx - ax, by - ay
+            across = ex * uy - ey * ux
+            if abs(across) <= 1e-12:  # the edge lies along the move: a stretch of one line
+                length = ex * ux + ey * uy
+                if length < 0:
+                    ax, ay, length = bx, by, -length
+                line = LineString(
+                    [(ax, ay), (ax + ux * (length + t_max), ay + uy * (length + t_max))]
+                )
+                for piece in shapely.get_parts(line.intersection(free)):
+                    ts = [(px - ax) * ux + (py - ay) * uy for px, py in piece.coords]
+                    spans.append((max(0.0, min(ts) - length), min(t_max, max(ts))))
+                continue
+            sweep = Polygon(
+                [
+                    (ax, ay),
+                    (bx, by),
+                    (bx + ux * t_max, by + uy * t_max),
+                    (ax + ux * t_max, ay + uy * t_max),
+                ]
+            )
+            for piece in shapely.get_parts(sweep.intersection(free)):
+                if piece.is_empty:
+                    continue
+                ts = [
+                    ((px - ax) * ey - (py - ay) * ex) / -across
+                    for px, py in shapely.get_coordinates(piece)
+                ]
+                spans.append((max(0.0, min(ts)), min(t_max, max(ts))))
+        # An end of a stretch is a spot where the second stand only just fits: a hair inside
+        # it (ROOM_MARGIN), the search round the first stand still finds that spot.
+        return [
+            (a, b - ROOM_MARGIN) if b - a > 2 * ROOM_MARGIN else ((a + b) / 2,) * 2
+            for a, b in merge_intervals(spans)
+        ]
 
     def table_limit(self, stand: Model, ux: float, uy: float) -> float:
         """How far the stand can move along (ux, uy) and stay on the table."""

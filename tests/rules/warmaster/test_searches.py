@@ -10,7 +10,7 @@ import math
 import os
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 
 from rules import Move, adjudicate, suggest
@@ -69,8 +69,10 @@ def test_a_drive_back_halts_exactly_where_it_first_touches_a_slanted_friend():
 
 def _block_stops(situation, unit, ux, uy, t):
     """Is the block, moved t along (ux, uy), where 2.6 stops a drive back: over woods or
-    terrain infantry cannot enter, on a friend's stand, or within 1 cm of an enemy's?"""
+    terrain infantry cannot enter, on a friend's stand, within 1 cm of a friend in combat (who
+    cannot make way), or within 1 cm of an enemy's (nearer than it started)?"""
     from rules.warmaster.drive_back import ENEMY_GAP
+    from rules.warmaster.flying import in_combat
     from rules.warmaster.stands import overlaps
     from rules.warmaster.terrain import forbidden_terrain_under
 
@@ -84,6 +86,9 @@ def _block_stops(situation, unit, ux, uy, t):
             for o in other.models:
                 if other.army == unit.army and overlaps(fp, o.footprint):
                     return True
+                if other.army == unit.army and in_combat(situation, other):
+                    if fp.distance(o.footprint) < ENEMY_GAP - 1e-3:
+                        return True
                 if other.army != unit.army and fp.distance(o.footprint) < ENEMY_GAP - 1e-3:
                     if fp.distance(o.footprint) < m.footprint.distance(o.footprint) - 1e-6:
                         return True
@@ -109,6 +114,7 @@ def test_a_drive_back_that_stops_short_could_not_go_a_tolerance_further(case):
     travelled = math.hypot(end.x - start.x, end.y - start.y)
     assume(travelled < total - PLACEMENT_TOLERANCE and travelled > 0)
     ux, uy = (end.x - start.x) / travelled, (end.y - start.y) / travelled
+    note(f"{doc}\n{[f.text for f in verdict.findings]}\n{verdict.events}")
     assert _block_stops(situation, unit, ux, uy, travelled + PLACEMENT_TOLERANCE)
 
 
@@ -354,3 +360,30 @@ def test_a_flying_hero_escapes_through_a_slot_narrower_than_any_sampling_step():
         {"unit": "H", "type": "character-escape", "end": {"H1": {"x": spot.x, "y": spot.y}}},
     )
     assert judged.legal and judged.after.unit("H").state["joined"] == "G"
+
+
+def test_home_back_stops_exactly_where_the_second_stand_first_finds_room():
+    # F: F1 (10, 50) and F2 (10, 54) facing +x (x 9..11); F2 is nearest C (round 20 mm at
+    # (61, 54), near edge x = 60): roll 6 > gap 49, so F2 flies toward touch (centre x 59).
+    # Woods: W1 above the line (x 57.37..62, y 44..52), W2 below it (x 50..62, y 56..64), W3 on
+    # it (x 54.3..57.2, y 52..56). F2 may end at centre x >= 58.2 (clear of W3); F1 must touch
+    # F2: below is W2, in front C, W1 and W2, behind W3 (F2 x < 60.2); on top of F2 it needs
+    # its right edge at x <= 57.37 (clear of W1), centre <= 56.37, and it touches F2's top edge
+    # only with its centre within 2 cm of F2's: F2 x <= 58.37. So the unit goes as far as it
+    # can with F2 at x = 58.37 and F1 at (56.37, 50), exactly, not to a 0.05 cm step.
+    doc = scenario(
+        [
+            flyers("F", [stand("F1", 10, 50), stand("F2", 10, 54)]),
+            character("C", 61, 54),
+        ],
+        [
+            terrain("W1", "woods", 57.37, 44, 62, 52),
+            terrain("W2", "woods", 50, 56, 62, 64),
+            terrain("W3", "woods", 54.3, 52, 57.2, 56),
+        ],
+    )
+    verdict = judge(doc, suggested(doc, home_back(6)).to_document())
+    assert verdict.legal, failed_rules(verdict)
+    placed = {k: (v["end"]["x"], v["end"]["y"]) for k, v in verdict.models.items()}
+    assert placed["F2"] == (pytest.approx(58.37, abs=1e-5), pytest.approx(54))
+    assert placed["F1"] == (pytest.approx(56.37, abs=1e-5), pytest.approx(50))
