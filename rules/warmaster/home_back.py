@@ -592,16 +592,15 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
         measured=aside,
         limit=tol,
     )
+    flew = f"{plan.first.id} flew {fmt(max(along, 0))} cm toward {character.id}"
+    allowed = f"{fmt(plan.wanted)} cm ({_how_far(plan)})"
     verdict.check(
         rule=RULE,
         stage="while-moving",
         passed=along <= plan.wanted + tol,
         subject=plan.first.id,
-        text=(
-            f"{plan.first.id} flew {fmt(max(along, 0))} cm toward {character.id}; it may fly "
-            f"{fmt(plan.wanted)} cm "
-            f"({'into touch' if plan.distance > plan.gap else 'the full roll'})."
-        ),
+        pass_text=f"{flew}; it may fly {allowed}.",
+        fail_text=f"{flew}, further than the {allowed} it may fly.",
         measured=along,
         limit=plan.wanted,
     )
@@ -657,6 +656,11 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
     )
     _after(verdict, situation, unit, ends)
     return finish_past_characters(verdict, situation, unit, ends, {unit.id: {"homed_back": True}})
+
+
+def _how_far(plan: Plan) -> str:
+    """2.4: a roll greater than the gap takes the unit into touch; otherwise the full roll."""
+    return "into touch" if plan.distance > plan.gap else "the full roll"
 
 
 def _after(verdict: Verdict, situation: Situation, unit: Unit, ends: list[Model]) -> None:
