@@ -8,7 +8,8 @@ so the placement is blocked and must go as far as possible. A lone flying Hero t
 enemy stand escapes up to 30 cm to the nearest friendly unit it may join. Timed both on a freshly
 built situation (as a request would, the per-situation index built inside the timing) and on a
 situation already indexed. A third figure puts two friendly stands where the homing unit's
-other stands would land in line ("pocket"), so they are placed round the first one.
+other stands would land in line ("pocket"), so they are placed round the first one; a fourth
+puts woods round the landing place so that the unit must stop 7.5 cm short ("no room").
 """
 
 import math
@@ -156,6 +157,26 @@ def build_pocket() -> dict:
     return doc
 
 
+#: Woods round F-1's way in (it ends at (69.5, 58), x 68.5..70.5, y 56..60): above and below its
+#: line, and on it from x 63 to 67, so the others find no room beside F-1 until it is back at
+#: x 62 (7.5 cm short): the search must step back past the spots with no room.
+NO_ROOM = [("above", 60, 48, 72, 56), ("below", 60, 60, 72, 68), ("on", 63, 56, 67, 60)]
+
+
+def build_no_room() -> dict:
+    """The bench table with woods where the homing unit's other stands would go."""
+    doc = build()
+    for name, x0, y0, x1, y1 in NO_ROOM:
+        doc["terrain"].append(
+            {
+                "id": f"wood-{name}",
+                "type": "woods",
+                "footprint": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]],
+            }
+        )
+    return doc
+
+
 def medians(repeat: int = 30) -> dict:
     """Median CPU ms of each figure (plain JSON: the baseline engine runs it too). CPU time of
     this process, not wall time: the 2 cores are shared with other work."""
@@ -183,6 +204,7 @@ def medians(repeat: int = 30) -> dict:
         "home fresh": timed(home),
         "home indexed": timed(home, situation),
         "home pocket": timed(home, Situation.from_document(build_pocket())),
+        "home no room": timed(home, Situation.from_document(build_no_room())),
         "escape fresh": timed(escape),
         "escape indexed": timed(escape, situation),
     }
@@ -197,15 +219,16 @@ def main() -> None:
         "warmaster-revolution",
     )
     first = Situation.from_document(doc).model("F-1")
-    for label, table in (("busy table", doc), ("pocket", build_pocket())):
+    tables = (("busy table", doc), ("pocket", build_pocket()), ("no room", build_no_room()))
+    for label, table in tables:
         result = suggest(Situation.from_document(table), home)
         placed = ", ".join(f"{k} ({v.x:.2f}, {v.y:.2f})" for k, v in result.end.items())
         print(f"   home back, {label}: from F-1 ({first.x:.2f}, {first.y:.2f}) to {placed}")
     escape = Move.from_document({"unit": "H", "type": "character-escape"}, "warmaster-revolution")
     print(f"   escape: H-1 goes to {dict(suggest(Situation.from_document(doc), escape).end)}")
     now = medians()
-    before = measure("bench_warmaster", "medians", 7, commit=ISSUE_11_BASELINE) or {}
-    print(f"   (CPU medians; baseline: commit {ISSUE_11_BASELINE}, 7 runs each, same run)")
+    before = measure("bench_warmaster", "medians", 3, commit=ISSUE_11_BASELINE) or {}
+    print(f"   (CPU medians; baseline: commit {ISSUE_11_BASELINE}, 3 runs each, same run)")
     for key, label, target in (
         (
             "home fresh",
@@ -214,6 +237,7 @@ def main() -> None:
         ),
         ("home indexed", "suggest home back on a situation already indexed", 10),
         ("home pocket", "suggest home back, formation does not fit (pocket), indexed", 10),
+        ("home no room", "suggest home back, no room beside the first for 7.5 cm, indexed", 10),
         ("escape fresh", "suggest character escape, 30 cm search (fresh situation)", 50),
         ("escape indexed", "suggest character escape on a situation already indexed", 50),
     ):
