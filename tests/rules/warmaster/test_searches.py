@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 
-from rules import Move, adjudicate, suggest
+from rules import InvalidInput, Move, Situation, adjudicate, suggest
 from rules.warmaster.flying import PLACEMENT_TOLERANCE
 
 from .builders import (
@@ -29,6 +29,7 @@ from .builders import (
     suggested,
     terrain,
 )
+from .test_combat_and_characters import escape_tables
 from .test_drive_back import drive, drive_back_cases
 from .test_home_back import home_back
 
@@ -387,3 +388,36 @@ def test_home_back_stops_exactly_where_the_second_stand_first_finds_room():
     placed = {k: (v["end"]["x"], v["end"]["y"]) for k, v in verdict.models.items()}
     assert placed["F2"] == (pytest.approx(58.37, abs=1e-5), pytest.approx(54))
     assert placed["F1"] == (pytest.approx(56.37, abs=1e-5), pytest.approx(50))
+
+
+@settings(PROPERTY, max_examples=max(1, EXAMPLES // 2))
+@given(escape_tables())
+def test_no_hand_escape_is_shorter_than_the_suggestion_all_round_each_friend(case):
+    """2.8: a spot touching a friendly stand, tried every 10 degrees round each one (walked out
+    from its centre by rays, independent of the engine's rings), is never both legal and
+    shorter than the engine's escape by more than PLACEMENT_TOLERANCE; and a legal one means
+    the engine does not rule the Hero slain."""
+    doc, _ = case
+    try:
+        situation = Situation.from_document(doc)
+    except InvalidInput:
+        assume(False)
+    escape = {"unit": "C", "type": "character-escape"}
+    move = Move.from_document(escape, situation.system)
+    verdict = adjudicate(situation, suggest(situation, move))
+    assume(all(f.passed for f in verdict.findings if f.stage == "eligible-if"))
+    assert verdict.legal, failed_rules(verdict)
+    slain = any(e["event"] == "slain" for e in verdict.events)
+    best = math.inf if slain else verdict.models["C1"]["distance_moved"]
+    start = situation.model("C1")
+    for unit in situation.units:
+        if unit.army != "red" or unit.id == "C":
+            continue
+        for anchor in unit.models:
+            for spot in _ring_spots(anchor.footprint, start, 2 * math.pi * 4 / 36):
+                moved = math.hypot(spot.x - start.x, spot.y - start.y)
+                if moved > 30 or moved >= best - PLACEMENT_TOLERANCE:
+                    continue
+                end = {"C1": {"x": spot.x, "y": spot.y}}
+                hand = Move.from_document({**escape, "end": end}, situation.system)
+                assert not adjudicate(situation, hand).legal, (spot.x, spot.y, moved, best)
