@@ -303,18 +303,25 @@ class _Context:
         # displaced (a lone enemy) where the unit ends, so none stops the placement.
         self.passed_over = (self.board.characters - {char_stand.unit}) | {unit.id}
 
-    def obstacles_near(self, region) -> list:
-        out = []
-        for o in self.board.stands_near(region, 2 * ENEMY_CLEARANCE):
+    def in_the_way(self, region, margin: float = 0.0) -> tuple[list[Polygon], list[Polygon]]:
+        """Near `region`: what a stand of the unit may not end on (its army's other stands, the
+        character flown to, terrain a flyer may not end over), and the enemy stands it must
+        keep clear of. Other characters are passed over (2.9)."""
+        friends: list[Polygon] = []
+        enemies: list[Polygon] = []
+        for o in self.board.stands_near(region, margin):
             if o.unit in self.passed_over:
                 continue
-            if self.board.army_of[o.unit] == self.unit.army:
-                out.append(o.footprint)
-            else:
-                out.append(o.footprint.buffer(ENEMY_CLEARANCE, join_style="mitre"))
+            (friends if self.board.army_of[o.unit] == self.unit.army else enemies).append(
+                o.footprint
+            )
         if self.terrain_tree is not None:
-            out.extend(self.terrain[int(i)] for i in self.terrain_tree.query(region))
-        return out
+            friends.extend(self.terrain[int(i)] for i in self.terrain_tree.query(region))
+        return friends, enemies
+
+    def obstacles_near(self, region) -> list:
+        friends, enemies = self.in_the_way(region, 2 * ENEMY_CLEARANCE)
+        return friends + [e.buffer(ENEMY_CLEARANCE, join_style="mitre") for e in enemies]
 
     def room_beside(
         self, first: Model, ux: float, uy: float, t_max: float
@@ -336,16 +343,7 @@ class _Context:
         (ring,) = touching_regions([first.footprint], offsets)
         swept = swept_hull(ring, ux * t_max, uy * t_max)
         area = swept.buffer(2 * float(np.abs(offsets).max()) + 2 * ENEMY_CLEARANCE)
-        friends: list[Polygon] = []
-        enemies: list[Polygon] = []
-        for o in self.board.stands_near(area):
-            if o.unit in self.passed_over:
-                continue
-            (friends if self.board.army_of[o.unit] == self.unit.army else enemies).append(
-                o.footprint
-            )
-        if self.terrain_tree is not None:
-            friends.extend(self.terrain[int(i)] for i in self.terrain_tree.query(area))
+        friends, enemies = self.in_the_way(area)
         taken = shapely.union_all(
             np.concatenate(
                 [
@@ -462,17 +460,8 @@ class _Context:
         offsets = shape_offsets(m)
         x0, y0, x1, y1 = shapely.total_bounds(placed)
         reach = 2 * float(np.abs(offsets).max()) + 2 * ENEMY_CLEARANCE
-        around = box(x0 - reach, y0 - reach, x1 + reach, y1 + reach)
-        friends: list[Polygon] = list(placed)
-        enemies: list[Polygon] = []
-        for o in self.board.stands_near(around):
-            if o.unit in self.passed_over:
-                continue
-            (friends if self.board.army_of[o.unit] == self.unit.army else enemies).append(
-                o.footprint
-            )
-        if self.terrain_tree is not None:
-            friends.extend(self.terrain[int(i)] for i in self.terrain_tree.query(around))
+        friends, enemies = self.in_the_way(box(x0 - reach, y0 - reach, x1 + reach, y1 + reach))
+        friends = list(placed) + friends
         near_character = min_gap - EPSILON
         (character,) = touching_regions([self.char_fp], offsets)
         spots = free_contacts(
