@@ -26,12 +26,12 @@ PATHS = ["rules", "battlefield/__init__.py", "battlefield/validation.py", "battl
 
 
 @functools.cache
-def checkout() -> pathlib.Path | None:
+def checkout(commit: str = BASELINE) -> pathlib.Path | None:
     """The baseline's files in a temporary folder (removed when the process ends)."""
     folder = pathlib.Path(tempfile.mkdtemp(prefix="arbiter-baseline-"))
     try:
         archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", BASELINE, *PATHS],
+            ["git", "-C", str(ROOT), "archive", commit, *PATHS],
             check=True,
             capture_output=True,
         ).stdout
@@ -45,9 +45,11 @@ def checkout() -> pathlib.Path | None:
     return folder
 
 
-def measure(module: str, function: str, *args):
-    """`module.function(*args)` run against the baseline engine; its JSON result, or None."""
-    folder = checkout()
+def measure(module: str, function: str, *args, commit: str = BASELINE):
+    """`module.function(*args)` run against the baseline engine (`commit`: another baseline
+    commit than BENCH_BASELINE, for a benchmark whose issue has its own); its JSON result, or
+    None."""
+    folder = checkout(commit)
     if folder is None:
         return None
     code = (

@@ -10,27 +10,28 @@ A character stand (General, Wizard, Hero) never blocks, halts or confuses a movi
   reports `slain` when none is within 30 cm. A character on foot goes round impassable terrain
   and enemy units: the engine only finds straight routes, so when none is clear it reports the
   displacement without a spot and says the owner places it (never "slain" on that ground).
-The searches sample the ring of touching positions every `SEARCH_STEP` cm, so the spot offered
-is within `SEARCH_STEP` (< PLACEMENT_TOLERANCE) of the nearest one.
+The searches find the free stretches of the ring of touching positions exactly
+(stands.free_contacts), so the spot offered is the nearest one.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+
+import shapely
+from shapely.geometry import box
 
 from ..geometry import EPSILON, fmt
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
 from .flying import finish
-from .stands import board, contact_centres, overlaps, stands_overlap, swept_hull
-from .terrain import forbidden_terrain_under, kind_of
+from .stands import board, free_contacts, overlaps, stands_overlap, swept_hull
+from .terrain import forbidden_terrain_under, kind_of, no_flyer_end_terrain
 
 RULE = "general/characters"
 #: 2.8 / 2.9: how far a displaced or escaping character may go (never more, mount or not).
 DISPLACE_DISTANCE = 30.0
-#: Spacing (cm) of the candidate spots on a touching ring: below PLACEMENT_TOLERANCE (0.1 cm).
-SEARCH_STEP = 0.05
 
 
 def cannot_enter(situation: Situation, character: Unit, footprint) -> bool:
@@ -90,7 +91,7 @@ def nearest_join(
         for anchor in host.models:
             if anchor.footprint.distance(stand.footprint) > min(limit, best_cost) + EPSILON:
                 continue
-            for x, y in contact_centres(anchor.footprint, stand, (stand.x, stand.y), SEARCH_STEP):
+            for x, y in _free_contacts(situation, character, [anchor], ignore):
                 cost = math.hypot(x - stand.x, y - stand.y)
                 if cost > min(limit, best_cost) + EPSILON:
                     break
@@ -102,6 +103,40 @@ def nearest_join(
                     best, best_cost = cand, cost
                     break
     return best
+
+
+def _free_contacts(
+    situation: Situation,
+    character: Unit,
+    anchors: list[Model],
+    ignore: set,
+    also_clear_of: Sequence[Model] = (),
+) -> list[tuple[float, float]]:
+    """Centres where the character's stand touches one of `anchors`, is off every stand (but
+    its own and those of `ignore`) and every stand of `also_clear_of`, off terrain it cannot be
+    in and not touching an enemy: nearest to where it stands first. Exact
+    (stands.free_contacts); the caller checks the spot it takes with `_free`."""
+    b = board(situation)
+    stand = character.models[0]
+    x0, y0, x1, y1 = shapely.total_bounds([a.footprint for a in anchors])
+    reach = 2 * stand.base.radius + 4 * EPSILON if stand.base.kind == "round" else 10.0
+    around = box(x0 - reach, y0 - reach, x1 + reach, y1 + reach)
+    stands = [o for o in b.stands_near(around) if o.unit != character.id and o.unit not in ignore]
+    flying = character.has("FLYING")
+    terrain = [
+        f.footprint
+        for f, kind in no_flyer_end_terrain(situation)
+        if (flying or kind == "impassable") and f.footprint.intersects(around)
+    ]
+    return free_contacts(
+        stand,
+        [a.footprint for a in anchors],
+        (stand.x, stand.y),
+        table=b.table,
+        not_on=[o.footprint for o in [*anchors, *stands, *also_clear_of]] + terrain,
+        clear_of=[o.footprint for o in stands if b.army_of[o.unit] != character.army],
+        clearance=EPSILON,
+    )
 
 
 def _free(situation: Situation, character: Unit, cand: Model, ignore: set) -> bool:
@@ -121,21 +156,17 @@ def _free(situation: Situation, character: Unit, cand: Model, ignore: set) -> bo
 
 def nearest_clear(situation: Situation, character: Unit, blockers: list[Model]) -> Model | None:
     """[house] The nearest spot clear of every stand (the movers' end stands `blockers`
-    included) and of terrain the character cannot be in: searched on rings round the blockers."""
+    included) and of terrain the character cannot be in: on the rings round the blockers
+    (exact, `_free_contacts`)."""
     stand = character.models[0]
-    best, best_cost = None, math.inf
-    for blocker in blockers:
-        for x, y in contact_centres(blocker.footprint, stand, (stand.x, stand.y), SEARCH_STEP):
-            cost = math.hypot(x - stand.x, y - stand.y)
-            if cost >= best_cost:
-                break
-            cand = stand.placed(x, y)
-            if any(stands_overlap(cand, o) for o in blockers):
-                continue
-            if _free(situation, character, cand, {m.unit for m in blockers}):
-                best, best_cost = cand, cost
-                break
-    return best
+    ignore = {m.unit for m in blockers}
+    for x, y in _free_contacts(situation, character, blockers, ignore, blockers):
+        cand = stand.placed(x, y)
+        if not any(stands_overlap(cand, o) for o in blockers) and _free(
+            situation, character, cand, ignore
+        ):
+            return cand
+    return None
 
 
 def characters_in_the_way(

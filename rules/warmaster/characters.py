@@ -94,7 +94,7 @@ def escape_reason(situation: Situation, unit: Unit) -> str | None:
 
 def plan_escape(situation: Situation, unit: Unit) -> Model | None:
     """2.8: the shortest legal move (<= 30 cm) ending touching another friendly unit the
-    character may join, or None. Exact to SEARCH_STEP (bystanders.nearest_join)."""
+    character may join, or None. Exact (bystanders.nearest_join, stands.free_contacts)."""
     joined = unit.state.get("joined")
     return nearest_join(
         situation,

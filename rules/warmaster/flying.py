@@ -9,7 +9,7 @@ stands, not touching an enemy unless the move is a charge, and the unit's stands
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 
 import shapely
 
@@ -343,15 +343,18 @@ def no_end_index(situation: Situation) -> tuple[list, shapely.STRtree | None]:
     return cache["no-end"]
 
 
-def engine_may_place(situation: Situation, unit: Unit, fp) -> bool:
+def engine_may_place(
+    situation: Situation, unit: Unit, fp, ignore: Collection[str] = frozenset()
+) -> bool:
     """Where the engine itself may put a stand of a flyer it places (home back, escapes): on the
     table, clear of woods and terrain infantry cannot enter, not on another unit's stand, and
-    ENEMY_CLEARANCE away from enemy stands (so that it is never touching one)."""
+    ENEMY_CLEARANCE away from enemy stands (so that it is never touching one). `ignore`: units
+    whose stands do not count (characters, which 2.9 moves aside or displaces)."""
     b = board(situation)
     if not b.table.buffer(EPSILON).contains(fp):
         return False
     for o in b.stands_near(fp, 2 * ENEMY_CLEARANCE):
-        if o.unit == unit.id:
+        if o.unit == unit.id or o.unit in ignore:
             continue
         if b.army_of[o.unit] == unit.army:
             if overlaps(fp, o.footprint):

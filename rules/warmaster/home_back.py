@@ -29,6 +29,9 @@ import math
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
+import numpy as np
+import shapely
+from shapely.geometry import LineString, Point, Polygon, box
 from shapely.ops import nearest_points
 
 from ..dice import Dice
@@ -37,6 +40,7 @@ from ..geometry import EPSILON, fmt
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
+from .bystanders import finish_past_characters
 from .command import character_of, check_before_orders
 from .flying import (
     COMMAND_RANGE,
@@ -45,7 +49,6 @@ from .flying import (
     end_models,
     engaged,
     engine_may_place,
-    finish,
     new_verdict,
     no_end_index,
     phase_check,
@@ -54,17 +57,18 @@ from .flying import (
 )
 from .stands import (
     ENEMY_CLEARANCE,
+    TOUCH,
     board,
-    contact_centres,
-    interval_containing,
+    free_contacts,
     is_character,
     merge_intervals,
     overlaps,
     same_facing,
+    shape_offsets,
     stands_together,
-    sweep_intervals,
     swept_hull,
     table_limit,
+    touching_regions,
     unit_distance,
 )
 
@@ -72,8 +76,14 @@ RULE = "flying-units/home-back"
 HOME_BACK_CM_PER_PIP = 10.0
 #: How much smaller (cm) the first stand is swept, so that touching is not taken for blocking.
 CORE = 1e-5
-#: Spacing (cm) of the spots tried round a stand already placed: below PLACEMENT_TOLERANCE.
-SEARCH_STEP = 0.05
+#: The character's region grown by the least gap is a polygon of ARC_SEGMENTS a quarter circle,
+#: inscribed in the true rounded region; growing it by 1 / ARC_CHORD more makes it circumscribed,
+#: so a spot found outside it is truly no nearer the character than the first stand.
+ARC_SEGMENTS = 64
+ARC_CHORD = math.cos(math.pi / (4 * ARC_SEGMENTS))
+#: How far (cm) inside a stretch where the second stand has room the search starts (far
+#: below PLACEMENT_TOLERANCE): at its very end the room is a single point.
+ROOM_MARGIN = 1e-6
 #: When the first stand's furthest allowed spot leaves no room for the others, it steps back
 #: toward its start by this much and tries again (well inside the placement tolerance).
 STEP_BACK = 0.05
@@ -93,9 +103,8 @@ def eligibility(verdict: Verdict, situation: Situation, unit: Unit) -> bool:
         stage="eligible-if",
         passed=not is_character(unit),
         subject=unit.id,
-        text="Home back is for flying units."
-        if not is_character(unit)
-        else f"{unit.id} is a character; characters do not home back.",
+        pass_text="Home back is for flying units.",
+        fail_text=f"{unit.id} is a character; characters do not home back.",
     )
     busy = engaged(situation, unit)
     verdict.check(
@@ -103,9 +112,9 @@ def eligibility(verdict: Verdict, situation: Situation, unit: Unit) -> bool:
         stage="eligible-if",
         passed=not busy,
         subject=unit.id,
-        text=f"{unit.id} is not in combat."
-        if not busy
-        else f"{unit.id} is touching enemy {', '.join(busy)}; a unit in combat cannot home back.",
+        pass_text=f"{unit.id} is not in combat.",
+        fail_text=f"{unit.id} is touching enemy {', '.join(busy)}; "
+        "a unit in combat cannot home back.",
     )
     spell = unit.flag("spell_prevents_movement")
     verdict.check(
@@ -113,9 +122,8 @@ def eligibility(verdict: Verdict, situation: Situation, unit: Unit) -> bool:
         stage="eligible-if",
         passed=not spell,
         subject=unit.id,
-        text="No spell stops this unit moving."
-        if not spell
-        else f"A spell prevents {unit.id} from moving, so it cannot home back.",
+        pass_text="No spell stops this unit moving.",
+        fail_text=f"A spell prevents {unit.id} from moving, so it cannot home back.",
     )
     # 2.9: home back comes after initiative and before any order roll of the army, once a phase.
     check_before_orders(verdict, situation, unit, RULE)
@@ -146,12 +154,10 @@ def eligibility(verdict: Verdict, situation: Situation, unit: Unit) -> bool:
             stage="eligible-if",
             passed=far,
             subject=unit.id,
-            text=f"{unit.id} is {fmt(nearest)} cm from its nearest character, more than "
-            f"{fmt(COMMAND_RANGE)} cm, so it may home back."
-            if far
-            else f"{unit.id} is {fmt(nearest)} cm from a character, "
-            f"within {fmt(COMMAND_RANGE)} cm, "
-            "so it cannot home back.",
+            pass_text=f"{unit.id} is {fmt(nearest)} cm from its nearest character, more than "
+            f"{fmt(COMMAND_RANGE)} cm, so it may home back.",
+            fail_text=f"{unit.id} is {fmt(nearest)} cm from a character, "
+            f"within {fmt(COMMAND_RANGE)} cm, so it cannot home back.",
             measured=nearest,
             limit=COMMAND_RANGE,
         )
@@ -199,26 +205,31 @@ def plan_home_back(situation: Situation, unit: Unit, character: Unit, roll: int)
     # Swept a little beyond `wanted`, so an obstacle that ends exactly there is told apart from
     # one the stand would still be inside.
     reach = swept_hull(first.footprint, ux * (wanted + 1), uy * (wanted + 1))
-    # Swept a hair smaller, so sliding along a friend's edge (touching, which is allowed) is not
-    # taken for running into it; the stop is then put that hair back (CORE) before the contact.
-    core = first.footprint.buffer(-CORE, join_style="mitre")
-    blocked = []
-    for obstacle in ctx.obstacles_near(reach):
-        full = sweep_intervals(first.footprint, ux, uy, wanted + 1, [obstacle])
-        for a, b in sweep_intervals(core, ux, uy, wanted + 1, [obstacle]):
-            # the blocked stretch starts where the true stand first touches this obstacle
-            outer = interval_containing(full, a)
-            blocked.append((outer[0] if outer else a, b))
-    blocked = merge_intervals(blocked)
-    t = min(wanted, ctx.table_limit(first, ux, uy))
-    t = _step_out(blocked, t)
-    ends = None
-    while t >= -EPSILON:
-        t = max(t, 0.0)
-        ends = ctx.place(first, ux * t, uy * t)
-        if ends is not None or t == 0.0:
-            break
-        t = _step_out(blocked, t - STEP_BACK)
+    blocked = _blocked_stretches(first, ux, uy, wanted + 1, ctx.obstacles_near(reach))
+    top = min(wanted, ctx.table_limit(first, ux, uy))
+    room = None  # worked out only when the unit does not fit at the furthest spot
+
+    def down_to(t: float) -> float:
+        """The largest t' <= t where the first stand may end (and, once `room` is known, has
+        room beside it), or -1."""
+        while t >= -EPSILON:
+            nearer = _step_out(blocked, t)
+            nearer = nearer if room is None else _inside(room, nearer)
+            if nearer >= t - 1e-12:
+                return max(t, 0.0)
+            t = nearer
+        return -1.0
+
+    t = down_to(top)
+    ends = ctx.place(first, ux * t, uy * t) if t >= 0.0 else None
+    if ends is None and t > 0.0:
+        room = ctx.room_beside(first, ux, uy, t)
+        t = down_to(t)
+        while t >= 0.0:
+            ends = ctx.place(first, ux * t, uy * t)
+            if ends is not None or t == 0.0:
+                break
+            t = down_to(t - STEP_BACK)
     return Plan(
         character,
         char_stand,
@@ -230,6 +241,45 @@ def plan_home_back(situation: Situation, unit: Unit, character: Unit, roll: int)
         t if ends is not None else 0.0,
         tuple(ends) if ends else None,
     )
+
+
+def _blocked_stretches(
+    first: Model, ux: float, uy: float, t_max: float, obstacles: list
+) -> list[tuple[float, float]]:
+    """The stretches of t in [0, t_max] where the first stand moved by t * (ux, uy) is on an
+    obstacle, merged. Exact (stands.touching_regions): for each convex piece of an obstacle,
+    the line meets the region where the stand touches or overlaps it in one segment. The stand
+    made a hair (CORE) smaller meets it in a shorter one, or none when the stand only slides
+    along the piece's edge, which is allowed; a stretch runs from where the true stand first
+    touches the piece to where the smaller one leaves it."""
+    if not obstacles or t_max <= EPSILON or (ux, uy) == (0.0, 0.0):
+        return []
+    core = first.footprint.buffer(-CORE, join_style="mitre")
+    path = LineString([(0.0, 0.0), (ux * t_max, uy * t_max)])
+    start = Point(0.0, 0.0)
+    spans = []
+    for shape in (first.footprint, core):
+        corners = np.asarray(shape.exterior.coords[:-1])
+        met = shapely.intersection(path, touching_regions(obstacles, corners))
+        near = shapely.distance(start, met)
+        spans.append((near, near + shapely.length(met), shapely.is_empty(met)))
+    (outer, _, _), (_, inner_end, missed) = spans
+    return merge_intervals(
+        (float(a), float(min(b, t_max)))
+        for a, b, gone in zip(outer, inner_end, missed, strict=True)
+        if not gone
+    )
+
+
+def _inside(intervals: list[tuple[float, float]], t: float) -> float:
+    """The largest t' <= t inside one of the (closed, sorted) intervals, or -1 if none."""
+    best = -1.0
+    for a, b in intervals:
+        if a - 1e-9 <= t <= b + 1e-9:
+            return t
+        if b < t:
+            best = b
+    return best
 
 
 def _step_out(blocked: list[tuple[float, float]], t: float) -> float:
@@ -249,19 +299,108 @@ class _Context:
         self.char_fp = char_stand.footprint
         self.board = board(situation)
         self.terrain, self.terrain_tree = no_end_index(situation)
+        # 2.9: characters are not units; any but the one flown to is moved aside (a friend) or
+        # displaced (a lone enemy) where the unit ends, so none stops the placement.
+        self.passed_over = (self.board.characters - {char_stand.unit}) | {unit.id}
+
+    def in_the_way(self, region, margin: float = 0.0) -> tuple[list[Polygon], list[Polygon]]:
+        """Near `region`: what a stand of the unit may not end on (its army's other stands, the
+        character flown to, terrain a flyer may not end over), and the enemy stands it must
+        keep clear of. Other characters are passed over (2.9)."""
+        friends: list[Polygon] = []
+        enemies: list[Polygon] = []
+        for o in self.board.stands_near(region, margin):
+            if o.unit in self.passed_over:
+                continue
+            (friends if self.board.army_of[o.unit] == self.unit.army else enemies).append(
+                o.footprint
+            )
+        if self.terrain_tree is not None:
+            friends.extend(self.terrain[int(i)] for i in self.terrain_tree.query(region))
+        return friends, enemies
 
     def obstacles_near(self, region) -> list:
-        out = []
-        for o in self.board.stands_near(region, 2 * ENEMY_CLEARANCE):
-            if o.unit == self.unit.id:
+        friends, enemies = self.in_the_way(region, 2 * ENEMY_CLEARANCE)
+        return friends + [e.buffer(ENEMY_CLEARANCE, join_style="mitre") for e in enemies]
+
+    def room_beside(
+        self, first: Model, ux: float, uy: float, t_max: float
+    ) -> list[tuple[float, float]] | None:
+        """The t in [0, t_max] at which, with the first stand moved t along (ux, uy), some spot
+        touching it is on the table and off other units' stands, enemies and terrain a flyer may
+        not end over: another stand of the unit must touch the first, so only there can the
+        unit be placed (a necessary condition: the search steps over the rest). Exact: each
+        edge of the ring of touching centres sweeps a parallelogram; its free part, mapped back
+        to (position along the edge, t), spans the t at which that edge has a free spot. None
+        when the unit is one stand or its stands differ in shape or facing."""
+        offsets = shape_offsets(first)
+        others = [m for m in self.unit.models if m.id != first.id]
+        if not others or any(
+            shape_offsets(m).shape != offsets.shape or not np.allclose(shape_offsets(m), offsets)
+            for m in others
+        ):
+            return None
+        (ring,) = touching_regions([first.footprint], offsets)
+        swept = swept_hull(ring, ux * t_max, uy * t_max)
+        area = swept.buffer(2 * float(np.abs(offsets).max()) + 2 * ENEMY_CLEARANCE)
+        friends, enemies = self.in_the_way(area)
+        taken = shapely.union_all(
+            np.concatenate(
+                [
+                    shapely.buffer(touching_regions(friends, offsets), -TOUCH, join_style="mitre"),
+                    shapely.buffer(
+                        touching_regions(enemies, offsets),
+                        ENEMY_CLEARANCE / 2 - TOUCH,
+                        join_style="mitre",
+                    ),
+                ]
+            )
+        )
+        x0, y0, x1, y1 = self.board.table.bounds
+        free = box(
+            x0 - EPSILON - offsets[:, 0].min(),
+            y0 - EPSILON - offsets[:, 1].min(),
+            x1 + EPSILON - offsets[:, 0].max(),
+            y1 + EPSILON - offsets[:, 1].max(),
+        ).difference(taken)
+        spans = []
+        corners = list(ring.exterior.coords)
+        for (ax, ay), (bx, by) in zip(corners, corners[1:], strict=False):
+            ex, ey = bx - ax, by - ay
+            across = ex * uy - ey * ux
+            if abs(across) <= 1e-12:  # the edge lies along the move: a stretch of one line
+                length = ex * ux + ey * uy
+                if length < 0:
+                    ax, ay, length = bx, by, -length
+                line = LineString(
+                    [(ax, ay), (ax + ux * (length + t_max), ay + uy * (length + t_max))]
+                )
+                for piece in shapely.get_parts(line.intersection(free)):
+                    ts = [(px - ax) * ux + (py - ay) * uy for px, py in piece.coords]
+                    spans.append((max(0.0, min(ts) - length), min(t_max, max(ts))))
                 continue
-            if self.board.army_of[o.unit] == self.unit.army:
-                out.append(o.footprint)
-            else:
-                out.append(o.footprint.buffer(ENEMY_CLEARANCE, join_style="mitre"))
-        if self.terrain_tree is not None:
-            out.extend(self.terrain[int(i)] for i in self.terrain_tree.query(region))
-        return out
+            sweep = Polygon(
+                [
+                    (ax, ay),
+                    (bx, by),
+                    (bx + ux * t_max, by + uy * t_max),
+                    (ax + ux * t_max, ay + uy * t_max),
+                ]
+            )
+            for piece in shapely.get_parts(sweep.intersection(free)):
+                if piece.is_empty:
+                    continue
+                ts = [
+                    ((px - ax) * ey - (py - ay) * ex) / -across
+                    for px, py in shapely.get_coordinates(piece)
+                ]
+                spans.append((max(0.0, min(ts)), min(t_max, max(ts))))
+        # An end of a stretch is a spot where the second stand only just fits: a hair inside
+        # it (ROOM_MARGIN), the search round the first stand still finds that spot.
+        return [
+            (a, b - ROOM_MARGIN) if b - a > 2 * ROOM_MARGIN else ((a + b) / 2,) * 2
+            for a, b in merge_intervals(spans)
+        ]
 
     def table_limit(self, stand: Model, ux: float, uy: float) -> float:
         """How far the stand can move along (ux, uy) and stay on the table."""
@@ -274,7 +413,7 @@ class _Context:
         return (
             fp.distance(self.char_fp) >= min_gap - EPSILON
             and not any(overlaps(fp, other) for other in placed)
-            and engine_may_place(self.situation, self.unit, fp)
+            and engine_may_place(self.situation, self.unit, fp, self.passed_over)
         )
 
     def place(self, first: Model, dx: float, dy: float) -> list[Model] | None:
@@ -298,32 +437,52 @@ class _Context:
         placed = {first.id: first_end}
         for m in others:
             ideal = kept[m.id]
-            best = None
-            if self.allowed(
-                ideal.footprint, [p.footprint for p in placed.values()], min_gap
-            ) and any(ideal.footprint.distance(p.footprint) <= EPSILON for p in placed.values()):
-                best = ideal
-            else:
-                # every spot touching a stand already placed (the rings sampled every
-                # SEARCH_STEP, so the nearest free spot is found to within it), nearest first
-                best_cost = math.inf
-                fps = [p.footprint for p in placed.values()]
-                for anchor in placed.values():
-                    for x, y in contact_centres(
-                        anchor.footprint, m, (ideal.x, ideal.y), SEARCH_STEP
-                    ):
-                        cost = math.hypot(x - ideal.x, y - ideal.y)
-                        if cost >= best_cost:
-                            break
-                        cand = m.placed(x, y)
-                        if self.allowed(cand.footprint, fps, min_gap):
-                            best, best_cost = cand, cost
-                            break
+            fps = [p.footprint for p in placed.values()]
+            best: Model | None = ideal
+            if not self.allowed(ideal.footprint, fps, min_gap) or all(
+                ideal.footprint.distance(p) > EPSILON for p in fps
+            ):
+                best = self.nearest_touching(m, fps, (ideal.x, ideal.y), min_gap)
             if best is None:
                 return None
             placed[m.id] = best
         ends = [placed[m.id] for m in self.unit.models]
         return ends if stands_together(ends) else None
+
+    def nearest_touching(
+        self, m: Model, placed: list, toward: tuple[float, float], min_gap: float
+    ) -> Model | None:
+        """The spot nearest `toward` where stand `m` (keeping its facing) touches a stand already
+        placed and may end (`allowed`), or None. Exact, not sampled (stands.free_contacts): the
+        other units' stands and the terrain it may not end over are kept off, enemies by
+        ENEMY_CLEARANCE, and the character's region is grown by `min_gap` (no stand nearer the
+        character than the first); the spot taken is checked once more by `allowed`."""
+        offsets = shape_offsets(m)
+        x0, y0, x1, y1 = shapely.total_bounds(placed)
+        reach = 2 * float(np.abs(offsets).max()) + 2 * ENEMY_CLEARANCE
+        friends, enemies = self.in_the_way(box(x0 - reach, y0 - reach, x1 + reach, y1 + reach))
+        friends = list(placed) + friends
+        near_character = min_gap - EPSILON
+        (character,) = touching_regions([self.char_fp], offsets)
+        spots = free_contacts(
+            m,
+            placed,
+            toward,
+            table=self.board.table,
+            not_on=friends,
+            clear_of=enemies,
+            clearance=ENEMY_CLEARANCE / 2,
+            forbidden=[
+                character.buffer(near_character / ARC_CHORD, quad_segs=ARC_SEGMENTS)
+                if near_character > 0
+                else character.buffer(-TOUCH, join_style="mitre")
+            ],
+        )
+        for x, y in spots:
+            cand = m.placed(x, y)
+            if self.allowed(cand.footprint, placed, min_gap):
+                return cand
+        return None
 
     def _ok_in_order(self, m: Model, fps: list, min_gap: float) -> bool:
         if not self.allowed(m.footprint, fps, min_gap):
@@ -345,11 +504,10 @@ def _roll_and_character(verdict: Verdict, situation: Situation, unit: Unit, move
         stage="before-moving",
         passed=ok,
         subject=character.id,
-        text=f"{unit.id} rolled {roll}: it may home back up to "
-        f"{fmt(roll * HOME_BACK_CM_PER_PIP)} cm "
-        f"toward {character.id}."
-        if ok
-        else f"{character.id} is not a friendly character, so {unit.id} cannot home back to it.",
+        pass_text=f"{unit.id} rolled {roll}: it may home back up to "
+        f"{fmt(roll * HOME_BACK_CM_PER_PIP)} cm toward {character.id}.",
+        fail_text=f"{character.id} is not a friendly character, "
+        f"so {unit.id} cannot home back to it.",
         measured=roll * HOME_BACK_CM_PER_PIP,
         limit=None,
     )
@@ -401,11 +559,9 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
             stage="while-moving",
             passed=not turned,
             subject=start.id,
-            text=f"{start.id} keeps its facing."
-            if not turned
-            else f"{start.id} turned from {fmt(start.facing)} to {fmt(end.facing)} degrees; "
-            "no stand may "
-            "change its orientation when homing back.",
+            pass_text=f"{start.id} keeps its facing.",
+            fail_text=f"{start.id} turned from {fmt(start.facing)} to {fmt(end.facing)} "
+            "degrees; no stand may change its orientation when homing back.",
         )
     # The first stand flies straight toward the character.
     first_end = next(e for e in ends if e.id == plan.first.id)
@@ -419,24 +575,21 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
         stage="while-moving",
         passed=straight,
         subject=plan.first.id,
-        text=f"{plan.first.id}, the stand nearest {character.id}, flies straight toward it."
-        if straight
-        else f"{plan.first.id}, the stand nearest {character.id}, must fly straight toward it; "
-        "it ends "
-        f"{fmt(aside)} cm off that line.",
+        pass_text=f"{plan.first.id}, the stand nearest {character.id}, flies straight toward it.",
+        fail_text=f"{plan.first.id}, the stand nearest {character.id}, must fly straight toward "
+        f"it; it ends {fmt(aside)} cm off that line.",
         measured=aside,
         limit=tol,
     )
+    flew = f"{plan.first.id} flew {fmt(max(along, 0))} cm toward {character.id}"
+    allowed = f"{fmt(plan.wanted)} cm ({_how_far(plan)})"
     verdict.check(
         rule=RULE,
         stage="while-moving",
         passed=along <= plan.wanted + tol,
         subject=plan.first.id,
-        text=(
-            f"{plan.first.id} flew {fmt(max(along, 0))} cm toward {character.id}; it may fly "
-            f"{fmt(plan.wanted)} cm "
-            f"({'into touch' if plan.distance > plan.gap else 'the full roll'})."
-        ),
+        pass_text=f"{flew}; it may fly {allowed}.",
+        fail_text=f"{flew}, further than the {allowed} it may fly.",
         measured=along,
         limit=plan.wanted,
     )
@@ -451,10 +604,9 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
             stage="after-moving",
             passed=gap >= first_gap - tol,
             subject=end.id,
-            text=f"{end.id} is no nearer {character.id} than {plan.first.id}."
-            if gap >= first_gap - tol
-            else f"{end.id} ends {fmt(gap)} cm from {character.id}, nearer than the first stand "
-            f"({fmt(first_gap)} cm); no stand may end nearer than the first.",
+            pass_text=f"{end.id} is no nearer {character.id} than {plan.first.id}.",
+            fail_text=f"{end.id} ends {fmt(gap)} cm from {character.id}, nearer than the first "
+            f"stand ({fmt(first_gap)} cm); no stand may end nearer than the first.",
             measured=gap,
             limit=first_gap,
         )
@@ -485,15 +637,19 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
         stage="after-moving",
         passed=close,
         subject=unit.id,
-        text=(
-            f"{goal}. It ends {fmt(first_gap)} cm from {character.id}"
-            + ("." if close else f", but it could end {fmt(best)} cm away.")
-        ),
+        pass_text=f"{goal}. It ends {fmt(first_gap)} cm from {character.id}.",
+        fail_text=f"{goal}. It ends {fmt(first_gap)} cm from {character.id}, "
+        f"but it could end {fmt(best)} cm away.",
         measured=first_gap,
         limit=best + tol,
     )
     _after(verdict, situation, unit, ends)
-    return finish(verdict, situation, ends, {unit.id: {"homed_back": True}})
+    return finish_past_characters(verdict, situation, unit, ends, {unit.id: {"homed_back": True}})
+
+
+def _how_far(plan: Plan) -> str:
+    """2.4: a roll greater than the gap takes the unit into touch; otherwise the full roll."""
+    return "into touch" if plan.distance > plan.gap else "the full roll"
 
 
 def _after(verdict: Verdict, situation: Situation, unit: Unit, ends: list[Model]) -> None:

@@ -208,13 +208,7 @@ def sweep_intervals(
         return []
     if t_max <= EPSILON:
         return [(0.0, 0.0)] if any(shape.intersects(o) for o in obstacles) else []
-    neg = [(-x, -y) for x, y in shape.exterior.coords[:-1]]
-    hulls = []
-    for obstacle in obstacles:
-        for piece in _pieces(obstacle):
-            pts = [(px + nx, py + ny) for px, py in piece.exterior.coords[:-1] for nx, ny in neg]
-            hulls.append(MultiPoint(pts).convex_hull)
-    region = shapely.union_all(hulls)
+    region = shapely.union_all(touching_regions(obstacles, np.asarray(shape.exterior.coords[:-1])))
     path = LineString([(0.0, 0.0), (ux * t_max, uy * t_max)])
     hit = path.intersection(region)
     intervals = []
@@ -323,31 +317,82 @@ def table_limit(table: Polygon, footprints: Iterable[Polygon], ux: float, uy: fl
     return max(0.0, limit)
 
 
-def contact_centres(
-    anchor: Polygon, stand: Model, toward: tuple[float, float], step: float
-) -> list[tuple[float, float]]:
-    """Every centre where `stand` (keeping its facing) touches the convex footprint `anchor`, to
-    within `step` along the ring they form, nearest `toward` first.
+def shape_offsets(stand: Model) -> np.ndarray:
+    """The corners of a stand's footprint relative to its centre (the stand keeps its facing)."""
+    return np.asarray(stand.footprint.exterior.coords[:-1]) - (stand.x, stand.y)
 
-    Exact ring: the stand centred at c touches the anchor when c lies on the boundary of the
-    Minkowski sum anchor + (-stand shape), the convex hull of the pairwise vertex differences.
-    The ring is sampled every `step` and the point of it nearest `toward` is added, so the
-    nearest free centre found is within `step` of the true nearest free centre."""
-    shape = np.asarray(stand.footprint.exterior.coords[:-1]) - (stand.x, stand.y)
-    corners_a = np.asarray(anchor.exterior.coords[:-1])
-    pts = (corners_a[:, None, :] - shape[None, :, :]).reshape(-1, 2)
-    ring = np.asarray(shapely.convex_hull(shapely.multipoints(pts)).exterior.coords)
-    seg = np.hypot(np.diff(ring[:, 0]), np.diff(ring[:, 1]))
-    along = np.concatenate([[0.0], np.cumsum(seg)])
-    n = max(8, math.ceil(along[-1] / step))
-    at = np.linspace(0.0, along[-1], n, endpoint=False)
-    xs = np.interp(at, along, ring[:, 0])
-    ys = np.interp(at, along, ring[:, 1])
-    nearest = LineString(ring).interpolate(LineString(ring).project(Point(toward)))
-    xs = np.append(xs, nearest.x)
-    ys = np.append(ys, nearest.y)
-    order = np.argsort(np.hypot(xs - toward[0], ys - toward[1]), kind="stable")
-    return list(zip(xs[order].tolist(), ys[order].tolist(), strict=True))
+
+def touching_regions(obstacles: Iterable[Polygon], offsets: np.ndarray) -> np.ndarray:
+    """For each convex piece of each obstacle, the centres where a convex stand shape (corners at
+    `offsets` from its centre) meets it: the Minkowski sum piece + (-shape), the convex hull of
+    the pairwise corner differences. Exact: the stand centred inside the region overlaps the
+    piece, on its boundary it touches it, outside it is clear of it."""
+    clouds = []
+    for obstacle in obstacles:
+        for piece in _pieces(obstacle):
+            corners_o = np.asarray(piece.exterior.coords[:-1])
+            clouds.append((corners_o[:, None, :] - offsets[None, :, :]).reshape(-1, 2))
+    if not clouds:
+        return np.empty(0, dtype=object)
+    index = np.repeat(np.arange(len(clouds)), [len(c) for c in clouds])
+    return shapely.convex_hull(shapely.multipoints(np.concatenate(clouds), indices=index))
+
+
+#: How much smaller (cm) the regions where a stand may not stand are made, so that touching their
+#: edge is not taken for being on them (an overlap of TOUCH x 4 cm is far below EPSILON's area).
+TOUCH = 1e-8
+
+
+def free_contacts(
+    stand: Model,
+    anchors: Sequence[Polygon],
+    toward: tuple[float, float],
+    *,
+    table: Polygon,
+    not_on: Iterable[Polygon] = (),
+    clear_of: Iterable[Polygon] = (),
+    clearance: float = 0.0,
+    forbidden: Iterable[Polygon] = (),
+) -> list[tuple[float, float]]:
+    """Centres where `stand` (keeping its facing) touches one of the convex `anchors` and is on
+    the table, not on any of `not_on` (touching is fine), more than `clearance` from each of
+    `clear_of`, and outside the centre regions `forbidden`: the nearest to `toward` of each free
+    stretch, nearest first. Exact, not sampled: the centres touching an anchor are the boundary
+    of a convex region (touching_regions), the centres on an obstacle are regions of the same
+    kind (made TOUCH smaller, so touching stays allowed; grown by `clearance` for `clear_of`), and
+    each free stretch is what the boundary keeps outside them. Callers check the spot they take
+    once more with their own rule (floating point at the ends of a stretch)."""
+    offsets = shape_offsets(stand)
+    rings = touching_regions(anchors, offsets)
+    if not len(rings):
+        return []
+    blocked = [
+        shapely.buffer(touching_regions(not_on, offsets), -TOUCH, join_style="mitre"),
+        shapely.buffer(touching_regions(clear_of, offsets), clearance + TOUCH, join_style="mitre"),
+        np.asarray(list(forbidden), dtype=object),
+    ]
+    x0, y0, x1, y1 = table.bounds
+    on_table = box(  # touching the edge at most
+        x0 - offsets[:, 0].min(),
+        y0 - offsets[:, 1].min(),
+        x1 - offsets[:, 0].max(),
+        y1 - offsets[:, 1].max(),
+    )
+    free = shapely.intersection(
+        shapely.difference(
+            shapely.get_exterior_ring(rings), shapely.union_all(np.concatenate(blocked))
+        ),
+        on_table,
+    )
+    target = Point(toward)
+    points = []
+    for piece in shapely.get_parts(free):
+        if piece.is_empty:
+            continue
+        if piece.geom_type == "LineString":
+            piece = piece.interpolate(piece.project(target))
+        points.append((piece.x, piece.y))
+    return sorted(points, key=lambda c: math.hypot(c[0] - toward[0], c[1] - toward[1]))
 
 
 def centroid(stands: Iterable[Model]) -> tuple[float, float]:

@@ -422,3 +422,33 @@ def test_no_legal_hand_placement_ends_nearer_the_character_than_the_suggestion(c
         if verdict.legal:
             gap_hand = verdict.after.model(first).footprint.distance(char)
             assert gap_hand >= best - PLACEMENT_TOLERANCE, (hand, gap_hand, best)
+
+
+def test_a_slot_narrower_than_any_sampling_step_is_found_for_the_second_stand():
+    # Two stands facing +x: F1 (10, 50) and F2 (10, 54), the first stand (nearest C). Roll 6
+    # (60 cm) against a gap of 49 cm to the round C at (61, 54) (near edge x = 60): F2 flies into
+    # touch, to x 58..60, y 52..56. F1 (4 cm along y, 2 cm along x) must touch F2 and every
+    # spot round F2 is taken by friends except one: on F2's top edge, between L1 (x up to
+    # 57.105) and K1 (x from 59.14), F1's centre may be anywhere in x 58.105..58.14, a slot
+    # 0.035 cm wide. Left of F2 are L1 and M1, below it N1, right of it K1, C and N1. The
+    # nearest spot of the slot to F1's place in the line (x 59) is x 58.14.
+    doc = scenario(
+        [
+            flyers("F", [stand("F1", 10, 50), stand("F2", 10, 54)]),
+            character("C", 61, 54),
+            flyers("K", [stand("K1", 60.14, 50)], keywords=("INFANTRY",)),
+            flyers("L", [stand("L1", 56.105, 50)], keywords=("INFANTRY",)),
+            flyers("M", [stand("M1", 56.105, 56)], keywords=("INFANTRY",)),
+            flyers("N", [stand("N1", 60, 60)], keywords=("INFANTRY",)),
+        ]
+    )
+    verdict = judge(doc, suggested(doc, home_back(6)).to_document())
+    assert verdict.legal, failed_rules(verdict)
+    placed = ends(verdict)
+    assert placed["F2"] == (pytest.approx(59, abs=1e-2), pytest.approx(54))
+    assert placed["F1"] == (pytest.approx(58.14, abs=PLACEMENT_TOLERANCE), pytest.approx(50))
+    # stopping before M1 (F2 at x 54, the unit in line) is 5 cm short: refused
+    short = {"F1": {"x": 54, "y": 50}, "F2": {"x": 54, "y": 54}}
+    verdict = judge(doc, {**home_back(6), "end": short})
+    assert not verdict.legal
+    assert any("could end" in t for _, _, t in failed_rules(verdict))
