@@ -11,8 +11,6 @@ import ast
 import functools
 from pathlib import Path
 
-import pytest
-
 RULES = Path(__file__).resolve().parents[2] / "rules"
 WARMASTER = RULES / "warmaster"
 
@@ -61,12 +59,6 @@ def positional_findings(paths: list[Path]) -> list[str]:
     return [f"{p}:{call.lineno}" for p in paths for call in _calls(p, "Finding") if call.args]
 
 
-WARMASTER_PENDING = pytest.mark.xfail(
-    strict=False,
-    reason="rules/warmaster is converted on the wmrules branch; remove this mark once it is merged",
-)
-
-
 def test_the_scan_names_a_text_chosen_by_the_outcome(tmp_path):
     """The scan itself: it names each inline choice and lets through the separate texts and the
     conditional wording of a check whose outcome is fixed."""
@@ -92,11 +84,9 @@ def test_every_finding_in_the_engine_is_built_with_keyword_arguments():
     assert positional_findings(_sources(warmaster=False)) == []
 
 
-@WARMASTER_PENDING
 def test_no_warmaster_check_picks_its_text_by_its_outcome():
     assert inline_texts(_sources(warmaster=True)) == []
 
 
-@WARMASTER_PENDING
 def test_every_warmaster_finding_is_built_with_keyword_arguments():
     assert positional_findings(_sources(warmaster=True)) == []
