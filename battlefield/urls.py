@@ -22,6 +22,7 @@ urlpatterns = [
     # Accounts (issue 7): the owner's controls, soft delete and restore.
     path("scenarios/<int:pk>/sharing", views.scenario_sharing, name="scenario_sharing"),
     path("scenarios/<int:pk>/rotate-link", views.scenario_rotate_link, name="scenario_rotate"),
+    path("scenarios/<int:pk>/turn", stepper.scenario_turn, name="scenario_turn"),
     path("scenarios/<int:pk>/delete", views.scenario_delete, name="scenario_delete"),
     path("scenarios/<int:pk>/restore", views.scenario_restore, name="scenario_restore"),
     path("scenarios/deleted", views.scenarios_deleted, name="scenarios_deleted"),

@@ -129,7 +129,10 @@ CHARGE_TARGETS = Declaration("charge_targets", "enemy-units", "Charge targets")
 CHARGES_FORTIFIED = Declaration("fortified", "flag", "The unit charged is fortified")
 #: 2.5: a flyer charging from irregular formation goes at most 10 cm.
 IRREGULAR = Declaration("irregular", "flag", "Charging from irregular formation")
-ORDERED_BY = Declaration("ordered_by", "friendly-unit", "Ordered by", required=True)
+#: 2.3: only the characters within range who may still give orders are offered (before the roll).
+ORDERED_BY = Declaration(
+    "ordered_by", "friendly-unit", "Ordered by", required=True, offer=command.order_offer
+)
 HITS = Declaration("hits", "count", "Hits", required=True)
 FRIENDS_MAKE_WAY = Declaration("friends_make_way", "yes-no", "Friends in the way")
 #: 2.9 retreats: the losing units sharing the result, and the side retreated from on a tie.
