@@ -183,7 +183,14 @@ SYSTEM.add(
         suggest=home_back.suggest_home_back,
         eligibility=home_back.home_back_eligibility,
         declarations=(
-            Declaration("home_back_to", "friendly-unit", "Home back to", after_roll=True),
+            # 2.4: rolled first, then the character is chosen among the friendly ones.
+            Declaration(
+                "home_back_to",
+                "friendly-unit",
+                "Home back to",
+                after_roll=True,
+                offer=home_back.home_back_offer,
+            ),
         ),
         dice="one D6",
         phases=("command",),

@@ -381,6 +381,11 @@ def test_a_warmaster_home_back_with_dice_entered_by_hand_runs_through_every_step
     after = client.get(url(s), rolled).content.decode()
     assert 'data-step="after"' in after
     assert 'name="home_back_to"' in after and 'value="elf-general"' in after
+    # 2.4: only characters are homed back to (the Spearmen are friends but no character), and
+    # the choice is made on the roll, shown with it
+    assert 'value="spearmen"' not in after and "Home back roll: 5 x 10 = 50 cm" in after
+    refused = client.get(url(s), {**rolled, "home_back_to": "spearmen", "after": "done"})
+    assert refused.status_code == 422 and "spearmen is not on offer" in refused.content.decode()
     state = {**rolled, "home_back_to": "elf-general", "after": "done"}
     place = client.get(url(s), state).content.decode()
     # a 5 on the home back die: 5 x 10 cm = 50 cm
