@@ -402,6 +402,7 @@ class Urls:
     suggest: str
     commit: str | None = None
     ruler: str = ""  # the ruler's address (editor.share_ruler), when the table may be measured
+    casualty: str | None = None  # where casualties are removed and restored (editors only)
 
 
 def reach_overlays(situation, move: Move, verdict) -> list:
@@ -808,6 +809,7 @@ def scenario_urls(scenario: Scenario, *, token: str | None = None, commit: bool 
         suggest=reverse(suggest_, args=args),
         commit=reverse("move_commit", args=[scenario.pk]) if commit else None,
         ruler=reverse("share_ruler", args=[scenario.share_token]),
+        casualty=reverse("move_casualty", args=[scenario.pk]) if commit else None,
     )
 
 
@@ -879,11 +881,15 @@ def move(request, pk: int | None = None, token: str | None = None):
         params["seed"] = seed
         return redirect(f"{urls.here}?{params.urlencode()}")
     if request.GET.get(SCRATCH) == "1":
-        urls = dataclasses.replace(urls, commit=None)  # a scratch try is never committed
+        # a scratch try is never committed, and changes nothing on the table
+        urls = dataclasses.replace(urls, commit=None, casualty=None)
     context = base_context(request, scenario)
     try:
         stage = read_stage(request.GET, situation)
         context.update(stepper_context(situation, stage, urls))
+        if urls.casualty and stage.name == "place":
+            context["casualties"] = casualties(scenario, stage.unit or "")
+            context["casualty_back"] = request.get_full_path()
         status = 200
     except InvalidInput as exc:
         stage = Stage(unit=request.GET.get("unit") or None, type=request.GET.get("type") or None)
@@ -938,10 +944,11 @@ def fallback(stage: Stage, situation) -> Stage:
 
 def step_seed(scenario: Scenario) -> int:
     """The server's dice of the next step of a scenario (issue 13 item 15): derived with the
-    server's secret from the scenario, its version and its step count, so a step has one roll
-    that going back, reloading or editing the seed in the URL cannot change; committing a move
-    (or any edit) makes the next step's roll a new one."""
-    value = f"{scenario.pk}:{scenario.version}:{scenario.steps.count()}"
+    server's secret from the scenario and its step count, so a step has one roll that going
+    back, reloading, editing the table (e.g. removing and restoring a casualty) or editing the
+    seed in the URL cannot change; committing a move (or an undo, also a step) makes the next
+    step's roll a new one."""
+    value = f"{scenario.pk}:{scenario.steps.count()}"
     return int(salted_hmac(STEP_DICE_SALT, value, algorithm="sha256").hexdigest()[:8], 16)
 
 
@@ -1124,6 +1131,85 @@ def move_undo(request, pk: int):
         return error_response(request, context, exc, status=409)
     messages.success(request, f"Step {target.index} undone (recorded as step {step.index}).")
     return go(request, reverse("move", args=[scenario.pk]))
+
+
+# -- casualties (issue 13 item 4) -------------------------------------------------------------
+
+#: How a casualty's removal is labelled in the editor's history (where restoring finds it).
+CASUALTY = "Casualty: "
+
+
+def casualties(scenario: Scenario, unit_id: str) -> list[dict]:
+    """The models of a unit removed as casualties (`remove_casualty`) and not back on the table,
+    newest first, as their documents: read from the edit history, which keeps the document from
+    before each removal (its last ScenarioEdit.HISTORY edits)."""
+    on_table = {m["id"] for u in scenario.document.get("units", ()) for m in u["models"]}
+    found: dict[str, dict] = {}
+    for edit in scenario.edits.filter(label__startswith=CASUALTY, undone=False).order_by("-seq"):
+        after = {m["id"] for u in edit.after.get("units", ()) for m in u["models"]}
+        for unit in edit.before.get("units", ()):
+            if unit["id"] != unit_id:
+                continue
+            for model in unit["models"]:
+                if model["id"] not in on_table and model["id"] not in after:
+                    found.setdefault(model["id"], model)
+    return list(found.values())
+
+
+def unit_holding(document: dict, model_id: str) -> dict:
+    for unit in document.get("units", ()):
+        if any(m["id"] == model_id for m in unit["models"]):
+            return unit
+    raise InvalidInput("remove", f"there is no model {model_id!r} on this table")
+
+
+def remove_casualty(document: dict, model_id: str) -> str:
+    """Take one model off the table (a casualty); a unit keeps at least one model (a unit that
+    is wiped out is deleted in the editor)."""
+    unit = unit_holding(document, model_id)
+    name = unit.get("name") or unit["id"]
+    if len(unit["models"]) == 1:
+        raise InvalidInput(
+            "remove",
+            f"{model_id} is the last model of {name}: delete the unit in the editor instead",
+        )
+    unit["models"] = [m for m in unit["models"] if m["id"] != model_id]
+    return f"{CASUALTY}{model_id} of {name} removed"
+
+
+def restore_casualty(document: dict, scenario: Scenario, model_id: str) -> str:
+    """Put a casualty back where it was removed, in its unit."""
+    for unit in document.get("units", ()):
+        model = next((m for m in casualties(scenario, unit["id"]) if m["id"] == model_id), None)
+        if model is not None:
+            unit["models"].append(copy.deepcopy(model))
+            return f"Restored {model_id} to {unit.get('name') or unit['id']}"
+    raise InvalidInput("restore", f"{model_id} is not a casualty that can be put back")
+
+
+@require_POST
+def move_casualty(request, pk: int):
+    """Remove the chosen model as a casualty, or restore one (editors only): an edit like any
+    other (the editor's history, refused on an older version), then back to the move page."""
+    scenario = editable_scenario(request, pk)
+    permissions.check_version(request, scenario)
+    here = reverse("move", args=[scenario.pk])
+    back = request.POST.get("back", "")
+    back = back if back.startswith(f"{here}?") or back == here else here
+    document = copy.deepcopy(scenario.document)
+    try:
+        if request.POST.get("restore"):
+            label = restore_casualty(document, scenario, request.POST["restore"])
+        elif request.POST.get("remove"):
+            label = remove_casualty(document, request.POST["remove"])
+        else:
+            raise InvalidInput("remove", "choose the model to remove")
+        scenario.apply_edit(document, label, version=scenario.version)
+    except InvalidInput as exc:
+        messages.error(request, f"That did not work: {exc.message}.")
+    else:
+        messages.success(request, f"{label}.")
+    return redirect(back)
 
 
 # -- the phase bar (issue 13 item 15) -------------------------------------------------------

@@ -32,6 +32,7 @@ urlpatterns = [
     path("scenarios/<int:pk>/move/suggest", stepper.move_suggest, name="move_suggest"),
     path("scenarios/<int:pk>/move/commit", stepper.move_commit, name="move_commit"),
     path("scenarios/<int:pk>/move/undo", stepper.move_undo, name="move_undo"),
+    path("scenarios/<int:pk>/move/casualty", stepper.move_casualty, name="move_casualty"),
     # trying moves through the share link: nothing stored, Commit only for editors (issue 7)
     path("s/<slug:token>/move", stepper.move, name="share_move"),
     path("s/<slug:token>/move/check", stepper.move_check, name="share_move_check"),

@@ -327,6 +327,7 @@
       if (ring) ring.classList.add("shown");
     }
     rove(form, g);
+    form.dispatchEvent(new CustomEvent("table:selected", { bubbles: true, detail: { model: g.dataset.model } }));
     if (focus) g.focus({ preventScroll: true });
     const pose = poseOf(g);
     status(form, `Selected ${g.dataset.model}${movable(form, g) ? "" : " (not movable here)"} at ${fmt(pose.x)}, ${fmt(pose.y)}`);
@@ -804,6 +805,15 @@
   });
   document.addEventListener("htmx:after:swap", initAll);
   document.addEventListener("htmx:after:settle", initAll);
+
+  // The casualty form beside a placement form (form[data-casualty-form]): its model follows the
+  // model selected on the table, so "select, then remove" works without the list.
+  document.addEventListener("table:selected", (event) => {
+    const picker = document.querySelector("form[data-casualty-form] [data-casualty-model]");
+    if (picker && event.detail && [...picker.options].some((o) => o.value === event.detail.model)) {
+      picker.value = event.detail.model;
+    }
+  });
 
   // A new step of the move stepper (the #stepper element replaced by htmx): keyboard focus goes
   // to its heading, and the live region says where the player now is (issue 13: no more

@@ -549,8 +549,10 @@ def test_the_server_roll_is_the_steps_own_and_the_url_cannot_change_it(client, c
     assert bound == str(step_seed(charging))
     edited = client.get(url(charging), {**CHARGE, "roll": "server", "seed": "12345"})
     assert edited.status_code == 302 and f"seed={bound}" in edited["Location"]
-    charging.rename("Charge, later")  # any change to the table: the next roll is another
-    assert str(step_seed(charging)) != bound
+    charging.rename("Charge, later")  # editing the table does not re-roll the step
+    assert str(step_seed(charging)) == bound
+    Step.append(charging, {"unit": "A", "type": "charge"}, {"legal": True}, before=charge_table())
+    assert str(step_seed(charging)) != bound  # the next step has dice of its own
 
 
 def test_a_check_posting_another_seed_is_judged_with_the_steps_own_dice(client, mine):
@@ -815,3 +817,40 @@ def test_the_phase_bar_refuses_a_stale_page_and_a_visitor(client, mine, django_u
     assert other.status_code == 404
     mine.refresh_from_db()
     assert mine.document["turn"]["phase"] == "movement"
+
+
+# -- casualties (issue 13 item 4): removed from the move page, and restored ------------------
+
+
+def test_a_casualty_is_removed_and_restored_from_the_placement_step(client, mine):
+    place = url(mine) + "?unit=B&type=surge&ability=blood-surge&roll=hand&dice=4&after=done"
+    html = client.get(place).content.decode()
+    assert f'action="{url(mine, "/casualty")}"' in html and 'name="remove"' in html
+    removed = client.post(
+        url(mine, "/casualty"), {"remove": "B2", "version": mine.version, "back": place}
+    )
+    assert removed.status_code == 302 and removed["Location"] == place
+    mine.refresh_from_db()
+    assert [m["id"] for m in mine.document["units"][0]["models"]] == ["B1"]
+    back = client.get(place).content.decode()
+    assert "Casualty: B2 of Khorne Berzerkers removed." in back
+    assert 'name="restore" value="B2"' in back
+    # B1 is the last model: a wiped-out unit is deleted in the editor, not here
+    last = client.post(url(mine, "/casualty"), {"remove": "B1", "version": mine.version})
+    assert last.status_code == 302
+    mine.refresh_from_db()
+    assert len(mine.document["units"][0]["models"]) == 1
+    assert "B1 is the last model of Khorne Berzerkers" in client.get(place).content.decode()
+    client.post(url(mine, "/casualty"), {"restore": "B2", "version": mine.version})
+    mine.refresh_from_db()
+    assert mine.document == scenario(turn=RED_MOVES)  # B2 back where it stood
+    assert 'name="restore"' not in client.get(place).content.decode()
+
+
+def test_casualties_are_for_editors_on_the_version_they_saw(client, mine, django_user_model):
+    stale = client.post(url(mine, "/casualty"), {"remove": "B2", "version": "0"})
+    assert stale.status_code == 409
+    client.force_login(django_user_model.objects.create_user("stranger"))
+    assert client.post(url(mine, "/casualty"), {"remove": "B2", "version": "1"}).status_code == 404
+    mine.refresh_from_db()
+    assert len(mine.document["units"][0]["models"]) == 2

@@ -184,3 +184,27 @@ def test_the_phase_bar_moves_the_table_to_the_next_phase(
     page.get_by_role("button", name="Next turn").click()
     expect(page.locator("#phase-bar")).to_contain_text("Orcs to play")
     expect(page.locator("#phase-bar")).to_contain_text("Command phase")
+
+
+@pytest.mark.skipif(
+    "surge" not in SYSTEMS["wh40k-11e"].move_types, reason="the engine has no surge moves"
+)
+def test_a_casualty_tapped_on_the_table_is_removed_and_restored_on_a_phone(
+    phone, player, login, screenshot
+):
+    login(phone, player)
+    document = json.loads((DEMO / "surge-berzerkers.json").read_text())
+    s = Scenario.objects.create(document=document, owner=player)
+    phone.goto(f"/scenarios/{s.pk}/move?{SURGE}")
+    phone.locator("#board svg.table.viewable").wait_for()
+    tap_model(phone, "B8")
+    expect(phone.get_by_label("Casualty")).to_have_value("B8")
+    phone.get_by_role("button", name="Remove it from the table").tap()
+    expect(phone.locator(".messages")).to_contain_text("Casualty: B8 of Khorne Berzerkers removed.")
+    expect(phone.locator('#board g.model[data-model="B8"]')).to_have_count(0)
+    units = Scenario.objects.get(pk=s.pk).document["units"]
+    assert "B8" not in {m["id"] for u in units for m in u["models"]}
+    screenshot(phone, "casualty", full_page=False)
+    phone.get_by_role("button", name="Restore B8").tap()
+    expect(phone.locator(".messages")).to_contain_text("Restored B8 to Khorne Berzerkers.")
+    expect(phone.locator('#board g.model[data-model="B8"]')).to_have_count(1)
