@@ -40,7 +40,7 @@ from rules.move import MOVE_FORMAT
 from rules.systems import SYSTEMS, Declaration, MoveType
 
 from . import permissions, ratelimit
-from .editor import set_turn
+from .editor import casualties, remove_casualty, restore_casualty, set_turn
 from .models import Scenario, StaleScenario, Step
 from .pagecache import situation_of
 from .permissions import can_edit, editable_scenario, shared_scenario, viewable_scenario
@@ -1134,58 +1134,6 @@ def move_undo(request, pk: int):
 
 
 # -- casualties (issue 13 item 4) -------------------------------------------------------------
-
-#: How a casualty's removal is labelled in the editor's history (where restoring finds it).
-CASUALTY = "Casualty: "
-
-
-def casualties(scenario: Scenario, unit_id: str) -> list[dict]:
-    """The models of a unit removed as casualties (`remove_casualty`) and not back on the table,
-    newest first, as their documents: read from the edit history, which keeps the document from
-    before each removal (its last ScenarioEdit.HISTORY edits)."""
-    on_table = {m["id"] for u in scenario.document.get("units", ()) for m in u["models"]}
-    found: dict[str, dict] = {}
-    for edit in scenario.edits.filter(label__startswith=CASUALTY, undone=False).order_by("-seq"):
-        after = {m["id"] for u in edit.after.get("units", ()) for m in u["models"]}
-        for unit in edit.before.get("units", ()):
-            if unit["id"] != unit_id:
-                continue
-            for model in unit["models"]:
-                if model["id"] not in on_table and model["id"] not in after:
-                    found.setdefault(model["id"], model)
-    return list(found.values())
-
-
-def unit_holding(document: dict, model_id: str) -> dict:
-    for unit in document.get("units", ()):
-        if any(m["id"] == model_id for m in unit["models"]):
-            return unit
-    raise InvalidInput("remove", f"there is no model {model_id!r} on this table")
-
-
-def remove_casualty(document: dict, model_id: str) -> str:
-    """Take one model off the table (a casualty); a unit keeps at least one model (a unit that
-    is wiped out is deleted in the editor)."""
-    unit = unit_holding(document, model_id)
-    name = unit.get("name") or unit["id"]
-    if len(unit["models"]) == 1:
-        raise InvalidInput(
-            "remove",
-            f"{model_id} is the last model of {name}: delete the unit in the editor instead",
-        )
-    unit["models"] = [m for m in unit["models"] if m["id"] != model_id]
-    return f"{CASUALTY}{model_id} of {name} removed"
-
-
-def restore_casualty(document: dict, scenario: Scenario, model_id: str) -> str:
-    """Put a casualty back where it was removed, in its unit."""
-    for unit in document.get("units", ()):
-        model = next((m for m in casualties(scenario, unit["id"]) if m["id"] == model_id), None)
-        if model is not None:
-            unit["models"].append(copy.deepcopy(model))
-            return f"Restored {model_id} to {unit.get('name') or unit['id']}"
-    raise InvalidInput("restore", f"{model_id} is not a casualty that can be put back")
-
 
 @require_POST
 def move_casualty(request, pk: int):

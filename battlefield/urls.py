@@ -64,6 +64,11 @@ urlpatterns += [
     ),
     path("scenarios/<int:pk>/edit/units/new", editor.unit_add_manual, name="editor_unit_manual"),
     path("scenarios/<int:pk>/edit/unit/<str:unit_id>", editor.unit_change, name="editor_unit"),
+    path(
+        "scenarios/<int:pk>/edit/unit/<str:unit_id>/casualty",
+        editor.unit_casualty,
+        name="editor_casualty",
+    ),
     path("scenarios/<int:pk>/edit/turn", editor.turn, name="editor_turn"),
     path("scenarios/<int:pk>/edit/armies", editor.armies, name="editor_armies"),
     path("scenarios/<int:pk>/edit/undo", editor.undo, name="editor_undo"),

@@ -806,12 +806,14 @@
   document.addEventListener("htmx:after:swap", initAll);
   document.addEventListener("htmx:after:settle", initAll);
 
-  // The casualty form beside a placement form (form[data-casualty-form]): its model follows the
-  // model selected on the table, so "select, then remove" works without the list.
+  // The casualty forms beside a placement form (form[data-casualty-form]: the move page's, the
+  // editor's one per unit): the one listing the model selected on the table picks it, so
+  // "select, then remove" works without the list.
   document.addEventListener("table:selected", (event) => {
-    const picker = document.querySelector("form[data-casualty-form] [data-casualty-model]");
-    if (picker && event.detail && [...picker.options].some((o) => o.value === event.detail.model)) {
-      picker.value = event.detail.model;
+    for (const picker of document.querySelectorAll("form[data-casualty-form] [data-casualty-model]")) {
+      if (event.detail && [...picker.options].some((o) => o.value === event.detail.model)) {
+        picker.value = event.detail.model;
+      }
     }
   });
 
