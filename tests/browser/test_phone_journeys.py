@@ -1,6 +1,7 @@
-"""The phone journeys of issue 13 (Done when), at 390 x 844 with touch: the 21.01 surge made
-with Suggest, Check and Commit from the unit list, and a whole lesson taken step by step. Each
-asserts what the player sees: the step headings, the dice, the verdict's words, the step link.
+"""The phone journeys of issue 13 (Done when), at 390 x 844 with touch: the 21.01 situation built
+from an empty table in at most 15 actions, the 21.01 surge made with Suggest, Check and Commit
+from the unit list, and a whole lesson taken step by step. Each asserts what the player sees: the
+table, the step headings, the dice, the verdict's words, the step link.
 (The Warmaster initiative charge snapped into contact is in test_groups_and_flow.py.)"""
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from battlefield.models import Scenario
+from battlefield.models import Scenario, UnitProfile, blank_document
 from rules import SYSTEMS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 DEMO = Path(__file__).resolve().parents[2] / "battlefield" / "demo" / "scenarios"
 PHONE = {"width": 390, "height": 844}
+PROFILES = DEMO.parent / "unit_profiles.json"
 
 
 @pytest.fixture
@@ -30,6 +32,148 @@ def phone(new_context):
     page.on("pageerror", lambda error: errors.append(str(error)))
     yield page
     assert not errors, errors
+
+
+class Actions:
+    """What the player does, counted: a tap, a typed field or a chosen option is one action
+    (issue 13's measure of how fast a table is built)."""
+
+    def __init__(self, page):
+        self.page = page
+        self.count = 0
+
+    def tap(self, locator):
+        locator.tap()
+        self.count += 1
+
+    def fill(self, locator, text: str):
+        locator.fill(text)
+        self.count += 1
+
+    def choose(self, locator, **option):
+        locator.select_option(**option)
+        self.count += 1
+
+    def tap_table(self, x: float, y: float):
+        """A tap on the editor's table at table point (x, y), with no model chosen: where the
+        next terrain piece or unit goes."""
+        table = self.page.locator("#placement svg")
+        table.scroll_into_view_if_needed()
+        at = self.page.evaluate(
+            """([x, y]) => {
+                const svg = document.querySelector("#placement svg");
+                const p = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM());
+                return [p.x, p.y];
+            }""",
+            [x, y],
+        )
+        self.page.touchscreen.tap(*at)
+        self.count += 1
+
+
+def test_building_the_21_01_table_on_a_phone_in_at_most_15_actions(
+    phone, django_user_model, login, screenshot
+):
+    """Issue 13 (Done when): from an empty 40K table, a ruin, ten Khorne Berzerkers less two
+    casualties, five Intercessors and the phase set (the Intercessors' shooting phase, RULES.md
+    21.01's example), on a phone, in at most 15 actions."""
+    for entry in json.loads(PROFILES.read_text()):
+        UnitProfile.objects.create(
+            system=entry["system"],
+            name=entry["name"],
+            faction=entry["faction"],
+            keywords=entry["keywords"],
+            move=entry.get("move"),
+            base=entry["base"],
+            model_count=entry["models"],
+            abilities=entry.get("abilities", []),
+        )
+    player = django_user_model.objects.create_user("player")
+    login(phone, player)
+    s = Scenario.objects.create(
+        document=blank_document("wh40k-11e", "21.01", 60, 44), owner=player
+    )
+    phone.goto(f"/scenarios/{s.pk}/edit")
+    act = Actions(phone)
+    table = phone.locator("#placement svg")
+    models = phone.locator("#placement svg g.model")
+
+    def saved(version: int):
+        expect(phone.locator("#editor")).to_have_attribute("data-version", str(version))
+
+    # A ruin, its centre where the player taps.
+    terrain = phone.locator("form[action$='/edit/terrain']")
+    act.choose(terrain.get_by_label("Preset"), value="ruin-large")
+    act.tap_table(20, 33)
+    expect(terrain.get_by_label("Centre x")).to_have_value("20")
+    act.tap(terrain.get_by_role("button", name="Add terrain"))
+    saved(2)
+    expect(phone.locator("svg.table .terrain-layer path")).to_have_count(1)
+    expect(table).to_be_in_viewport()  # the table is not scrolled away after an add
+
+    # Ten Khorne Berzerkers from the World Eaters in the catalogue, for the first army.
+    catalogue = phone.locator("form[action$='/edit/units/catalogue']")
+    expect(catalogue.locator("optgroup[label='World Eaters']")).to_have_count(1)
+    act.choose(catalogue.get_by_label("From the catalogue"), label="Khorne Berzerkers (10)")
+    act.tap_table(24, 22)
+    act.tap(catalogue.get_by_role("button", name="Add unit"))
+    saved(3)
+    expect(models).to_have_count(10)
+    expect(table).to_be_in_viewport()
+    # The form kept its choices: the catalogue entry and the spot tapped.
+    expect(catalogue.get_by_label("From the catalogue")).to_have_value(
+        str(UnitProfile.objects.get(name="Khorne Berzerkers").pk)
+    )
+    expect(catalogue.get_by_label("Centre x")).to_have_value("24")
+
+    # Two casualties, from the units panel.
+    remove = phone.get_by_role("button", name="Remove a model of Khorne Berzerkers")
+    act.tap(remove)
+    saved(4)
+    act.tap(remove)
+    saved(5)
+    expect(models).to_have_count(8)
+    expect(phone.get_by_role("button", name=re.compile(r"^Restore "))).to_have_count(2)
+
+    # Five Intercessors: the army offered is now the one without units.
+    expect(catalogue.get_by_label("Army")).to_have_value("blue")
+    act.choose(catalogue.get_by_label("From the catalogue"), label="Intercessor Squad (5)")
+    act.tap_table(40, 22)
+    act.tap(catalogue.get_by_role("button", name="Add unit"))
+    saved(6)
+    expect(models).to_have_count(13)
+
+    # The Intercessors' shooting phase.
+    turn = phone.locator("form[action$='/edit/turn']")
+    act.choose(turn.get_by_label("Whose turn"), value="blue")
+    act.choose(turn.get_by_label("Phase"), value="shooting")
+    act.tap(turn.get_by_role("button", name="Set turn"))
+    saved(7)
+    table.scroll_into_view_if_needed()
+    screenshot(phone, "built", full_page=False)
+    act.tap(phone.get_by_role("link", name="Done"))
+    expect(phone.locator(".phase-now")).to_have_text("Round 1 · Blue army to play · Shooting phase")
+    assert act.count <= 15, act.count
+
+    s.refresh_from_db()
+    doc = s.document
+    (ruin,) = doc["terrain"]
+    berzerkers, intercessors = doc["units"]
+    assert ruin["type"] == "ruin"
+    assert (berzerkers["name"], berzerkers["army"], len(berzerkers["models"])) == (
+        "Khorne Berzerkers",
+        "red",
+        8,
+    )
+    assert (intercessors["name"], intercessors["army"], len(intercessors["models"])) == (
+        "Intercessor Squad",
+        "blue",
+        5,
+    )
+    assert doc["turn"] == {"round": 1, "active_army": "blue", "phase": "shooting"}
+    # Where the player tapped (the block's centre), within the block's own rounding.
+    xs = [m["x"] for m in berzerkers["models"][:5]]
+    assert (min(xs) + max(xs)) / 2 == pytest.approx(24, abs=0.05)
 
 
 @pytest.mark.skipif(
