@@ -82,8 +82,13 @@
     if (event.target.closest && event.target.closest("#placement svg")) requestAnimationFrame(remember);
   });
 
-  document.addEventListener("htmx:after:settle", () => {
-    if (!document.querySelector("#editor")) return;
+  // Each editing area is given the kept values once, as soon as it is in the page (a later
+  // event must not undo a spot the player has chosen since).
+  const restored = new WeakSet();
+  function arrived() {
+    const editor = document.querySelector("#editor");
+    if (!editor || restored.has(editor)) return;
+    restored.add(editor);
     restore();
     if (adding) {
       adding = false;
@@ -95,8 +100,8 @@
         }
       }
     }
-  });
-  document.addEventListener("DOMContentLoaded", () => {
-    if (document.querySelector("#editor")) restore();
-  });
+  }
+  document.addEventListener("htmx:after:swap", arrived);
+  document.addEventListener("htmx:after:settle", arrived);
+  document.addEventListener("DOMContentLoaded", arrived);
 })();
