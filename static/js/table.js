@@ -26,7 +26,8 @@
 //   together, keeping their formation. [data-snap] (or S) snaps the selected model into base
 //   contact with the closest enemy model: round and oval bases along the line between them;
 //   rectangular stands (Warmaster) turned to face the enemy stand's closest edge and put flush
-//   against it. With "whole unit" on, the rest of the unit follows the snapped model.
+//   against it. With "whole unit" on, the rest of the unit follows the snapped model. A snap or
+//   a nudge tells the table's view ("table:moved" on the svg) so a zoomed view follows.
 // - Rings: overlays with classes `rings ring-<model id>` are shown for the selected unit.
 // - `data-autosave` on the form: a drag or a click-to-place submits the form when it ends.
 //
@@ -182,6 +183,14 @@
     }
   }
 
+  // Tell the table's view (static/js/table-view.js) which models a jump moved, so a zoomed
+  // view follows them (a snap or a nudge may carry them out of it; a drag is followed by the
+  // finger itself).
+  function moved(form, group) {
+    const svg = svgOf(form);
+    if (svg) svg.dispatchEvent(new CustomEvent("table:moved", { bubbles: true, detail: { models: group.map((m) => m.dataset.model) } }));
+  }
+
   function centreOf(group) {
     const poses = group.map(poseOf);
     return {
@@ -304,6 +313,7 @@
     // the snapped model goes exactly to its contact pose; its unit turns and moves with it
     moveGroup(form, group, { turn, cx: start.x, cy: start.y, dx: pose.x - start.x, dy: pose.y - start.y });
     status(form, `${g.dataset.model} in base contact with ${target.dataset.model}`);
+    moved(form, group);
   }
 
   // -- selection, focus and rings ---------------------------------------------------------------
@@ -731,7 +741,11 @@
     const nudge = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] }[event.key];
     const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
     if (nudge) {
-      if (movable(form, g)) moveGroup(form, carried(form, g), { dx: nudge[0], dy: nudge[1] });
+      if (movable(form, g)) {
+        const group = carried(form, g);
+        moveGroup(form, group, { dx: nudge[0], dy: nudge[1] });
+        moved(form, group);
+      }
       else status(form, `${g.dataset.model} cannot be moved here`);
     } else if (key === "q" || key === "e") {
       if (movable(form, g)) turnGroup(form, g, key === "e" ? turn : -turn);

@@ -208,3 +208,42 @@ def test_a_casualty_tapped_on_the_table_is_removed_and_restored_on_a_phone(
     phone.get_by_role("button", name="Restore B8").tap()
     expect(phone.locator(".messages")).to_contain_text("Restored B8 to Khorne Berzerkers.")
     expect(phone.locator('#board g.model[data-model="B8"]')).to_have_count(1)
+
+
+@pytest.mark.skipif(
+    "initiative-charge" not in SYSTEMS["warmaster-revolution"].move_types,
+    reason="the engine has no initiative charges",
+)
+def test_a_zoomed_phone_view_follows_the_stands_snapped_into_contact(phone, player, login):
+    """Issue 13: after "Snap to contact" the view keeps the moved stands on screen."""
+    login(phone, player)
+    s = Scenario.objects.create(document=initiative_table(), owner=player)
+    phone.goto(f"/scenarios/{s.pk}/move?unit=F&type=initiative-charge")
+    phone.get_by_label("Orc Boyz (E)").check()
+    phone.get_by_role("button", name="Roll and go to placement").click()
+    phone.locator("#pose-F2-x").wait_for()
+    phone.wait_for_load_state("networkidle")
+    table = phone.locator("#board svg.table.viewable")
+    table.wait_for()
+    tap_model(phone, "F2", across=0.2)
+    phone.get_by_role("button", name="Whole unit").click()
+    # Zoomed in on the eagles so far that the Orcs, 13 cm away, are off the view.
+    for _ in range(3):
+        phone.get_by_role("button", name="Zoom in").click()
+    table.focus()
+    phone.keyboard.press("Alt+ArrowLeft")
+
+    def on_view(model_id: str) -> bool:
+        view = table.bounding_box()
+        box = phone.locator(f'#board g.model[data-model="{model_id}"] .base').bounding_box()
+        return (
+            view["x"] <= box["x"]
+            and box["x"] + box["width"] <= view["x"] + view["width"]
+            and view["y"] <= box["y"]
+            and box["y"] + box["height"] <= view["y"] + view["height"]
+        )
+
+    assert not on_view("E1")
+    phone.get_by_role("button", name="Snap to contact").click()
+    assert pose(phone, "F2", "x") == pytest.approx(63, abs=1e-3)  # flush on E1's edge, x 64
+    assert all(on_view(m) for m in ("F1", "F2", "F3"))
