@@ -489,7 +489,7 @@ class UnitProfile(models.Model):
     system = models.CharField(max_length=40, choices=SYSTEM_CHOICES)
     name = models.CharField(max_length=100)
     faction = models.CharField(
-        max_length=100, blank=True, default="", help_text="The army it belongs to (groups the catalogue)."
+        max_length=100, blank=True, default="", help_text="Its army (groups the catalogue)."
     )
     keywords = models.JSONField(default=list, blank=True)
     move = models.FloatField(

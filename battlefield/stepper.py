@@ -1135,6 +1135,7 @@ def move_undo(request, pk: int):
 
 # -- casualties (issue 13 item 4) -------------------------------------------------------------
 
+
 @require_POST
 def move_casualty(request, pk: int):
     """Remove the chosen model as a casualty, or restore one (editors only): an edit like any

@@ -796,8 +796,9 @@ def test_the_catalogue_is_grouped_by_faction_with_a_search(client, mine):
         model_count=10,
     )
     html = client.get(f"/scenarios/{mine.pk}/edit").content.decode()
-    marines, eaters = html.index('<optgroup label="Space Marines">'), html.index(
-        '<optgroup label="World Eaters">'
+    marines, eaters = (
+        html.index('<optgroup label="Space Marines">'),
+        html.index('<optgroup label="World Eaters">'),
     )
     assert marines < html.index("Intercessor Squad (5)") < eaters
     assert eaters < html.index("Khorne Berzerkers (10)")

@@ -90,9 +90,7 @@ def test_building_the_21_01_table_on_a_phone_in_at_most_15_actions(
         )
     player = django_user_model.objects.create_user("player")
     login(phone, player)
-    s = Scenario.objects.create(
-        document=blank_document("wh40k-11e", "21.01", 60, 44), owner=player
-    )
+    s = Scenario.objects.create(document=blank_document("wh40k-11e", "21.01", 60, 44), owner=player)
     phone.goto(f"/scenarios/{s.pk}/edit")
     act = Actions(phone)
     table = phone.locator("#placement svg")
