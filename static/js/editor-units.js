@@ -7,7 +7,8 @@
 // - After an add the table is brought back into view when it is out of it, so the player sees
 //   what they added (the forms sit below the table on a phone).
 // - An input[data-filter-for="<select id>"] narrows that select's options to the names
-//   containing what is typed (the catalogue's search); the first match is chosen.
+//   containing what is typed (the catalogue's search); the first name beginning with it (else
+//   the first match) is chosen.
 (function () {
   "use strict";
 
@@ -49,15 +50,19 @@
     if (!select) return;
     const words = input.value.trim().toLowerCase();
     let first = null;
+    let starts = null; // a name beginning with the words beats one that only contains them
     for (const option of select.options) {
-      const match = !words || option.textContent.toLowerCase().includes(words);
+      const name = option.textContent.toLowerCase();
+      const match = !words || name.includes(words);
       option.hidden = !match;
       if (match && !first) first = option;
+      if (match && !starts && words && name.startsWith(words)) starts = option;
     }
+    first = starts || first;
     for (const group of select.querySelectorAll("optgroup")) {
       group.hidden = ![...group.children].some((o) => !o.hidden);
     }
-    if (first && (select.selectedOptions[0] || {}).hidden !== false) select.value = first.value;
+    if (first) select.value = first.value;
     const count = [...select.options].filter((o) => !o.hidden).length;
     const out = document.getElementById(`${input.id}-found`);
     if (out) out.textContent = words ? `${count} found` : "";

@@ -135,7 +135,12 @@ def test_building_the_21_01_table_on_a_phone_in_at_most_15_actions(
 
     # Five Intercessors: the army offered is now the one without units.
     expect(catalogue.get_by_label("Army")).to_have_value("blue")
-    act.choose(catalogue.get_by_label("From the catalogue"), label="Intercessor Squad (5)")
+    # Found by typing, in the catalogue's search (Assault Intercessors come first in the list).
+    act.fill(catalogue.get_by_label("Search the catalogue"), "Intercessor")
+    expect(catalogue.locator("#catalogue-search-found")).to_have_text("2 found")
+    expect(catalogue.get_by_label("From the catalogue")).to_have_value(
+        str(UnitProfile.objects.get(name="Intercessor Squad").pk)
+    )
     act.tap_table(40, 22)
     act.tap(catalogue.get_by_role("button", name="Add unit"))
     saved(6)
