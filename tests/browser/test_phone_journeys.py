@@ -132,6 +132,7 @@ def test_building_the_21_01_table_on_a_phone_in_at_most_15_actions(
     saved(5)
     expect(models).to_have_count(8)
     expect(phone.get_by_role("button", name=re.compile(r"^Restore "))).to_have_count(2)
+    screenshot(phone, "casualties", locator=phone.locator("section[aria-labelledby='units-h']"))
 
     # Five Intercessors: the army offered is now the one without units.
     expect(catalogue.get_by_label("Army")).to_have_value("blue")
