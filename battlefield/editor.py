@@ -31,6 +31,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
+import shapely
 from shapely import affinity
 from shapely.geometry import MultiPoint, Point, Polygon
 from shapely.ops import nearest_points, unary_union
@@ -277,6 +278,8 @@ def free_spot(doc: dict, base: dict, positions: list, facing: float) -> list:
         if abs(float(m.get("z", 0) or 0)) <= EPSILON
     ]
     blocked = unary_union(standing).buffer(gap) if standing else None
+    if blocked is not None:
+        shapely.prepare(blocked)  # many candidates are tested against it
     block = unary_union([shape.footprint(px, py, facing) for px, py in positions])
     minx, miny, maxx, maxy = block.bounds
     if shape.kind == "round":  # the true circles: the polygons are a little bigger
@@ -293,7 +296,10 @@ def free_spot(doc: dict, base: dict, positions: list, facing: float) -> list:
         if not inside or blocked is None:
             return inside
         moved = affinity.translate(block, dx, dy)
-        return blocked.intersection(moved).area <= AREA_TOLERANCE
+        return (
+            not blocked.intersects(moved)
+            or blocked.intersection(moved).area <= AREA_TOLERANCE  # touching only
+        )
 
     if fits(0.0, 0.0):
         return positions
