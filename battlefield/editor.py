@@ -27,11 +27,11 @@ import math
 import re
 from typing import Any
 
+import shapely
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
-import shapely
 from shapely import affinity
 from shapely.geometry import MultiPoint, Point, Polygon
 from shapely.ops import nearest_points, unary_union
