@@ -559,12 +559,14 @@ def editor_context(request, scenario: Scenario, **extra) -> dict:
     situation = scenario.situation
     system = scenario.system
     units = []
+    army_names = {a.id: a.name or a.id for a in situation.armies}
     for unit_doc, unit in zip(scenario.document.get("units", []), situation.units, strict=True):
         units.append(
             {
                 "id": unit.id,
                 "name": unit.name,
                 "army": unit.army,
+                "army_name": army_names.get(unit.army, unit.army),
                 "keywords": sorted(unit.keywords),
                 "move": unit.move,
                 "models": [

@@ -782,6 +782,9 @@ def test_a_new_unit_is_offered_for_the_army_with_fewest_units(client, mine):
     add = {"version": 1, "profile": intercessors().pk, "army": "red", "x": 30, "y": 10}
     post(client, f"/scenarios/{mine.pk}/edit/units/catalogue", add)
     assert '<option value="blue" selected>' in offered()
+    # The units list names the army as the player named it, not by its id.
+    html = client.get(f"/scenarios/{mine.pk}/edit").content.decode()
+    assert "IS-1 · Red army · 5 models" in html
 
 
 def test_the_catalogue_is_grouped_by_faction_with_a_search(client, mine):
