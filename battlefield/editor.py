@@ -311,7 +311,7 @@ def free_spot(doc: dict, base: dict, positions: list, facing: float) -> list:
             if fits(dx, dy):
                 return [(tidy(px + dx), tidy(py + dy)) for px, py in positions]
     raise InvalidInput(
-        "x",
+        "",  # not one field's fault: the words say what to do
         f"there is no room for {len(positions)} models near there: tap an open part of the "
         "table, or use fewer models",
     )
