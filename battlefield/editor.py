@@ -332,17 +332,20 @@ def casualties(scenario: Scenario, unit_id: str) -> list[dict]:
     """The models of a unit removed as casualties (`remove_casualty`) and not back on the table,
     newest first, as their documents: read from the edit history, which keeps the document from
     before each removal (its last ScenarioEdit.HISTORY edits)."""
+    return all_casualties(scenario).get(unit_id, [])
+
+
+def all_casualties(scenario: Scenario) -> dict[str, list[dict]]:
+    """`casualties` of every unit at once ({unit id: models}), in one reading of the history."""
     on_table = {m["id"] for u in scenario.document.get("units", ()) for m in u["models"]}
-    found: dict[str, dict] = {}
+    found: dict[str, dict[str, dict]] = {}
     for edit in scenario.edits.filter(label__startswith=CASUALTY, undone=False).order_by("-seq"):
         after = {m["id"] for u in edit.after.get("units", ()) for m in u["models"]}
         for unit in edit.before.get("units", ()):
-            if unit["id"] != unit_id:
-                continue
             for model in unit["models"]:
                 if model["id"] not in on_table and model["id"] not in after:
-                    found.setdefault(model["id"], model)
-    return list(found.values())
+                    found.setdefault(unit["id"], {}).setdefault(model["id"], model)
+    return {unit_id: list(models.values()) for unit_id, models in found.items()}
 
 
 def unit_holding(document: dict, model_id: str) -> dict:
@@ -560,6 +563,7 @@ def editor_context(request, scenario: Scenario, **extra) -> dict:
     system = scenario.system
     units = []
     army_names = {a.id: a.name or a.id for a in situation.armies}
+    removed = all_casualties(scenario)
     for unit_doc, unit in zip(scenario.document.get("units", []), situation.units, strict=True):
         units.append(
             {
@@ -573,7 +577,7 @@ def editor_context(request, scenario: Scenario, **extra) -> dict:
                     {"id": m.id, "x": tidy(m.x), "y": tidy(m.y), "facing": tidy(m.facing)}
                     for m in unit.models
                 ],
-                "casualties": [m["id"] for m in casualties(scenario, unit.id)],
+                "casualties": [m["id"] for m in removed.get(unit.id, [])],
                 "flags": [
                     {"name": flag, "label": label, "on": bool(unit_doc.get("state", {}).get(flag))}
                     for flag, label in offered_flags(system)
