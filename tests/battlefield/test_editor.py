@@ -1,6 +1,8 @@
 """The scenario editor: every partial (whole page vs partial, 422 with the error partial, 409 when
 stale, history restore gets the whole page), the edits, undo and redo, and the ruler."""
 
+import math
+
 import pytest
 from shapely.geometry import Point
 
@@ -829,3 +831,29 @@ def test_casualties_are_removed_and_restored_from_the_units_panel(client, squads
     # A model of another unit is not this unit's to remove.
     response = post(client, url, {"version": 3, "remove": "C1"}, **PARTIAL)
     assert response.status_code == 422
+
+
+def test_a_warmaster_stand_added_on_another_goes_flush_beside_it():
+    """Warmaster stands may touch (the block's gap is 0): a 4 x 2 cm stand (RULES.md 2.1) added
+    on one standing at (50, 50) ends flush against it: its nearest clear spot is one stand's
+    depth, 2 cm, away."""
+    doc = {
+        "format": "arbiter.scenario/1",
+        "system": "warmaster-revolution",
+        "name": "t",
+        "table": {"width": 120, "height": 120},
+        "armies": [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}],
+        "units": [],
+    }
+    stand = {"rect": [40, 20]}
+    first = add_unit(
+        doc, army="red", name="A", keywords=[], move=20, base=stand, count=1, x=50, y=50
+    )
+    second = add_unit(
+        doc, army="blue", name="B", keywords=[], move=20, base=stand, count=1, x=50, y=50
+    )
+    a = doc["units"][0]["models"][0]
+    b = doc["units"][1]["models"][0]
+    assert (first, a["x"], a["y"]) == ("A-1", 50, 50)
+    assert second == "B-1" and math.hypot(b["x"] - 50, b["y"] - 50) == pytest.approx(2)
+    validate_scenario(doc)  # touching, not overlapping
