@@ -179,6 +179,20 @@ def test_building_the_21_01_table_on_a_phone_in_at_most_15_actions(
     xs = [m["x"] for m in berzerkers["models"][:5]]
     assert (min(xs) + max(xs)) / 2 == pytest.approx(24, abs=0.05)
 
+    # It is the 21.01 situation: the Berzerkers' blood surge after the Intercessors' shooting
+    # killed two, a roll of 4, is suggested and judged legal on the table just built.
+    if "surge" in SYSTEMS["wh40k-11e"].move_types:
+        phone.goto(
+            f"/scenarios/{s.pk}/move?unit={berzerkers['id']}&type=surge&ability=blood-surge"
+            f"&trigger-event=shot&trigger-by={intercessors['id']}&trigger-models_destroyed=2"
+            "&roll=hand&dice=4&after=done"
+        )
+        expect(phone.locator("#max-distance")).to_have_text("4 in")
+        phone.get_by_role("button", name="Suggest").tap()
+        expect(phone.locator("#verdict")).to_contain_text("Press Check")
+        phone.get_by_role("button", name="Check").tap()
+        expect(phone.locator("#verdict-bar")).to_contain_text("Legal.")
+
 
 @pytest.mark.skipif(
     "surge" not in SYSTEMS["wh40k-11e"].move_types, reason="the engine has no surge moves"
