@@ -14,6 +14,7 @@ pages are 404 to non-members.
 from __future__ import annotations
 
 import functools
+from urllib.parse import urlencode
 
 from django import forms
 from django.conf import settings
@@ -28,6 +29,7 @@ from django.db import connection, transaction
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import slugify
@@ -366,7 +368,21 @@ def club_join(request, token: str):
             request, "clubs/join.html", {"invite": invite, "club": club}, status=410
         )
     if not request.user.is_authenticated:
-        return auth_views.redirect_to_login(request.get_full_path())
+        # Issue 13: a signed-out visitor sees which club invites them, and signs in (or up)
+        # straight back to this invite; joining itself needs the account (the POST below).
+        if request.method == "POST":
+            return auth_views.redirect_to_login(request.get_full_path())
+        back = urlencode({"next": request.get_full_path()})
+        return TemplateResponse(
+            request,
+            "clubs/join.html",
+            {
+                "invite": invite,
+                "club": club,
+                "login": f"{reverse('login')}?{back}",
+                "signup": f"{reverse('signup')}?{back}",
+            },
+        )
     if club.role_of(request.user) is not None:
         messages.info(request, f"You are already a member of {club.name}.")
         return redirect(club)

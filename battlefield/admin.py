@@ -55,8 +55,8 @@ class ScenarioAdmin(admin.ModelAdmin):
 
 @admin.register(UnitProfile)
 class UnitProfileAdmin(admin.ModelAdmin):
-    list_display = ["name", "system", "move", "base"]
-    list_filter = ["system"]
+    list_display = ["name", "system", "faction", "move", "base"]
+    list_filter = ["system", "faction"]
     search_fields = ["name"]
 
 

@@ -27,16 +27,17 @@ import math
 import re
 from typing import Any
 
+import shapely
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from shapely import affinity
 from shapely.geometry import MultiPoint, Point, Polygon
-from shapely.ops import nearest_points
+from shapely.ops import nearest_points, unary_union
 
 from rules import InvalidInput
-from rules.geometry import EPSILON, Base, footprint_distance, point_footprint_distance
+from rules.geometry import EPSILON, Base, fmt, footprint_distance, point_footprint_distance
 from rules.situation import LIMITS, Situation
 from rules.systems import SYSTEMS
 
@@ -49,6 +50,8 @@ from .pictures import table_svg
 from .views import page
 
 TEMPLATE = "battlefield/editor.html"
+#: Overlap (square units) below which two footprints only touch (round bases are polygons).
+AREA_TOLERANCE = 1e-6
 
 # -- presets ---------------------------------------------------------------------------------
 
@@ -296,8 +299,10 @@ def add_unit(
         unit["move"] = tidy(move)
     if abilities:
         unit["abilities"] = copy.deepcopy(list(abilities))
+    positions = block_positions(base, count, x, y, facing, doc["system"])
+    positions = free_spot(doc, base, positions, facing)
     models = []
-    for i, (px, py) in enumerate(block_positions(base, count, x, y, facing, doc["system"]), 1):
+    for i, (px, py) in enumerate(positions, 1):
         model = {"id": f"{unit_id}.{i}", "base": copy.deepcopy(base), "x": px, "y": py}
         if facing:
             model["facing"] = tidy(facing)
@@ -307,9 +312,130 @@ def add_unit(
     return unit_id
 
 
+#: How far the editor looks for room for a new unit, in steps of half its block's spacing.
+FREE_SPOT_RINGS = 120
+#: Directions tried on each ring around the chosen spot.
+FREE_SPOT_DIRECTIONS = 16
+
+
+def free_spot(doc: dict, base: dict, positions: list, facing: float) -> list:
+    """Issue 13: a unit added where something already stands goes to the nearest spot where
+    its block fits: on the table and clear of every model standing on the ground (touching is
+    fine in Warmaster, 40K keeps the block's own gap), searched on rings around the chosen spot.
+    The positions as given when they fit; InvalidInput saying what to do when nothing near
+    does."""
+    system = SYSTEMS[doc["system"]]
+    shape = Base.from_document(base, system.mm_per_unit)
+    gap = game(doc["system"]).BLOCK_GAP
+    table = doc["table"]
+    standing = [
+        Base.from_document(m["base"], system.mm_per_unit).footprint(
+            m["x"], m["y"], m.get("facing", 0)
+        )
+        for u in doc.get("units", [])
+        for m in u["models"]
+        if abs(float(m.get("z", 0) or 0)) <= EPSILON
+    ]
+    blocked = unary_union(standing).buffer(gap) if standing else None
+    if blocked is not None:
+        shapely.prepare(blocked)  # many candidates are tested against it
+    block = unary_union([shape.footprint(px, py, facing) for px, py in positions])
+    minx, miny, maxx, maxy = block.bounds
+    if shape.kind == "round":  # the true circles: the polygons are a little bigger
+        slack = shape.footprint(0, 0).bounds[2] - shape.radius
+        minx, miny, maxx, maxy = minx + slack, miny + slack, maxx - slack, maxy - slack
+
+    def fits(dx: float, dy: float) -> bool:
+        inside = (
+            minx + dx >= -EPSILON
+            and miny + dy >= -EPSILON
+            and maxx + dx <= table["width"] + EPSILON
+            and maxy + dy <= table["height"] + EPSILON
+        )
+        if not inside or blocked is None:
+            return inside
+        moved = affinity.translate(block, dx, dy)
+        return (
+            not blocked.intersects(moved)
+            or blocked.intersection(moved).area <= AREA_TOLERANCE  # touching only
+        )
+
+    if fits(0.0, 0.0):
+        return positions
+    step = max(min(maxx - minx, maxy - miny) / 2, gap, 0.25)
+    for ring in range(1, FREE_SPOT_RINGS + 1):
+        for k in range(FREE_SPOT_DIRECTIONS):
+            angle = 2 * math.pi * k / FREE_SPOT_DIRECTIONS
+            dx, dy = ring * step * math.cos(angle), ring * step * math.sin(angle)
+            if fits(dx, dy):
+                return [(tidy(px + dx), tidy(py + dy)) for px, py in positions]
+    raise InvalidInput(
+        "",  # not one field's fault: the words say what to do
+        f"there is no room for {len(positions)} models near there: tap an open part of the "
+        "table, or use fewer models",
+    )
+
+
 def delete_unit(doc: dict, unit_id: str) -> None:
     unit = _find(doc.get("units", []), unit_id, "unit")
     doc["units"].remove(unit)
+
+
+# -- casualties (issue 13 item 4): single models off the table and back -----------------------
+
+#: How a casualty's removal is labelled in the editor's history (where restoring finds it).
+CASUALTY = "Casualty: "
+
+
+def casualties(scenario: Scenario, unit_id: str) -> list[dict]:
+    """The models of a unit removed as casualties (`remove_casualty`) and not back on the table,
+    newest first, as their documents: read from the edit history, which keeps the document from
+    before each removal (its last ScenarioEdit.HISTORY edits)."""
+    return all_casualties(scenario).get(unit_id, [])
+
+
+def all_casualties(scenario: Scenario) -> dict[str, list[dict]]:
+    """`casualties` of every unit at once ({unit id: models}), in one reading of the history."""
+    on_table = {m["id"] for u in scenario.document.get("units", ()) for m in u["models"]}
+    found: dict[str, dict[str, dict]] = {}
+    for edit in scenario.edits.filter(label__startswith=CASUALTY, undone=False).order_by("-seq"):
+        after = {m["id"] for u in edit.after.get("units", ()) for m in u["models"]}
+        for unit in edit.before.get("units", ()):
+            for model in unit["models"]:
+                if model["id"] not in on_table and model["id"] not in after:
+                    found.setdefault(unit["id"], {}).setdefault(model["id"], model)
+    return {unit_id: list(models.values()) for unit_id, models in found.items()}
+
+
+def unit_holding(document: dict, model_id: str) -> dict:
+    for unit in document.get("units", ()):
+        if any(m["id"] == model_id for m in unit["models"]):
+            return unit
+    raise InvalidInput("remove", f"there is no model {model_id!r} on this table")
+
+
+def remove_casualty(document: dict, model_id: str) -> str:
+    """Take one model off the table (a casualty); a unit keeps at least one model (a unit that
+    is wiped out is deleted in the editor)."""
+    unit = unit_holding(document, model_id)
+    name = unit.get("name") or unit["id"]
+    if len(unit["models"]) == 1:
+        raise InvalidInput(
+            "remove",
+            f"{model_id} is the last model of {name}: delete the unit in the editor instead",
+        )
+    unit["models"] = [m for m in unit["models"] if m["id"] != model_id]
+    return f"{CASUALTY}{model_id} of {name} removed"
+
+
+def restore_casualty(document: dict, scenario: Scenario, model_id: str) -> str:
+    """Put a casualty back where it was removed, in its unit."""
+    for unit in document.get("units", ()):
+        model = next((m for m in casualties(scenario, unit["id"]) if m["id"] == model_id), None)
+        if model is not None:
+            unit["models"].append(copy.deepcopy(model))
+            return f"Restored {model_id} to {unit.get('name') or unit['id']}"
+    raise InvalidInput("restore", f"{model_id} is not a casualty that can be put back")
 
 
 def set_unit_state(doc: dict, unit_id: str, flags: dict[str, bool]) -> None:
@@ -480,22 +606,37 @@ def ring_overlays(situation: Situation) -> list[tuple]:
 # -- views -------------------------------------------------------------------------------------
 
 
+def default_army(doc: dict) -> str:
+    """The army a new unit is offered for: the one with the fewest units (the first on a tie),
+    so building two sides needs no choosing (issue 13 item 10)."""
+    armies = [a["id"] for a in doc.get("armies", [])]
+    counts = {a: 0 for a in armies}
+    for unit in doc.get("units", []):
+        if unit.get("army") in counts:
+            counts[unit["army"]] += 1
+    return min(armies, key=lambda a: counts[a], default="")
+
+
 def editor_context(request, scenario: Scenario, **extra) -> dict:
     situation = scenario.situation
     system = scenario.system
     units = []
+    army_names = {a.id: a.name or a.id for a in situation.armies}
+    removed = all_casualties(scenario)
     for unit_doc, unit in zip(scenario.document.get("units", []), situation.units, strict=True):
         units.append(
             {
                 "id": unit.id,
                 "name": unit.name,
                 "army": unit.army,
+                "army_name": army_names.get(unit.army, unit.army),
                 "keywords": sorted(unit.keywords),
                 "move": unit.move,
                 "models": [
                     {"id": m.id, "x": tidy(m.x), "y": tidy(m.y), "facing": tidy(m.facing)}
                     for m in unit.models
                 ],
+                "casualties": [m["id"] for m in removed.get(unit.id, [])],
                 "flags": [
                     {"name": flag, "label": label, "on": bool(unit_doc.get("state", {}).get(flag))}
                     for flag, label in offered_flags(system)
@@ -532,6 +673,7 @@ def editor_context(request, scenario: Scenario, **extra) -> dict:
         else None,
         "profiles": UnitProfile.objects.filter(system=system),
         "armies": situation.armies,
+        "default_army": default_army(scenario.document),
         "units": units,
         "terrain": terrain,
         "undo": undo,
@@ -754,6 +896,7 @@ def unit_add_profile(request, pk: int):
             profile = UnitProfile.objects.get(pk=int(data.get("profile", "")), system=doc["system"])
         except (ValueError, UnitProfile.DoesNotExist):
             raise InvalidInput("profile", "choose a unit from the catalogue") from None
+        block = _block_args(data, doc, profile.model_count)
         unit = add_unit(
             doc,
             name=profile.name,
@@ -761,9 +904,9 @@ def unit_add_profile(request, pk: int):
             move=profile.move,
             base=profile.base,
             abilities=profile.abilities,
-            **_block_args(data, doc, profile.model_count),
+            **block,
         )
-        return f"Added {profile.name} ({unit})"
+        return added(doc, unit, block)
 
     return _edit(request, pk, change)
 
@@ -780,21 +923,36 @@ def base_from(data) -> dict:
     return {kind: [tidy(first), tidy(second)]}
 
 
+def added(doc: dict, unit_id: str, block: dict) -> str:
+    """The history label of an added unit, saying so when the spot chosen was taken and the
+    unit went to the nearest free one (`free_spot`)."""
+    unit = _find(doc["units"], unit_id, "unit")
+    xs = [m["x"] for m in unit["models"]]
+    ys = [m["y"] for m in unit["models"]]
+    shift = math.dist(((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2), (block["x"], block["y"]))
+    label = f"Added {unit['name']} ({unit_id})"
+    if shift > 0.01:
+        symbol = SYSTEMS[doc["system"]].unit
+        label += f", {fmt(shift)} {symbol} from where you chose: that spot was taken"
+    return label
+
+
 @require_POST
 def unit_add_manual(request, pk: int):
     """A unit by hand: name, army, keywords, move and base."""
 
     def change(doc, data):
         move_text = str(data.get("move", "")).strip()
+        block = _block_args(data, doc)
         unit = add_unit(
             doc,
             name=str(data.get("name", "")),
             keywords=re.split(r"[,\s]+", str(data.get("keywords", ""))),
             move=number(data, "move", minimum=0, maximum=1000) if move_text else None,
             base=base_from(data),
-            **_block_args(data, doc),
+            **block,
         )
-        return f"Added {data.get('name') or 'a unit'} ({unit})"
+        return added(doc, unit, block)
 
     return _edit(request, pk, change)
 
@@ -810,6 +968,23 @@ def unit_change(request, pk: int, unit_id: str):
         flags = {flag: flag in data for flag, _ in offered_flags(doc["system"])}
         set_unit_state(doc, unit_id, flags)
         return f"Changed the state of {unit_id}"
+
+    return _edit(request, pk, change)
+
+
+@require_POST
+def unit_casualty(request, pk: int, unit_id: str):
+    """Remove one model of a unit as a casualty (the one chosen, by default its last), or put
+    one back where it was removed: the stepper's casualties, from the editor's units panel."""
+
+    def change(doc, data):
+        if data.get("restore"):
+            return restore_casualty(doc, Scenario.objects.get(pk=pk), str(data["restore"]))
+        unit = _find(doc.get("units", []), unit_id, "unit")
+        chosen = str(data.get("remove") or unit["models"][-1]["id"])
+        if chosen not in {m["id"] for m in unit["models"]}:
+            raise InvalidInput("remove", f"{unit.get('name', unit_id)} has no model {chosen!r}")
+        return remove_casualty(doc, chosen)
 
     return _edit(request, pk, change)
 

@@ -488,6 +488,9 @@ class UnitProfile(models.Model):
 
     system = models.CharField(max_length=40, choices=SYSTEM_CHOICES)
     name = models.CharField(max_length=100)
+    faction = models.CharField(
+        max_length=100, blank=True, default="", help_text="Its army (groups the catalogue)."
+    )
     keywords = models.JSONField(default=list, blank=True)
     move = models.FloatField(
         null=True, blank=True, help_text="40K: M in inches. Warmaster: pace in cm."
@@ -497,7 +500,7 @@ class UnitProfile(models.Model):
     abilities = models.JSONField(default=list, blank=True)
 
     class Meta:
-        ordering = ["system", "name"]
+        ordering = ["system", "faction", "name"]
         constraints = [
             models.UniqueConstraint(fields=["system", "name"], name="one_profile_per_name")
         ]

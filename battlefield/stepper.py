@@ -17,9 +17,9 @@ locked and no commit.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
-import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
@@ -30,6 +30,7 @@ from django.http import HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.crypto import salted_hmac
 from django.views.decorators.http import require_GET, require_POST, require_safe
 
 import rules
@@ -38,7 +39,8 @@ from rules.dice import Dice
 from rules.move import MOVE_FORMAT
 from rules.systems import SYSTEMS, Declaration, MoveType
 
-from . import ratelimit
+from . import permissions, ratelimit
+from .editor import casualties, remove_casualty, restore_casualty, set_turn
 from .models import Scenario, StaleScenario, Step
 from .pagecache import situation_of
 from .permissions import can_edit, editable_scenario, shared_scenario, viewable_scenario
@@ -47,7 +49,7 @@ from .ratelimit import rate_limit
 from .showing import shown_overlays
 from .text import bounded_number
 from .validation import validate_move, validate_scenario
-from .views import go, page, picture_cache_control
+from .views import go, next_turn, page, picture_cache_control
 from .words import declaration_words, event_rows, finding_rows, names_of, names_of_document
 
 # -- what each move type declares: the registry's (rules.systems) -----------------------------
@@ -86,10 +88,12 @@ def asked_after_roll(situation, name: str | None) -> tuple[Declaration, ...]:
 
 
 def offer_of(situation, stage: Stage, declaration: Declaration):
-    """The engine's `Offer` for a declaration asked after the roll, for the stage's dice (the
-    same dice the judge rolls: the entered ones, or the server's from the seed); None when the
-    declaration has no offer."""
-    if declaration.offer is None:
+    """The engine's `Offer` for a declaration: what it may be (e.g. 2.3: the characters within
+    range who may order a flyer; 11.02: the charge targets within the roll). Asked after the
+    roll, for the stage's dice (the same dice the judge rolls: the entered ones, or the
+    server's from the seed); None when the declaration has no offer, or is asked after the roll
+    and the dice are not chosen yet."""
+    if declaration.offer is None or (declaration.after_roll and not stage.roll):
         return None
     return declaration.offer(
         situation, stage.unit or "", Dice(stage.dice, stage.seed), stage.declarations
@@ -113,6 +117,7 @@ class Stage:
     dice_text: str = ""
     asks_after: bool = False  # the move type asks declarations after the roll
     after: bool = False  # ... and they have been answered
+    scratch: bool = False  # "try any move": every move type, whatever the phase; no Commit
 
     @property
     def name(self) -> str:
@@ -141,7 +146,7 @@ class Stage:
 
     def query(self, *, upto: str = "place", poses: bool = True) -> dict:
         """The query-string parameters that reproduce this state up to step `upto`."""
-        q: dict = {}
+        q: dict = {SCRATCH: "1"} if self.scratch else {}
         if self.unit:
             q["unit"] = self.unit
         if upto == "type" or not self.type:
@@ -193,13 +198,16 @@ def exact(value: float) -> str:
 #: The field saying the declarations asked after the roll were answered (some may be left blank).
 AFTER = "after"
 
+#: The field of a scratch try: any move type, in any phase, never committed.
+SCRATCH = "scratch"
+
 #: The hidden field beside each shown pose field that carries its full precision.
 EXACT = "exact-"
 
 
 def read_stage(params: QueryDict, situation) -> Stage:
     """The stepper state in `params`; raises InvalidInput naming the form field at fault."""
-    stage = Stage()
+    stage = Stage(scratch=params.get(SCRATCH) == "1")
     stage.unit = params.get("unit") or None
     if stage.unit is None:
         return stage
@@ -227,6 +235,10 @@ def read_stage(params: QueryDict, situation) -> Stage:
     stage.after = bool(roll and after_roll) and (
         params.get(AFTER) == "done" or any(d.name in stage.declarations for d in after_roll)
     )
+    if roll:
+        # What is declared before the roll is checked as the dice are chosen (issue 13: a
+        # choice that cannot work is refused before placement, not after it).
+        check_offers(situation, stage, asked_before_roll(situation, stage.type))
     if stage.after:
         check_offers(situation, stage, after_roll)
     if roll:
@@ -234,26 +246,36 @@ def read_stage(params: QueryDict, situation) -> Stage:
     return stage
 
 
-def check_offers(situation, stage: Stage, after_roll: tuple[Declaration, ...]) -> None:
-    """Refuse a declaration made after the roll that the engine does not offer for these dice
-    (e.g. a target typed into the URL), and a required one left blank."""
-    for d in after_roll:
+def asked_before_roll(situation, name: str | None) -> tuple[Declaration, ...]:
+    """The declarations asked with the dice, before they are rolled."""
+    return tuple(d for d in asked(situation, name) if not d.after_roll)
+
+
+def check_offers(situation, stage: Stage, declarations: tuple[Declaration, ...]) -> None:
+    """Refuse a declaration the engine does not offer (before the roll: e.g. a character out of
+    range typed into the URL; after it: a target beyond these dice), and a required one left
+    blank, among the declarations that have an offer (or, after the roll, any)."""
+    for d in declarations:
         value = stage.declarations.get(d.name)
-        if value is None:
-            if d.required:
-                raise InvalidInput(d.name, f"{d.label}: choose after the roll")
-            continue
         offer = offer_of(situation, stage, d)
+        if value is None:
+            if d.required and d.after_roll:
+                raise InvalidInput(d.name, f"{d.label}: choose after the roll")
+            if d.required and offer is not None:
+                raise InvalidInput(d.name, offer.empty or f"{d.label}: choose one")
+            continue
         if offer is None:
             continue
         offered = {v for v, _ in offer.choices}
         refused = [v for v in (value if isinstance(value, list) else [value]) if v not in offered]
         if refused:
+            when = " after this roll" if d.after_roll else ""
             raise InvalidInput(
                 d.name,
                 f"{d.label}: {', '.join(map(str, refused))} "
-                f"{'is' if len(refused) == 1 else 'are'} not on offer after this roll"
-                + (f" ({offer.roll})" if offer.roll else ""),
+                f"{'is' if len(refused) == 1 else 'are'} not on offer{when}"
+                + (f" ({offer.roll})" if offer.roll else "")
+                + (f". {offer.empty}" if not offer.choices and offer.empty else ""),
             )
 
 
@@ -381,6 +403,7 @@ class Urls:
     suggest: str
     commit: str | None = None
     ruler: str = ""  # the ruler's address (editor.share_ruler), when the table may be measured
+    casualty: str | None = None  # where casualties are removed and restored (editors only)
 
 
 def reach_overlays(situation, move: Move, verdict) -> list:
@@ -457,14 +480,31 @@ def unit_choices(situation) -> list[dict]:
     ]
 
 
+def out_of_phase(situation, move_type: MoveType) -> str:
+    """Why a move type is not made in the table's current phase ("" when it is, when the move
+    type belongs to no phase, or when the table names no phase): the referee's phase, as the
+    phase bar keeps it (issue 13 item 15)."""
+    phase = situation.turn.phase if situation.turn else None
+    if not phase or not move_type.phases or phase in move_type.phases:
+        return ""
+    return (
+        f"{move_type.title} is made in the {' or '.join(move_type.phases)} phase, and the "
+        f"table is in the {phase} phase."
+    )
+
+
 def option_rows(situation, stage: Stage) -> list[dict]:
-    """Each move type the unit may make now, and for each it may not, why."""
+    """Each move type the unit may make now, and for each it may not, why. Outside a scratch
+    try, a move type of another phase is not offered at all."""
     options = move_options(situation, stage.unit or "", stage.declarations)
     rows = []
     for move_type, findings in options.items():
         reasons: list = []
+        phase_words = out_of_phase(situation, SYSTEMS[situation.system].move_types[move_type])
         if findings is None:
             status = "not-covered"
+        elif phase_words and not stage.scratch:
+            status, reasons = "other-phase", [phase_words]
         else:
             failed = [f for f in findings if not f.passed]
             status, reasons = ("blocked", failed) if failed else ("allowed", findings)
@@ -498,7 +538,7 @@ def declaration_fields(situation, stage: Stage) -> dict:
     }
     fields: dict[str, list] = {"before": [], "after": []}
     for d in asked(situation, stage.type):
-        offer = offer_of(situation, stage, d) if d.after_roll and stage.roll else None
+        offer = offer_of(situation, stage, d)
         blank = "(choose)" if d.required else "(not declared)"
         value = stage.declarations.get(d.name)
         if d.kind == "trigger" and value is None:
@@ -549,20 +589,25 @@ def stepper_context(
         "move_name": move_type.title if move_type else stage.type,
         "dice_hint": move_type.dice if move_type else "",
         "verdict": verdict,
+        "suggests": bool(move_type and move_type.suggests),
+        "error_words": field_words(situation, stage.type, error.field) if error else "",
     }
     context["back"] = {
-        "unit": link(urls.here, {}),
+        "unit": link(urls.here, {SCRATCH: "1"} if stage.scratch else {}),
         "type": link(urls.here, stage.query(upto="type")),
         "declare": link(urls.here, stage.query(upto="declare")),
     }
+    scratch = {SCRATCH: "1"} if stage.scratch else {}
     if stage.name == "unit":
         context["units"] = unit_choices(situation)
         for row in context["units"]:
-            row["link"] = link(urls.here, {"unit": row["id"]})
+            row["link"] = link(urls.here, {**scratch, "unit": row["id"]})
     elif stage.name == "type":
         context["options"] = option_rows(situation, stage)
         for row in context["options"]:
-            row["link"] = link(urls.here, {"unit": stage.unit, "type": row["type"]})
+            row["link"] = link(urls.here, {**scratch, "unit": stage.unit, "type": row["type"]})
+        context["scratch_link"] = link(urls.here, {SCRATCH: "1", "unit": stage.unit})
+        context["phase"] = situation.turn.phase if situation.turn else None
     elif stage.name in ("declare", "after"):
         context["fields"] = declaration_fields(situation, stage)
     if stage.name == "after":
@@ -721,6 +766,35 @@ def explanation(verdict) -> str:
     return f"Not legal: {first.text}{more}"
 
 
+#: The stepper's own form fields, as people know them (issue 13: answers without field names).
+FIELD_WORDS = {
+    "unit": "Unit",
+    "type": "Move type",
+    "roll": "Dice",
+    "dice": "Dice",
+    "seed": "Server roll",
+    "end": "Placement",
+}
+
+
+def field_words(situation, move_type: str | None, field_name: str | None) -> str:
+    """The form field an input error is about, in the words the form shows (a declaration's
+    label, a model's name), or "" when it is nothing the player filled in (a version, a step)."""
+    if not field_name:
+        return ""
+    name = field_name.removeprefix("declarations.").removeprefix(EXACT)
+    if name in FIELD_WORDS:
+        return FIELD_WORDS[name]
+    if name.startswith("pose-"):
+        model, _, part = name[len("pose-") :].rpartition("-")
+        return f"{names_of(situation).get(model, model) if situation else model}, {part}"
+    if situation is not None:
+        for d in asked(situation, move_type):
+            if name == d.name or name.startswith(f"{d.name}-"):
+                return d.label
+    return ""
+
+
 def link(base: str, query: dict) -> str:
     return f"{base}?{urlencode(query, doseq=True)}" if query else base
 
@@ -745,6 +819,7 @@ def scenario_urls(scenario: Scenario, *, token: str | None = None, commit: bool 
         suggest=reverse(suggest_, args=args),
         commit=reverse("move_commit", args=[scenario.pk]) if commit else None,
         ruler=reverse("share_ruler", args=[scenario.share_token]),
+        casualty=reverse("move_casualty", args=[scenario.pk]) if commit else None,
     )
 
 
@@ -787,7 +862,10 @@ PLACE = "battlefield/move_place.html"
 def error_response(request, context: dict, exc: InvalidInput, status: int = 422):
     """The error partial (422 for bad input, 409 for a stale version), always into the
     verdict's live region (Suggest would otherwise swap it over the pose fields)."""
-    context = {**context, "error": exc}
+    scenario = context.get("scenario")
+    situation = context.get("situation") or (situation_of(scenario) if scenario else None)
+    words = field_words(situation, request.POST.get("type"), exc.field)
+    context = {**context, "error": exc, "error_words": words}
     response = TemplateResponse(request, f"{PLACE}#error", context, status=status)
     if request.htmx:
         response["HX-Retarget"] = "#verdict"
@@ -805,15 +883,23 @@ def move(request, pk: int | None = None, token: str | None = None):
         # as a Check, so it counts against the same limit (issue 15), though it is a GET.
         ratelimit.check(request, "api")
     situation = situation_of(scenario)
-    if request.GET.get("roll") == "server" and not request.GET.get("seed"):
-        # Fix the server's roll in the URL, so a reload or a shared link shows the same dice.
+    seed = str(step_seed(scenario))
+    if request.GET.get("roll") == "server" and request.GET.get("seed") != seed:
+        # The server's roll is the step's own (`step_seed`): written into the URL, so a reload
+        # or a shared link shows the same dice, and put back when the URL asks for other dice.
         params = request.GET.copy()
-        params["seed"] = str(secrets.randbits(32))
+        params["seed"] = seed
         return redirect(f"{urls.here}?{params.urlencode()}")
+    if request.GET.get(SCRATCH) == "1":
+        # a scratch try is never committed, and changes nothing on the table
+        urls = dataclasses.replace(urls, commit=None, casualty=None)
     context = base_context(request, scenario)
     try:
         stage = read_stage(request.GET, situation)
         context.update(stepper_context(situation, stage, urls))
+        if urls.casualty and stage.name == "place":
+            context["casualties"] = casualties(scenario, stage.unit or "")
+            context["casualty_back"] = request.get_full_path()
         status = 200
     except InvalidInput as exc:
         stage = Stage(unit=request.GET.get("unit") or None, type=request.GET.get("type") or None)
@@ -866,9 +952,34 @@ def fallback(stage: Stage, situation) -> Stage:
     return stage
 
 
-def judged(request, situation, urls: Urls, *, locked=False):
-    """Read the posted placement and judge it: (stage, verdict, context)."""
-    stage = read_stage(request.POST, situation)
+def step_seed(scenario: Scenario) -> int:
+    """The server's dice of the next step of a scenario (issue 13 item 15): derived with the
+    server's secret from the scenario and its step count, so a step has one roll that going
+    back, reloading, editing the table (e.g. removing and restoring a casualty) or editing the
+    seed in the URL cannot change; committing a move (or an undo, also a step) makes the next
+    step's roll a new one."""
+    value = f"{scenario.pk}:{scenario.steps.count()}"
+    return int(salted_hmac(STEP_DICE_SALT, value, algorithm="sha256").hexdigest()[:8], 16)
+
+
+#: The salt of `step_seed` (a server secret keyed per purpose).
+STEP_DICE_SALT = "battlefield.stepper.step_seed"
+
+
+def bound_dice(params: QueryDict, scenario: Scenario) -> QueryDict:
+    """`params` with the server's roll replaced by the step's own (a posted seed is ignored)."""
+    if params.get("roll") != "server":
+        return params
+    params = params.copy()
+    params["seed"] = str(step_seed(scenario))
+    return params
+
+
+def judged(request, situation, urls: Urls, *, locked=False, scenario: Scenario | None = None):
+    """Read the posted placement and judge it: (stage, verdict, context). With `scenario`, the
+    server's dice are the step's own (`step_seed`), whatever seed was posted."""
+    params = bound_dice(request.POST, scenario) if scenario is not None else request.POST
+    stage = read_stage(params, situation)
     placing(stage)
     verdict = adjudicate(situation, stage.move())
     context = stepper_context(situation, stage, urls, verdict=verdict, locked=locked)
@@ -898,7 +1009,7 @@ def move_check(request, pk: int | None = None, token: str | None = None):
     scenario, urls = tried_scenario(request, pk, token)
     context = base_context(request, scenario)
     try:
-        _, _, stepper = judged(request, situation_of(scenario), urls)
+        _, _, stepper = judged(request, situation_of(scenario), urls, scenario=scenario)
     except InvalidInput as exc:
         return error_response(request, context, exc)
     return check_response(request, {**context, **stepper})
@@ -908,16 +1019,26 @@ def move_check(request, pk: int | None = None, token: str | None = None):
 @rate_limit("api")  # each one runs the engine, like the adjudication API
 def move_suggest(request, pk: int | None = None, token: str | None = None):
     scenario, urls = tried_scenario(request, pk, token)
-    return suggest_response(request, situation_of(scenario), urls, base_context(request, scenario))
+    return suggest_response(
+        request, situation_of(scenario), urls, base_context(request, scenario), scenario=scenario
+    )
 
 
 def suggest_response(
-    request, situation, urls: Urls, context: dict, *, locked=False, full_page=None
+    request,
+    situation,
+    urls: Urls,
+    context: dict,
+    *,
+    locked=False,
+    full_page=None,
+    scenario: Scenario | None = None,
 ):
     """Fill the pose fields with the engine's placement (rules.suggest); nothing is judged
-    until the player presses Check."""
+    until the player presses Check. With `scenario`, the server's dice are the step's own."""
+    params = bound_dice(request.POST, scenario) if scenario is not None else request.POST
     try:
-        stage = read_stage(request.POST, situation)
+        stage = read_stage(params, situation)
         placing(stage)
         suggested = suggest(situation, stage.move(with_end=False))
     except InvalidInput as exc:
@@ -948,8 +1069,15 @@ def move_commit(request, pk: int):
     )
     if request.POST.get("version") != str(scenario.version):
         return error_response(request, context, stale, status=409)
+    if request.POST.get(SCRATCH) == "1":
+        scratch = InvalidInput(
+            SCRATCH, "A scratch try is not committed: make the move from the move page instead."
+        )
+        return error_response(request, context, scratch)
     try:
-        stage, verdict, stepper = judged(request, situation_of(scenario), scenario_urls(scenario))
+        stage, verdict, stepper = judged(
+            request, situation_of(scenario), scenario_urls(scenario), scenario=scenario
+        )
     except InvalidInput as exc:
         return error_response(request, context, exc)
     if not verdict.legal or verdict.after is None:
@@ -1013,6 +1141,60 @@ def move_undo(request, pk: int):
         return error_response(request, context, exc, status=409)
     messages.success(request, f"Step {target.index} undone (recorded as step {step.index}).")
     return go(request, reverse("move", args=[scenario.pk]))
+
+
+# -- casualties (issue 13 item 4) -------------------------------------------------------------
+
+
+@require_POST
+def move_casualty(request, pk: int):
+    """Remove the chosen model as a casualty, or restore one (editors only): an edit like any
+    other (the editor's history, refused on an older version), then back to the move page."""
+    scenario = editable_scenario(request, pk)
+    permissions.check_version(request, scenario)
+    here = reverse("move", args=[scenario.pk])
+    back = request.POST.get("back", "")
+    back = back if back.startswith(f"{here}?") or back == here else here
+    document = copy.deepcopy(scenario.document)
+    try:
+        if request.POST.get("restore"):
+            label = restore_casualty(document, scenario, request.POST["restore"])
+        elif request.POST.get("remove"):
+            label = remove_casualty(document, request.POST["remove"])
+        else:
+            raise InvalidInput("remove", "choose the model to remove")
+        scenario.apply_edit(document, label, version=scenario.version)
+    except InvalidInput as exc:
+        messages.error(request, f"That did not work: {exc.message}.")
+    else:
+        messages.success(request, f"{label}.")
+    return redirect(back)
+
+
+# -- the phase bar (issue 13 item 15) -------------------------------------------------------
+
+
+@require_POST
+def scenario_turn(request, pk: int):
+    """The phase bar's buttons: on to the next phase, or to the next player's turn, the way a
+    referee keeps them. The editor's `set_turn` clears what lasted only for the phase (or the
+    turn: StateFlag.lasts), so the engine judges the new phase afresh; an edit like any other
+    (undone in the editor, refused on an older version)."""
+    scenario = editable_scenario(request, pk)
+    permissions.check_version(request, scenario)
+    document = copy.deepcopy(scenario.document)
+    whole_turn = request.POST.get("onto") == "turn"
+    round_, army, phase = next_turn(document, whole_turn=whole_turn)
+    set_turn(document, round_, army, phase)
+    names = {a["id"]: a.get("name") or a["id"] for a in document.get("armies", [])}
+    label = (
+        f"Next turn: round {round_}, {names[army]}, {phase} phase"
+        if whole_turn
+        else f"Next phase: {phase}"
+    )
+    scenario.apply_edit(document, label, version=scenario.version)
+    messages.success(request, f"{label}.")
+    return go(request, scenario)
 
 
 # -- the log ----------------------------------------------------------------------------------

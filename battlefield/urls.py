@@ -22,6 +22,7 @@ urlpatterns = [
     # Accounts (issue 7): the owner's controls, soft delete and restore.
     path("scenarios/<int:pk>/sharing", views.scenario_sharing, name="scenario_sharing"),
     path("scenarios/<int:pk>/rotate-link", views.scenario_rotate_link, name="scenario_rotate"),
+    path("scenarios/<int:pk>/turn", stepper.scenario_turn, name="scenario_turn"),
     path("scenarios/<int:pk>/delete", views.scenario_delete, name="scenario_delete"),
     path("scenarios/<int:pk>/restore", views.scenario_restore, name="scenario_restore"),
     path("scenarios/deleted", views.scenarios_deleted, name="scenarios_deleted"),
@@ -31,6 +32,7 @@ urlpatterns = [
     path("scenarios/<int:pk>/move/suggest", stepper.move_suggest, name="move_suggest"),
     path("scenarios/<int:pk>/move/commit", stepper.move_commit, name="move_commit"),
     path("scenarios/<int:pk>/move/undo", stepper.move_undo, name="move_undo"),
+    path("scenarios/<int:pk>/move/casualty", stepper.move_casualty, name="move_casualty"),
     # trying moves through the share link: nothing stored, Commit only for editors (issue 7)
     path("s/<slug:token>/move", stepper.move, name="share_move"),
     path("s/<slug:token>/move/check", stepper.move_check, name="share_move_check"),
@@ -63,6 +65,11 @@ urlpatterns += [
     ),
     path("scenarios/<int:pk>/edit/units/new", editor.unit_add_manual, name="editor_unit_manual"),
     path("scenarios/<int:pk>/edit/unit/<str:unit_id>", editor.unit_change, name="editor_unit"),
+    path(
+        "scenarios/<int:pk>/edit/unit/<str:unit_id>/casualty",
+        editor.unit_casualty,
+        name="editor_casualty",
+    ),
     path("scenarios/<int:pk>/edit/turn", editor.turn, name="editor_turn"),
     path("scenarios/<int:pk>/edit/armies", editor.armies, name="editor_armies"),
     path("scenarios/<int:pk>/edit/undo", editor.undo, name="editor_undo"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -35,6 +36,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from rules import InvalidInput, adjudicate
 from rules.situation import LIMITS
+from rules.systems import SYSTEMS
 
 from . import permissions
 from .accounts import SharingForm
@@ -83,13 +85,13 @@ def owner_of(request):
     return request.user if request.user.is_authenticated else None
 
 
-def account_needed(request):
-    """Saving needs an account: send an anonymous visitor to log in, then back to the home page
-    (None when signed in)."""
+def account_needed(request, back: str | None = None):
+    """Saving needs an account: send an anonymous visitor to log in, then back to `back` (the
+    home page unless given; issue 13: signing in keeps your place). None when signed in."""
     if request.user.is_authenticated:
         return None
     messages.info(request, "Log in or sign up to create, import or copy a scenario.")
-    response = redirect_to_login(reverse("home"))
+    response = redirect_to_login(back or reverse("home"))
     return HttpResponseClientRedirect(response["Location"]) if request.htmx else response
 
 
@@ -207,9 +209,9 @@ def scenario_detail(request, pk: int):
 def share(request, token: str):
     """The read-only share page: anyone with the link, no account, no edit controls."""
     scenario = shared_scenario(request, token)
-    return page(
-        request, "battlefield/scenario.html", scenario_context(request, scenario, editable=False)
-    )
+    context = scenario_context(request, scenario, editable=False)
+    context["copy_asked"] = request.GET.get(COPY_ASKED) == "1" and request.user.is_authenticated
+    return page(request, "battlefield/scenario.html", context)
 
 
 def scenario_context(request, scenario: Scenario, *, editable: bool, **extra) -> dict:
@@ -229,6 +231,10 @@ def scenario_context(request, scenario: Scenario, *, editable: bool, **extra) ->
         "can_delete": permissions.can_delete(request, scenario),
         "can_manage": permissions.can_manage(request, scenario),
         "sharing_form": sharing_form(request, scenario),
+        "phase_bar": phase_bar(scenario),
+        # "Copy to edit" while signed out: sign in, then back to this page to copy it
+        "login_to_copy": f"{reverse('login')}?"
+        + urlencode({"next": f"{scenario.share_url()}?{COPY_ASKED}=1"}),
         **extra,
     }
 
@@ -284,11 +290,16 @@ def legend(situation, rows=None) -> dict:
     }
 
 
+#: The query field of a shared page reached by signing in to copy it: the page offers the copy.
+COPY_ASKED = "copy"
+
+
 @require_POST
 def fork(request, token: str):
     """'Copy to edit': an editable private copy for this visitor (needs an account)."""
     original = shared_scenario(request, token)
-    if refused := account_needed(request):
+    # Signed out: back to the shared page once signed in, where "Copy to edit" waits.
+    if refused := account_needed(request, f"{original.share_url()}?{COPY_ASKED}=1"):
         return refused
     copy = original.fork(owner=owner_of(request))
     remember(request, copy)
@@ -414,6 +425,47 @@ def api_adjudicate(request):
 # -- owner's controls: visibility and club, share link, delete and restore ---------------------
 
 
+# -- the phase bar (issue 13 item 15) ---------------------------------------------------------
+
+
+def next_turn(document: dict, *, whole_turn: bool) -> tuple[int, str, str]:
+    """The (round, active army, phase) after the table's: the next phase of the game's phases in
+    order, or, after the last phase (or with `whole_turn`), the first phase of the next army's
+    turn; the battle round goes on once every army has had its turn (armies in their order)."""
+    phases = SYSTEMS[document["system"]].phases
+    armies = [a["id"] for a in document.get("armies", [])]
+    turn = document.get("turn") or {}
+    round_ = int(turn.get("round") or 1)
+    army, phase = str(turn.get("active_army") or ""), turn.get("phase")
+    if army not in armies:  # no player's turn yet: the first army begins
+        return round_, armies[0], phases[0]
+    if not whole_turn:
+        if phase not in phases:
+            return round_, army, phases[0]
+        if phases.index(phase) + 1 < len(phases):
+            return round_, army, phases[phases.index(phase) + 1]
+    following = (armies.index(army) + 1) % len(armies)
+    return round_ + (following == 0), armies[following], phases[0]
+
+
+def phase_bar(scenario: Scenario) -> dict:
+    """What the phase bar shows: the round, whose turn and which phase, and what its buttons
+    would make of them."""
+    document = scenario.document
+    names = {a["id"]: a.get("name") or a["id"] for a in document.get("armies", [])}
+    turn = document.get("turn") or {}
+    bar = {
+        "round": turn.get("round"),
+        "army": names.get(turn.get("active_army"), ""),
+        "phase": turn.get("phase") or "",
+    }
+    if names:
+        for key, whole in (("next_phase", False), ("next_turn", True)):
+            round_, army, phase = next_turn(document, whole_turn=whole)
+            bar[key] = f"round {round_}, {names[army]}, {phase} phase"
+    return bar
+
+
 @require_POST
 def scenario_sharing(request, pk: int):
     """The owner sets visibility and club (only a club they belong to)."""
@@ -421,6 +473,14 @@ def scenario_sharing(request, pk: int):
     form = SharingForm(request.POST, user=request.user)
     if form.is_valid():
         permissions.check_version(request, scenario)
+        breaking = links_broken(scenario, form.cleaned_data["visibility"])
+        if breaking and request.POST.get("confirm") != "yes":
+            # Issue 13: say so before breaking the step links already shared; the form comes
+            # back with the choice kept and a button that confirms it.
+            context = scenario_context(
+                request, scenario, editable=True, sharing_form=form, sharing_warning=breaking
+            )
+            return page(request, "battlefield/scenario.html", context, status=409)
         scenario.visibility = form.cleaned_data["visibility"]
         scenario.club = form.cleaned_data["club"]
         scenario.save()
@@ -428,6 +488,25 @@ def scenario_sharing(request, pk: int):
         return go(request, scenario)
     context = scenario_context(request, scenario, editable=True, sharing_form=form)
     return page(request, "battlefield/scenario.html", context, status=422)
+
+
+#: Who a share link (and each step link) admits: anyone, for these visibilities.
+LINK_OPEN = (Scenario.Visibility.UNLISTED, Scenario.Visibility.PUBLIC)
+
+
+def links_broken(scenario: Scenario, visibility: str) -> str:
+    """The warning for a visibility that will close step links already handed out ("" when it
+    closes none): the scenario's link admitted anyone, the new visibility does not, and it has
+    steps whose links may be shared."""
+    steps = scenario.steps.count()
+    if not steps or scenario.visibility not in LINK_OPEN or visibility in LINK_OPEN:
+        return ""
+    return (
+        f"This scenario has {steps} step link{'s' if steps != 1 else ''} that anyone with them "
+        "can open now. Made club-only or private, those links (and the share link) will open "
+        "only for its club's members (or only for you): anyone you sent them to will be "
+        "refused."
+    )
 
 
 @require_POST

@@ -28,9 +28,12 @@ The pieces (frozen dataclasses):
   `label`, whether it is `required`, its `choices` ((value, label) pairs, for kind "choice" and the
   trigger's events), whether it is asked `after_roll`, and whether the stepper `asked` it at all
   (False: documents may carry it, e.g. a lesson's, but a player is not asked it). A declaration
-  asked after the roll may have an `offer`: the engine's `Offer` of what it may be once the dice
-  are known (e.g. 11.02: the charge targets within the roll), called as
-  `offer(situation, unit_id, dice, declarations)` with the move's `Dice`.
+  may have an `offer`: the engine's `Offer` of only the values that can work, called as
+  `offer(situation, unit_id, dice, declarations)` with the move's `Dice`. One asked before the
+  roll is offered from the table alone (e.g. Warmaster 2.3: the characters within command range
+  who may still give orders); one asked after the roll, once the dice are known (e.g. 11.02: the
+  charge targets within the roll; Warmaster 2.4: home back to a character, chosen after its
+  roll).
 - `StateFlag`: one key of `units[].state`: `name`, `label`, how long it `lasts` ("phase": cleared
   when a new phase begins; "turn": when a new turn begins; "battle": until the player changes it)
   and whether the editor `offers` it as a tick box.
@@ -84,9 +87,9 @@ LASTS = ("phase", "turn", "battle")
 
 @dataclass(frozen=True)
 class Offer:
-    """What a declaration asked after the roll may be, given the dice: its `choices` ((value,
-    label) pairs), the `roll` in words, and the sentence saying why nothing is on offer (`empty`),
-    shown when `choices` is empty."""
+    """What a declaration may be (before the roll, from the table; after it, given the dice):
+    its `choices` ((value, label) pairs), the `roll` in words, and the sentence saying why
+    nothing is on offer (`empty`), shown when `choices` is empty."""
 
     choices: tuple[tuple[str, str], ...]
     roll: str = ""

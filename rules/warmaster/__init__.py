@@ -133,7 +133,10 @@ IGNORE_FORTIFIED = Declaration(
 )
 #: 2.5: a flyer charging from irregular formation goes at most 10 cm.
 IRREGULAR = Declaration("irregular", "flag", "Charging from irregular formation")
-ORDERED_BY = Declaration("ordered_by", "friendly-unit", "Ordered by", required=True)
+#: 2.3: only the characters within range who may still give orders are offered (before the roll).
+ORDERED_BY = Declaration(
+    "ordered_by", "friendly-unit", "Ordered by", required=True, offer=command.order_offer
+)
 HITS = Declaration("hits", "count", "Hits", required=True)
 FRIENDS_MAKE_WAY = Declaration("friends_make_way", "yes-no", "Friends in the way")
 #: 2.9 retreats: the losing units sharing the result, and the side retreated from on a tie.
@@ -190,7 +193,14 @@ SYSTEM.add(
         suggest=home_back.suggest_home_back,
         eligibility=home_back.home_back_eligibility,
         declarations=(
-            Declaration("home_back_to", "friendly-unit", "Home back to", after_roll=True),
+            # 2.4: rolled first, then the character is chosen among the friendly ones.
+            Declaration(
+                "home_back_to",
+                "friendly-unit",
+                "Home back to",
+                after_roll=True,
+                offer=home_back.home_back_offer,
+            ),
         ),
         dice="one D6",
         phases=("command",),

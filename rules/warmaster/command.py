@@ -22,6 +22,7 @@ from ..errors import InvalidInput
 from ..geometry import EPSILON, fmt, within
 from ..move import Move, Pose
 from ..situation import Situation, Unit
+from ..systems import Offer
 from ..verdict import Finding, Verdict
 from .bystanders import finish_past_characters
 from .flying import (
@@ -120,6 +121,33 @@ def army_characters_moved(situation: Situation, unit: Unit) -> list[str]:
     return [
         u.id for u in situation.friends_of(unit) if is_character(u) and u.flag("moved_this_phase")
     ]
+
+
+def order_offer(situation: Situation, unit_id: str, dice: Dice, declarations) -> Offer:
+    """2.3 / 2.9, for the stepper before the roll: the characters who may order this flyer now.
+    A flyer takes orders only from a friendly character within COMMAND_RANGE of it; a character
+    whose orders are over this phase gives no more; once the unit has had an order this phase,
+    only the character who gave it may order it again. Each is offered with its distance."""
+    unit = situation.unit(unit_id)
+    earlier = int(unit.state.get("orders_this_phase", 0) or 0)
+    previous = unit.state.get("ordered_by") if earlier else None
+    choices = []
+    for character in situation.friends_of(unit):
+        if not is_character(character) or character.flag("orders_over"):
+            continue
+        if previous and character.id != previous:
+            continue
+        gap = unit_distance(character.models, unit.models)
+        if within(gap, COMMAND_RANGE):
+            choices.append((character.id, f"{character.name or character.id}, {fmt(gap)} cm away"))
+    if previous:
+        why = f"only {previous}, who gave its earlier order this phase, may order it"
+    else:
+        why = f"a flyer takes orders only from a friendly character within {fmt(COMMAND_RANGE)} cm"
+    return Offer(
+        tuple(choices),
+        empty=f"No character can order {unit.name or unit.id} now: {why}.",
+    )
 
 
 def check_before_orders(verdict: Verdict, situation: Situation, unit: Unit, rule: str) -> None:

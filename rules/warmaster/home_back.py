@@ -39,6 +39,7 @@ from ..errors import InvalidInput
 from ..geometry import EPSILON, fmt
 from ..move import Move, Pose
 from ..situation import Model, Situation, Unit
+from ..systems import Offer
 from ..verdict import Verdict
 from .bystanders import finish_past_characters
 from .command import character_of, check_before_orders
@@ -91,6 +92,24 @@ STEP_BACK = 0.05
 
 def friendly_characters(situation: Situation, unit: Unit) -> list[Unit]:
     return [u for u in situation.friends_of(unit) if is_character(u)]
+
+
+def home_back_offer(situation: Situation, unit_id: str, dice: Dice, declarations) -> Offer:
+    """2.4, for the stepper after the roll: the friendly characters the flyer may home back to,
+    each with its distance, and the roll (1D6 x 10 cm) the choice is made on."""
+    unit = situation.unit(unit_id)
+    (roll,) = dice.roll(1)
+    dice.finish()
+    reach = roll * HOME_BACK_CM_PER_PIP
+    choices = tuple(
+        (c.id, f"{c.name or c.id}, {fmt(unit_distance(c.models, unit.models))} cm away")
+        for c in friendly_characters(situation, unit)
+    )
+    return Offer(
+        choices,
+        f"Home back roll: {roll} x 10 = {fmt(reach)} cm",
+        f"{unit.name or unit.id} has no friendly character to home back to.",
+    )
 
 
 def eligibility(verdict: Verdict, situation: Situation, unit: Unit) -> bool:

@@ -11,6 +11,7 @@
 // - A board with data-focus-unit="<unit id>" (the move pages) opens zoomed to that unit (and
 //   data-focus-with, e.g. its target), never so far out that a base of the unit is smaller than
 //   MIN_TARGET_PX: a finger can pick up a model at the default zoom.
+// - A snap or a nudge of table.js ("table:moved") pans the view to keep the moved models in it.
 // The view of each table (by page and svg id) is kept over htmx swaps, so a Check that redraws
 // the table keeps the player's zoom.
 (() => {
@@ -122,6 +123,50 @@
     }
     return { x: cx - w / 2, y: cy - h / 2, w, h };
   }
+
+  // -- following moved models (issue 13: after "Snap to contact" a zoomed phone view kept
+  // showing where the stands had been) ---------------------------------------------------------
+  // Pan the least that brings the moved models (with a margin) into the view, keeping the zoom;
+  // when they do not all fit, zoom out just enough and centre on them.
+  function follow(svg, ids) {
+    const box = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+    for (const id of ids) {
+      const g = svg.querySelector(`g.model[data-model="${CSS.escape(id)}"]`);
+      const c = g && centreOf(g);
+      const base = g && g.querySelector(".base");
+      if (!c || !base) continue;
+      const b = base.getBBox();
+      const r = Math.hypot(b.width, b.height) / 2;
+      box.x0 = Math.min(box.x0, c.x - r);
+      box.y0 = Math.min(box.y0, c.y - r);
+      box.x1 = Math.max(box.x1, c.x + r);
+      box.y1 = Math.max(box.y1, c.y + r);
+    }
+    if (!Number.isFinite(box.x0)) return;
+    let v = currentView(svg);
+    let margin = Math.min(v.w, v.h) * 0.05;
+    const tooBig = Math.max((box.x1 - box.x0 + 2 * margin) / v.w, (box.y1 - box.y0 + 2 * margin) / v.h);
+    if (tooBig > 1) {
+      // the moved models do not fit: zoom out just enough for them, centred on them
+      v = { x: v.x, y: v.y, w: v.w * tooBig * 1.05, h: v.h * tooBig * 1.05 };
+      margin = Math.min(v.w, v.h) * 0.05;
+    }
+    const along = (start, size, lo, hi) => {
+      if (hi - lo + 2 * margin > size) return (lo + hi) / 2 - size / 2;
+      if (lo - margin < start) return lo - margin;
+      if (hi + margin > start + size) return hi + margin - size;
+      return start;
+    };
+    const x = along(v.x, v.w, box.x0, box.x1);
+    const y = along(v.y, v.h, box.y0, box.y1);
+    const now = currentView(svg);
+    if (x !== now.x || y !== now.y || v.w !== now.w) setView(svg, { ...v, x, y });
+  }
+
+  document.addEventListener("table:moved", (event) => {
+    const svg = event.target;
+    if (svg.matches && svg.matches("svg.table.viewable") && event.detail) follow(svg, event.detail.models || []);
+  });
 
   // -- the toolbar ---------------------------------------------------------------------------------
   function button(view, label, text) {

@@ -19,7 +19,15 @@
 // - Ruler: with the form's [data-tool="ruler"] pressed, click two models or points (or press R
 //   on two models); the server measures (form's data-ruler-url, ?a=...&b=...) and its answer goes
 //   into [data-ruler-output]; the line is drawn on the table.
-// - Buttons with data-turn="<degrees>" in the form turn the selected model.
+// - Buttons with data-turn="<degrees>" in the form turn the selected model (the whole unit
+//   about its centre while "whole unit" is on).
+// - Moving groups (issue 13): with the form's [data-group] button pressed (or G), a drag, an
+//   arrow nudge or a turn (Q / E) moves every movable model of the selected model's unit
+//   together, keeping their formation. [data-snap] (or S) snaps the selected model into base
+//   contact with the closest enemy model: round and oval bases along the line between them;
+//   rectangular stands (Warmaster) turned to face the enemy stand's closest edge and put flush
+//   against it. With "whole unit" on, the rest of the unit follows the snapped model. A snap or
+//   a nudge tells the table's view ("table:moved" on the svg) so a zoomed view follows.
 // - Rings: overlays with classes `rings ring-<model id>` are shown for the selected unit.
 // - `data-autosave` on the form: a drag or a click-to-place submits the form when it ends.
 //
@@ -71,7 +79,7 @@
     let s = live.get(form);
     if (!s) {
       const kept = remembered.get(form.id) || {};
-      s = { selected: kept.selected || null, tool: kept.tool || "move", ruler: [], drag: null, dirty: new Set() };
+      s = { selected: kept.selected || null, tool: kept.tool || "move", group: !!kept.group, ruler: [], drag: null, dirty: new Set() };
       live.set(form, s);
     }
     return s;
@@ -89,7 +97,7 @@
       }
     }
     remembered.set(form.id, {
-      selected: s.selected, tool: s.tool,
+      selected: s.selected, tool: s.tool, group: s.group,
       focused: focused && svgOf(form) && svgOf(form).contains(focused) ? focused.dataset.model : null,
       pending: s.queued ? pending : null,
     });
@@ -130,6 +138,9 @@
     for (const part of ["x", "y", "facing"]) {
       const input = poseInput(form, id, part);
       if (input) input.value = fmt(parts[part]);
+      // the full value beside the shown one: a snap to contact must not open a gap by rounding
+      const exact = form.elements.namedItem(`exact-pose-${id}-${part}`);
+      if (exact) exact.value = String(parts[part]);
     }
     // The model's rings follow it (their shapes are drawn around where it was saved).
     const ring = svg.querySelector(`g.overlay.ring-${cssEscape(id)}`);
@@ -142,6 +153,167 @@
   function status(form, text) {
     const out = form.querySelector("[data-status]");
     if (out) out.textContent = text;
+  }
+
+  // -- moving groups -----------------------------------------------------------------------------
+  // The models a move of `g` carries: its whole unit's movable models while "whole unit" is on.
+  function carried(form, g) {
+    if (!stateOf(form).group) return [g];
+    const svg = svgOf(form);
+    const mates = Array.from(svg.querySelectorAll(`g.model[data-unit="${cssEscape(g.dataset.unit)}"]`));
+    return mates.filter((m) => movable(form, m));
+  }
+
+  // Move the models by (dx, dy) and turn them by `turn` degrees about (cx, cy): formation kept.
+  function moveGroup(form, group, { dx = 0, dy = 0, turn = 0, cx = 0, cy = 0 }) {
+    const a = (turn * Math.PI) / 180;
+    const cos = Math.cos(a);
+    const sin = Math.sin(a);
+    for (const m of group) {
+      const p = poseOf(m);
+      const rx = p.x - cx;
+      const ry = p.y - cy;
+      const x = turn ? cx + rx * cos - ry * sin : p.x;
+      const y = turn ? cy + rx * sin + ry * cos : p.y;
+      setPose(form, m, { x: x + dx, y: y + dy, facing: p.facing + turn });
+    }
+    if (group.length > 1) {
+      const ids = group.map((m) => m.dataset.model);
+      status(form, `${group[0].dataset.unit}: ${ids.length} models moved together`);
+    }
+  }
+
+  // Tell the table's view (static/js/table-view.js) which models a jump moved, so a zoomed
+  // view follows them (a snap or a nudge may carry them out of it; a drag is followed by the
+  // finger itself).
+  function moved(form, group) {
+    const svg = svgOf(form);
+    if (svg) svg.dispatchEvent(new CustomEvent("table:moved", { bubbles: true, detail: { models: group.map((m) => m.dataset.model) } }));
+  }
+
+  function centreOf(group) {
+    const poses = group.map(poseOf);
+    return {
+      x: poses.reduce((t, p) => t + p.x, 0) / poses.length,
+      y: poses.reduce((t, p) => t + p.y, 0) / poses.length,
+    };
+  }
+
+  function turnGroup(form, g, degrees) {
+    const group = carried(form, g);
+    const c = group.length > 1 ? centreOf(group) : poseOf(g);
+    moveGroup(form, group, { turn: degrees, cx: c.x, cy: c.y });
+  }
+
+  function setGroup(form, on) {
+    const s = stateOf(form);
+    s.group = on;
+    for (const b of form.querySelectorAll("[data-group]")) b.setAttribute("aria-pressed", String(on));
+    status(form, on ? "Whole unit: moves carry every model of the unit" : "One model at a time");
+    keep(form);
+  }
+
+  // -- snapping into base contact ------------------------------------------------------------------
+  // A base's outline in table coordinates: for round and oval bases, its radius towards a
+  // direction; for polygons (stands), its corners.
+  function baseOf(g) {
+    const base = g.querySelector(".base");
+    const pose = poseOf(g);
+    const a = (pose.facing * Math.PI) / 180;
+    if (!base) return null;
+    if (base.tagName === "circle") return { kind: "round", pose, rx: +base.getAttribute("r"), ry: +base.getAttribute("r"), a };
+    if (base.tagName === "ellipse") return { kind: "round", pose, rx: +base.getAttribute("rx"), ry: +base.getAttribute("ry"), a };
+    const pts = (base.getAttribute("points") || "").trim().split(/[\s]+/).map((xy) => xy.split(",").map(Number));
+    const corners = pts.map(([lx, ly]) => ({
+      x: pose.x + lx * Math.cos(a) - ly * Math.sin(a),
+      y: pose.y + lx * Math.sin(a) + ly * Math.cos(a),
+    }));
+    const depth = Math.max(...pts.map(([lx]) => lx));
+    return { kind: "stand", pose, corners, depth, a };
+  }
+
+  // The distance from a round (or oval) base's centre to its edge along the table angle `t`.
+  function reach(b, t) {
+    const u = t - b.a;
+    return 1 / Math.sqrt((Math.cos(u) / b.rx) ** 2 + (Math.sin(u) / b.ry) ** 2);
+  }
+
+  function closestEnemy(form, g) {
+    const svg = svgOf(form);
+    const me = poseOf(g);
+    let best = null;
+    for (const other of svg.querySelectorAll("g.model[data-army]")) {
+      if (other.dataset.army === g.dataset.army) continue;
+      const p = poseOf(other);
+      const d = Math.hypot(p.x - me.x, p.y - me.y);
+      if (!best || d < best.d) best = { g: other, d };
+    }
+    return best && best.g;
+  }
+
+  // Where `g` goes to touch `target`: {x, y, facing}, or null when the bases cannot be read.
+  function contactPose(g, target) {
+    const mine = baseOf(g);
+    const theirs = baseOf(target);
+    if (!mine || !theirs) return null;
+    const me = mine.pose;
+    if (mine.kind === "stand" && theirs.kind === "stand") {
+      // Flush against the enemy stand's edge closest to the mover, facing it, centred on the
+      // point of that edge nearest the mover (kept within the edge).
+      let best = null;
+      const cs = theirs.corners;
+      for (let i = 0; i < cs.length; i++) {
+        const p = cs[i];
+        const q = cs[(i + 1) % cs.length];
+        const ex = q.x - p.x;
+        const ey = q.y - p.y;
+        const len = Math.hypot(ex, ey);
+        if (!len) continue;
+        const t = Math.min(Math.max(((me.x - p.x) * ex + (me.y - p.y) * ey) / (len * len), 0), 1);
+        const cx = p.x + t * ex;
+        const cy = p.y + t * ey;
+        let nx = ey / len;
+        let ny = -ex / len;
+        const mx = (p.x + q.x) / 2 - theirs.pose.x;
+        const my = (p.y + q.y) / 2 - theirs.pose.y;
+        if (nx * mx + ny * my < 0) { nx = -nx; ny = -ny; } // outward
+        const d = Math.hypot(me.x - cx, me.y - cy);
+        if ((me.x - cx) * nx + (me.y - cy) * ny < 0) continue; // an edge facing away
+        if (!best || d < best.d) best = { d, cx, cy, nx, ny };
+      }
+      if (!best) return null;
+      return {
+        x: best.cx + best.nx * mine.depth,
+        y: best.cy + best.ny * mine.depth,
+        facing: (Math.atan2(-best.ny, -best.nx) * 180) / Math.PI,
+      };
+    }
+    if (mine.kind === "round" && theirs.kind === "round") {
+      const t = Math.atan2(me.y - theirs.pose.y, me.x - theirs.pose.x);
+      const gap = reach(theirs, t) + reach(mine, t + Math.PI);
+      return { x: theirs.pose.x + gap * Math.cos(t), y: theirs.pose.y + gap * Math.sin(t), facing: me.facing };
+    }
+    return null;
+  }
+
+  function snap(form, g) {
+    if (!g || !movable(form, g)) {
+      status(form, "Select a model of the moving unit first.");
+      return;
+    }
+    const target = closestEnemy(form, g);
+    const pose = target && contactPose(g, target);
+    if (!pose) {
+      status(form, "No enemy base to snap to.");
+      return;
+    }
+    const start = poseOf(g);
+    const group = carried(form, g);
+    const turn = pose.facing - start.facing;
+    // the snapped model goes exactly to its contact pose; its unit turns and moves with it
+    moveGroup(form, group, { turn, cx: start.x, cy: start.y, dx: pose.x - start.x, dy: pose.y - start.y });
+    status(form, `${g.dataset.model} in base contact with ${target.dataset.model}`);
+    moved(form, group);
   }
 
   // -- selection, focus and rings ---------------------------------------------------------------
@@ -165,6 +337,7 @@
       if (ring) ring.classList.add("shown");
     }
     rove(form, g);
+    form.dispatchEvent(new CustomEvent("table:selected", { bubbles: true, detail: { model: g.dataset.model } }));
     if (focus) g.focus({ preventScroll: true });
     const pose = poseOf(g);
     status(form, `Selected ${g.dataset.model}${movable(form, g) ? "" : " (not movable here)"} at ${fmt(pose.x)}, ${fmt(pose.y)}`);
@@ -188,6 +361,7 @@
     if (current) rove(form, current);
     if (s.selected && modelById(form, s.selected)) select(form, modelById(form, s.selected));
     setTool(form, s.tool);
+    for (const b of form.querySelectorAll("[data-group]")) b.setAttribute("aria-pressed", String(!!s.group));
     const focusTarget = modelById(form, kept.focused);
     if (focusTarget && (!document.activeElement || document.activeElement === document.body)) {
       focusTarget.focus({ preventScroll: true });
@@ -370,7 +544,8 @@
     }
     if (!g || !movable(form, g)) return;
     const pose = poseOf(g);
-    s.drag = { g, id: event.pointerId, sx: event.clientX, sy: event.clientY, dx: p.x - pose.x, dy: p.y - pose.y, moving: false };
+    const group = carried(form, g);
+    s.drag = { g, group, id: event.pointerId, sx: event.clientX, sy: event.clientY, dx: p.x - pose.x, dy: p.y - pose.y, moving: false };
     event.preventDefault(); // no text selection or scrolling while dragging a model
   });
 
@@ -414,7 +589,10 @@
         return;
       }
       const p = tablePoint(svgOf(f), event);
-      if (p) setPose(f, d.g, { x: p.x - d.dx, y: p.y - d.dy, facing: poseOf(d.g).facing });
+      if (p && d.group.length > 1) {
+        const at = poseOf(d.g);
+        moveGroup(f, d.group, { dx: p.x - d.dx - at.x, dy: p.y - d.dy - at.y });
+      } else if (p) setPose(f, d.g, { x: p.x - d.dx, y: p.y - d.dy, facing: poseOf(d.g).facing });
       event.preventDefault();
       return;
     }
@@ -469,6 +647,15 @@
       setTool(form, tool.dataset.tool);
       return;
     }
+    if (event.target.closest("[data-group]")) {
+      setGroup(form, !stateOf(form).group);
+      return;
+    }
+    if (event.target.closest("[data-snap]")) {
+      snap(form, modelById(form, stateOf(form).selected));
+      if ("autosave" in form.dataset) submit(form);
+      return;
+    }
     if (turnButton) {
       // Turn the selected model by the button's degrees (the same as Q / E for a mouse).
       const chosen = modelById(form, stateOf(form).selected);
@@ -476,8 +663,7 @@
         status(form, "Select a model on the table first.");
         return;
       }
-      const pose = poseOf(chosen);
-      setPose(form, chosen, { ...pose, facing: pose.facing + parseFloat(turnButton.dataset.turn) });
+      turnGroup(form, chosen, parseFloat(turnButton.dataset.turn));
       if ("autosave" in form.dataset) submit(form);
       return;
     }
@@ -515,7 +701,8 @@
     if (!onTable(svg, p)) return;
     const chosen = modelById(form, s.selected);
     if (chosen && movable(form, chosen)) {
-      setPose(form, chosen, { x: p.x, y: p.y, facing: poseOf(chosen).facing });
+      const at = poseOf(chosen);
+      moveGroup(form, carried(form, chosen), { dx: p.x - at.x, dy: p.y - at.y });
       select(form, null); // placed: the next click on the table is a fresh choice
       chosen.blur();
       if ("autosave" in form.dataset) submit(form);
@@ -554,10 +741,18 @@
     const nudge = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] }[event.key];
     const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
     if (nudge) {
-      if (movable(form, g)) setPose(form, g, { x: pose.x + nudge[0], y: pose.y + nudge[1], facing: pose.facing });
+      if (movable(form, g)) {
+        const group = carried(form, g);
+        moveGroup(form, group, { dx: nudge[0], dy: nudge[1] });
+        moved(form, group);
+      }
       else status(form, `${g.dataset.model} cannot be moved here`);
     } else if (key === "q" || key === "e") {
-      if (movable(form, g)) setPose(form, g, { x: pose.x, y: pose.y, facing: pose.facing + (key === "e" ? turn : -turn) });
+      if (movable(form, g)) turnGroup(form, g, key === "e" ? turn : -turn);
+    } else if (key === "g") {
+      setGroup(form, !stateOf(form).group);
+    } else if (key === "s") {
+      snap(form, g);
     } else if (key === "]" || key === "PageDown") {
       go(here + 1);
     } else if (key === "[" || key === "PageUp") {
@@ -624,6 +819,36 @@
   });
   document.addEventListener("htmx:after:swap", initAll);
   document.addEventListener("htmx:after:settle", initAll);
+
+  // The casualty forms beside a placement form (form[data-casualty-form]: the move page's, the
+  // editor's one per unit): the one listing the model selected on the table picks it, so
+  // "select, then remove" works without the list.
+  document.addEventListener("table:selected", (event) => {
+    for (const picker of document.querySelectorAll("form[data-casualty-form] [data-casualty-model]")) {
+      if (event.detail && [...picker.options].some((o) => o.value === event.detail.model)) {
+        picker.value = event.detail.model;
+      }
+    }
+  });
+
+  // A new step of the move stepper (the #stepper element replaced by htmx): keyboard focus goes
+  // to its heading, and the live region says where the player now is (issue 13: no more
+  // tabbing down from the top of the page after every step). Check and Suggest, which swap only
+  // the verdict and the fields, leave the focus where it was.
+  let shownStep = document.querySelector("#stepper");
+  function focusNewStep() {
+    const stepper = document.querySelector("#stepper");
+    if (!stepper || stepper === shownStep) return;
+    shownStep = stepper;
+    const heading = stepper.querySelector("h2");
+    if (!heading) return;
+    heading.setAttribute("tabindex", "-1");
+    heading.focus({ preventScroll: false });
+    const announce = document.querySelector("#step-announce");
+    if (announce) announce.textContent = heading.textContent.trim();
+  }
+  document.addEventListener("htmx:after:settle", focusNewStep);
+  window.addEventListener("popstate", () => requestAnimationFrame(focusNewStep));
   // Tables swapped in any other way (out of band, by other scripts) are set up as they arrive.
   let queued = false;
   new MutationObserver(() => {

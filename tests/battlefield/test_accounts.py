@@ -3,6 +3,7 @@ by an expiring link, join, leave, roles)."""
 
 import re
 from datetime import timedelta
+from urllib.parse import quote
 
 import pytest
 from django.core import mail
@@ -184,8 +185,15 @@ def test_joining_by_an_invite_link(alice, club, django_user_model):
     link = invite.get_absolute_url()
     assert link in organiser.get(club.get_absolute_url()).content.decode()
 
+    # signed out: the invite names the club, and signing in (or up) comes back to it (issue 13)
     anonymous = Client().get(link)
-    assert anonymous.status_code == 302 and "/accounts/login/" in anonymous["Location"]
+    assert anonymous.status_code == 200
+    html = anonymous.content.decode()
+    assert "Log in to join Dice &amp; Glory" in html
+    assert f'href="/accounts/login/?next={quote(link, safe="")}"' in html
+    assert f'href="/accounts/signup/?next={quote(link, safe="")}"' in html
+    assert f'action="{link}"' not in html  # no Join button before signing in
+    assert Client().post(link).status_code == 302  # joining itself needs the account
 
     bob = signed_in(django_user_model.objects.create_user("bob"))
     page = bob.get(link)

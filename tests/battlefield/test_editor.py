@@ -1,6 +1,8 @@
 """The scenario editor: every partial (whole page vs partial, 422 with the error partial, 409 when
 stale, history restore gets the whole page), the edits, undo and redo, and the ruler."""
 
+import math
+
 import pytest
 from shapely.geometry import Point
 
@@ -716,3 +718,142 @@ def test_placing_a_model_on_a_floor_sets_its_elevation_and_on_open_ground_clears
     assert b1["z"] == 6
     place_models(doc, {"B1": {"x": 10, "y": 40}})
     assert b1["z"] == 0
+
+
+# -- building faster (issue 13 item 10) --------------------------------------------------------
+
+
+def intercessors() -> UnitProfile:
+    return UnitProfile.objects.create(
+        system="wh40k-11e",
+        name="Intercessor Squad",
+        faction="Space Marines",
+        keywords=["INFANTRY"],
+        move=6,
+        base={"round": 32},
+        model_count=5,
+    )
+
+
+def test_a_unit_added_where_another_stands_goes_to_the_nearest_free_spot(client, mine):
+    profile = intercessors()
+    spot = {"profile": profile.pk, "army": "blue", "x": 30, "y": 22}
+    assert post(client, f"/scenarios/{mine.pk}/edit/units/catalogue", {"version": 1, **spot})
+    response = post(
+        client, f"/scenarios/{mine.pk}/edit/units/catalogue", {"version": 2, **spot}, **PARTIAL
+    )
+    assert response.status_code == 200, response.content
+    assert "from where you chose: that spot was taken" in response.content.decode()
+    mine.refresh_from_db()
+    first, second = mine.document["units"]
+    # The first squad is one row of 32 mm bases (1.26 in) at y = 22. The second keeps its
+    # formation, at least the block's 0.5 in clear of every base of the first; the row straight
+    # below (1.26 + 0.5 = 1.76 in) would do, so it is no further than that and one search step
+    # (half a base, 0.63 in).
+    xs, ys = [m["x"] for m in second["models"]], {m["y"] for m in second["models"]}
+    assert len(ys) == 1
+    shift = ((sum(xs) / 5 - 30) ** 2 + (ys.pop() - 22) ** 2) ** 0.5
+    assert 0 < shift <= 1.76 + 0.63
+    for a in first["models"]:
+        for b in second["models"]:
+            gap = ((a["x"] - b["x"]) ** 2 + (a["y"] - b["y"]) ** 2) ** 0.5 - 32 / 25.4
+            assert gap >= 0.5 - 1e-6
+
+
+def test_a_unit_with_no_room_near_the_spot_says_what_to_do(client, player):
+    small = scenario_doc(units=[], table={"width": 10, "height": 10}, terrain=[])
+    scenario = Scenario.objects.create(document=small, owner=player)
+    response = post(
+        client,
+        f"/scenarios/{scenario.pk}/edit/units/catalogue",
+        {"version": 1, "profile": intercessors().pk, "army": "red", "count": 40, "x": 5, "y": 5},
+        **PARTIAL,
+    )
+    # 40 bases of 1.26 in, 8 rows of 5 with 0.5 in gaps, need 13.6 in: more than 10 in.
+    assert response.status_code == 422
+    assert "no room for 40 models near there" in response.content.decode()
+
+
+def test_a_new_unit_is_offered_for_the_army_with_fewest_units(client, mine):
+    def offered() -> str:
+        html = client.get(f"/scenarios/{mine.pk}/edit").content.decode()
+        form = html[html.index("/edit/units/catalogue") :]
+        return form[: form.index("</select>", form.index('name="army"'))]
+
+    assert '<option value="red" selected>' in offered()
+    add = {"version": 1, "profile": intercessors().pk, "army": "red", "x": 30, "y": 10}
+    post(client, f"/scenarios/{mine.pk}/edit/units/catalogue", add)
+    assert '<option value="blue" selected>' in offered()
+    # The units list names the army as the player named it, not by its id.
+    html = client.get(f"/scenarios/{mine.pk}/edit").content.decode()
+    assert "IS-1 · Red army · 5 models" in html
+
+
+def test_the_catalogue_is_grouped_by_faction_with_a_search(client, mine):
+    intercessors()
+    UnitProfile.objects.create(
+        system="wh40k-11e",
+        name="Khorne Berzerkers",
+        faction="World Eaters",
+        keywords=["INFANTRY"],
+        move=6,
+        base={"round": 32},
+        model_count=10,
+    )
+    html = client.get(f"/scenarios/{mine.pk}/edit").content.decode()
+    marines, eaters = (
+        html.index('<optgroup label="Space Marines">'),
+        html.index('<optgroup label="World Eaters">'),
+    )
+    assert marines < html.index("Intercessor Squad (5)") < eaters
+    assert eaters < html.index("Khorne Berzerkers (10)")
+    assert 'data-filter-for="catalogue-profile"' in html
+
+
+def test_casualties_are_removed_and_restored_from_the_units_panel(client, squads):
+    url = f"/scenarios/{squads.pk}/edit/unit/B/casualty"
+    html = client.get(f"/scenarios/{squads.pk}/edit").content.decode()
+    assert f'action="{url}"' in html
+    response = post(client, url, {"version": 1}, **PARTIAL)  # no choice: the unit's last model
+    assert response.status_code == 200, response.content
+    squads.refresh_from_db()
+    assert [m["id"] for m in squads.document["units"][0]["models"]] == ["B1"]
+    assert "Restore B2" in response.content.decode()
+    # B1 is now the last of its unit: the editor deletes a unit, it does not empty it.
+    response = post(client, url, {"version": 2, "remove": "B1"}, **PARTIAL)
+    assert response.status_code == 422
+    assert "last model" in response.content.decode()
+    response = post(client, url, {"version": 2, "restore": "B2"}, **PARTIAL)
+    assert response.status_code == 200
+    squads.refresh_from_db()
+    b2 = squads.document["units"][0]["models"][1]
+    assert (b2["id"], b2["x"], b2["y"]) == ("B2", 31.5, 20.0)
+    # A model of another unit is not this unit's to remove.
+    response = post(client, url, {"version": 3, "remove": "C1"}, **PARTIAL)
+    assert response.status_code == 422
+
+
+def test_a_warmaster_stand_added_on_another_goes_flush_beside_it():
+    """Warmaster stands may touch (the block's gap is 0): a 4 x 2 cm stand (RULES.md 2.1) added
+    on one standing at (50, 50) ends flush against it: its nearest clear spot is one stand's
+    depth, 2 cm, away."""
+    doc = {
+        "format": "arbiter.scenario/1",
+        "system": "warmaster-revolution",
+        "name": "t",
+        "table": {"width": 120, "height": 120},
+        "armies": [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}],
+        "units": [],
+    }
+    stand = {"rect": [40, 20]}
+    first = add_unit(
+        doc, army="red", name="A", keywords=[], move=20, base=stand, count=1, x=50, y=50
+    )
+    second = add_unit(
+        doc, army="blue", name="B", keywords=[], move=20, base=stand, count=1, x=50, y=50
+    )
+    a = doc["units"][0]["models"][0]
+    b = doc["units"][1]["models"][0]
+    assert (first, a["x"], a["y"]) == ("A-1", 50, 50)
+    assert second == "B-1" and math.hypot(b["x"] - 50, b["y"] - 50) == pytest.approx(2)
+    validate_scenario(doc)  # touching, not overlapping

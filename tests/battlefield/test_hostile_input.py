@@ -203,6 +203,9 @@ def test_log_in_and_sign_up_forms_with_nul_and_surrogates_answer_a_form_not_a_50
 def test_the_stepper_refuses_huge_numbers_in_its_query_string(query):
     s = Scenario.objects.create(document=scenario(), visibility="public")
     response = Client().get(f"/s/{s.share_token}/move?{query}")
+    if response.status_code == 302:  # a server roll: sent on to the step's own seed (issue 13)
+        assert "9999" not in response["Location"]
+        response = Client().get(response["Location"])
     assert response.status_code in (200, 400, 422), response.status_code
     data = dict(pair.split("=", 1) for pair in query.replace("%00", "\x00").split("&"))
     response = Client().post(f"/s/{s.share_token}/move/check", data)

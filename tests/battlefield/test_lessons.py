@@ -108,7 +108,8 @@ def test_a_try_with_a_bad_pose_answers_422_with_the_error(client, demo):
         "/lessons/surge-basics/check", {"pose-B1-x": "left", "pose-B1-y": "3"}, headers=PARTIAL
     )
     assert response.status_code == 422
-    assert "pose-B1-x" in response.content.decode()
+    # the field as the form shows it (issue 13: no developer field names)
+    assert "That did not work (B1, x)" in response.content.decode()
 
 
 def test_suggest_in_a_try_is_refused_plainly_while_the_engine_lacks_the_move_type(client, demo):

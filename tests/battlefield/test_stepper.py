@@ -19,12 +19,17 @@ PLACE = {"unit": "B", "type": "normal", "roll": "hand", "dice": "3"}
 MOVED = {**PLACE, "pose-B1-x": "30", "pose-B1-y": "25", "pose-B2-x": "31.5", "pose-B2-y": "25"}
 
 
+#: The turn of the stepper's table: red (the Berzerkers) in the movement phase.
+RED_MOVES = {"round": 2, "active_army": "red", "phase": "movement"}
+
+
 @pytest.fixture
 def mine(client, django_user_model):
-    """A scenario this signed-in visitor owns (editing needs an account, issue 7)."""
+    """A scenario this signed-in visitor owns (editing needs an account, issue 7), in red's
+    movement phase (so the Berzerkers' normal move is on offer)."""
     owner = django_user_model.objects.create_user("owner")
     client.force_login(owner)
-    return Scenario.objects.create(document=scenario(), owner=owner)
+    return Scenario.objects.create(document=scenario(turn=RED_MOVES), owner=owner)
 
 
 def url(s, tail=""):
@@ -172,28 +177,35 @@ def test_the_placement_form_carries_the_names_the_table_script_writes(
             assert f'name="pose-{model}-{key}"' in form
     # Enter submits the form's first button: Check
     buttons = re.findall(r'<button type="submit"[^>]*id="([a-z-]+)"', form)
-    assert buttons[0] == "check-button" and "suggest-button" in buttons
+    assert buttons[0] == "check-button"
+    # the engine does not suggest normal moves (the player steers them): no Suggest to press
+    assert "suggest-button" not in buttons
     assert 'aria-live="polite"' in html
 
 
 @pytest.mark.parametrize(
-    "query,field",
+    "query,words",
     [
-        ("?unit=Z", "unit"),
-        ("?unit=B&type=fly-away", "type"),
-        ("?unit=B&type=normal&roll=hand&dice=7", "dice"),
-        ("?unit=B&type=normal&roll=hand&dice=", "dice"),
-        ("?unit=B&type=normal&roll=hand&dice=3&pose-B1-x=abc&pose-B1-y=2", "pose-B1-x"),
+        ("?unit=Z", "Unit"),
+        ("?unit=B&type=fly-away", "Move type"),
+        ("?unit=B&type=normal&roll=hand&dice=7", "Dice"),
+        ("?unit=B&type=normal&roll=hand&dice=", "Dice"),
+        (
+            "?unit=B&type=normal&roll=hand&dice=3&pose-B1-x=abc&pose-B1-y=2",
+            "B1 of Khorne Berzerkers, x",
+        ),
     ],
 )
-def test_bad_input_in_the_url_answers_422_with_the_error(
-    client, mine, query, field, judge_normal_moves_as
+def test_bad_input_in_the_url_answers_422_with_the_error_in_the_forms_words(
+    client, mine, query, words, judge_normal_moves_as
 ):
     judge_normal_moves_as(True)
     response = client.get(url(mine, query), headers=PARTIAL)
     assert response.status_code == 422
     html = response.content.decode()
-    assert 'role="alert"' in html and f"<code>{field}</code>" in html
+    # the field as the form shows it, never the developer's field name (issue 13 item 9)
+    assert 'role="alert"' in html and f"That did not work ({words}):" in html
+    assert "<code>" not in html
 
 
 def test_check_answers_the_verdict_partial_and_the_table_out_of_band(
@@ -226,10 +238,10 @@ def test_check_without_htmx_answers_the_whole_page_with_the_verdict(
 @pytest.mark.parametrize(
     "data,field",
     [
-        ({**MOVED, "pose-B1-x": "east"}, "pose-B1-x"),
-        ({**MOVED, "dice": "0"}, "dice"),
-        ({**MOVED, "roll": ""}, "roll"),
-        ({**MOVED, "unit": "nobody"}, "unit"),
+        ({**MOVED, "pose-B1-x": "east"}, "(B1 of Khorne Berzerkers, x)"),
+        ({**MOVED, "dice": "0"}, "(Dice)"),
+        ({**MOVED, "roll": ""}, "(Dice)"),
+        ({**MOVED, "unit": "nobody"}, "(Unit)"),
     ],
 )
 def test_check_with_bad_input_answers_422_and_the_error_partial_into_the_verdict(
@@ -283,7 +295,7 @@ def test_commit_appends_a_step_and_moves_the_models(client, mine, judge_normal_m
     step = mine.steps.get()
     assert step.index == 0 and step.move["end"]["B1"] == {"x": 30.0, "y": 25.0}
     assert step.verdict["legal"] is True
-    assert step.before == scenario()
+    assert step.before == scenario(turn=RED_MOVES)
 
 
 def test_commit_refuses_an_illegal_move_and_stores_nothing(client, mine, judge_normal_moves_as):
@@ -321,7 +333,7 @@ def test_undo_appends_a_step_that_restores_the_document_and_keeps_the_log(
     assert mine.document["units"][0]["models"][0]["y"] == 25  # back to after step 0
     client.post(url(mine, "/undo"), {"version": str(mine.version)})
     mine.refresh_from_db()
-    assert mine.document == scenario()  # back to the start
+    assert mine.document == scenario(turn=RED_MOVES)  # back to the start
     steps = list(mine.steps.all())
     assert [s.index for s in steps] == [0, 1, 2, 3]
     assert [s.undoes for s in steps] == [None, None, 1, 0]
@@ -377,6 +389,11 @@ def test_a_warmaster_home_back_with_dice_entered_by_hand_runs_through_every_step
     after = client.get(url(s), rolled).content.decode()
     assert 'data-step="after"' in after
     assert 'name="home_back_to"' in after and 'value="elf-general"' in after
+    # 2.4: only characters are homed back to (the Spearmen are friends but no character), and
+    # the choice is made on the roll, shown with it
+    assert 'value="spearmen"' not in after and "Home back roll: 5 x 10 = 50 cm" in after
+    refused = client.get(url(s), {**rolled, "home_back_to": "spearmen", "after": "done"})
+    assert refused.status_code == 422 and "spearmen is not on offer" in refused.content.decode()
     state = {**rolled, "home_back_to": "elf-general", "after": "done"}
     place = client.get(url(s), state).content.decode()
     # a 5 on the home back die: 5 x 10 cm = 50 cm
@@ -446,7 +463,7 @@ def test_after_an_input_error_the_declaration_form_keeps_what_was_entered(client
     )
     assert response.status_code == 422
     html = response.content.decode()
-    assert 'data-step="declare"' in html and "<code>dice</code>" in html
+    assert 'data-step="declare"' in html and "That did not work (Dice):" in html
     assert 'name="take_to_the_skies" value="yes" checked' in html
     assert 'value="9"' in html and 'value="hand" id="roll-hand" checked' in html
 
@@ -516,11 +533,51 @@ def test_after_the_roll_only_the_enemy_units_within_it_are_offered_with_their_di
 
 
 def test_the_server_roll_offers_the_targets_within_the_dice_the_judge_rolls(client, charging):
+    from battlefield.stepper import step_seed
     from rules.dice import Dice
 
-    seed = next(s for s in range(100) if sum(Dice(None, s).roll(2)) >= 10)
+    seed = step_seed(charging)
+    rolled = sum(Dice(None, seed).roll(2))
     html = client.get(url(charging), {**CHARGE, "roll": "server", "seed": seed}).content.decode()
-    assert 'data-step="after"' in html and 'value="O"' in html and 'value="G"' in html
+    assert 'data-step="after"' in html
+    # Boyz 6.7", Gretchin 9.5" (table above): on offer exactly when the step's roll reaches them
+    assert ('value="O"' in html) == (rolled >= 6.7 and rolled != 2)
+    assert ('value="G"' in html) == (rolled >= 9.5)
+
+
+def test_the_server_roll_is_the_steps_own_and_the_url_cannot_change_it(client, charging):
+    """Issue 13 item 15: going back and rolling again, or editing the seed in the URL, gives the
+    same dice; committing a step (a new version) gives the next step new ones."""
+    from battlefield.stepper import step_seed
+
+    first = client.get(url(charging), {**CHARGE, "roll": "server"})
+    again = client.get(url(charging), {**CHARGE, "roll": "server"})
+    assert first.status_code == 302 and first["Location"] == again["Location"]
+    bound = re.search(r"seed=(\d+)", first["Location"]).group(1)
+    assert bound == str(step_seed(charging))
+    edited = client.get(url(charging), {**CHARGE, "roll": "server", "seed": "12345"})
+    assert edited.status_code == 302 and f"seed={bound}" in edited["Location"]
+    charging.rename("Charge, later")  # editing the table does not re-roll the step
+    assert str(step_seed(charging)) == bound
+    Step.append(charging, {"unit": "A", "type": "charge"}, {"legal": True}, before=charge_table())
+    assert str(step_seed(charging)) != bound  # the next step has dice of its own
+
+
+def test_a_check_posting_another_seed_is_judged_with_the_steps_own_dice(client, mine):
+    from battlefield.stepper import step_seed
+    from rules.dice import Dice
+
+    (rolled,) = Dice(None, step_seed(mine)).roll(1)
+    other = next(s for s in range(100) if Dice(None, s).roll(1) != [rolled])  # another die
+    posted = {"unit": "B", "type": "advance", "roll": "server", "seed": str(other)}
+    html = client.post(url(mine, "/check"), {**posted, **berzerkers_at(21)}).content.decode()
+    # the advance die shown with the verdict is the step's, whatever seed was posted
+    shown = re.findall(r'title="rolled on the server">(\d)</span>', html)
+    assert shown == [str(rolled)]
+
+
+def berzerkers_at(y):
+    return {"pose-B1-x": "30", "pose-B1-y": str(y), "pose-B2-x": "31.5", "pose-B2-y": str(y)}
 
 
 def test_no_target_within_the_roll_says_the_charge_fails(client, charging):
@@ -549,7 +606,7 @@ def test_a_target_not_on_offer_is_refused_naming_the_declaration_keeping_the_res
     )
     assert response.status_code == 422
     html = response.content.decode()
-    assert "<code>charge_targets</code>" in html and "G is not on offer after this roll" in html
+    assert "(Charge targets)" in html and "G is not on offer after this roll" in html
     # back on the step that asks the targets, with the dice as entered
     assert 'data-step="after"' in html and 'name="dice" value="3 4"' in html
     assert 'name="charge_targets" value="O"' in html
@@ -561,7 +618,7 @@ def test_checking_a_charge_at_a_target_not_on_offer_is_refused(client, charging)
         {**CHARGE, "dice": "3 4", "charge_targets": "K", "pose-A1-x": "16.6", "pose-A1-y": "20"},
     )
     assert response.status_code == 422
-    assert "charge_targets" in response.content.decode()
+    assert "(Charge targets)" in response.content.decode()
 
 
 def test_leaving_the_required_targets_blank_asks_them_again(client, charging):
@@ -569,3 +626,239 @@ def test_leaving_the_required_targets_blank_asks_them_again(client, charging):
     assert response.status_code == 422
     html = response.content.decode()
     assert 'data-step="after"' in html and "Charge targets: choose after the roll" in html
+
+
+def test_a_surge_placement_offers_suggest_and_a_normal_move_does_not(client, mine):
+    """Suggest only where the engine suggests (issue 13 item 9): 21.02 surges are placed by the
+    engine, normal moves (09.05) are steered by the player."""
+    surge = {
+        "unit": "B",
+        "type": "surge",
+        "ability": "blood-surge",
+        "trigger-event": "shot",
+        "trigger-by": "C",
+        "trigger-models_destroyed": "2",
+        "roll": "hand",
+        "dice": "4",
+        "after": "done",
+    }
+    assert 'id="suggest-button"' in client.get(url(mine), surge).content.decode()
+    normal = client.get(url(mine), {"unit": "B", "type": "normal", "roll": "hand", "dice": "3"})
+    assert 'id="suggest-button"' not in normal.content.decode()
+
+
+# -- 2.3 (RULES.md): a flyer is ordered only by a friendly character within 20 cm -----------
+
+
+def stand(model_id, x, y):
+    """A Warmaster 4 x 2 cm stand facing +x (RULES.md 2.1): x - 1 to x + 1, y - 2 to y + 2."""
+    return {"id": model_id, "base": {"rect": [40, 20]}, "x": x, "y": y, "facing": 0}
+
+
+def character(uid, name, x, keywords=("CHARACTER", "GENERAL")):
+    """A character on a 20 mm round base (radius 1 cm) at (x, 54), Command 9."""
+    return {
+        "id": uid,
+        "army": "red",
+        "name": name,
+        "keywords": list(keywords),
+        "state": {"command": 9},
+        "models": [{"id": f"{uid}1", "base": {"round": 20}, "x": x, "y": 54.0}],
+    }
+
+
+def order_table(general_x: float = 40.0) -> dict:
+    """Giant Eagles F: stands at x 50, y 50 / 54 / 58, so the unit spans x 49 to 51. The
+    General's base edge is 49 - (general_x + 1) cm from it (40: 8 cm, within 20 cm); the Hero
+    at x 80 is 79 - 51 = 28 cm away (beyond 20 cm); the Spearmen are no character at all."""
+    return {
+        "format": "arbiter.scenario/1",
+        "system": "warmaster-revolution",
+        "name": "Orders",
+        "table": {"width": 180, "height": 120},
+        "terrain": [],
+        "armies": [{"id": "red", "name": "High Elves"}, {"id": "blue", "name": "Orcs"}],
+        "units": [
+            {
+                "id": "F",
+                "army": "red",
+                "name": "Giant Eagles",
+                "keywords": ["MONSTER", "FLYING"],
+                "models": [stand(f"F{i + 1}", 50.0, 50.0 + 4 * i) for i in range(3)],
+            },
+            character("G", "Elf General", general_x),
+            character("H", "Elf Hero", 80.0, ("CHARACTER", "HERO")),
+            {
+                "id": "S",
+                "army": "red",
+                "name": "Spearmen",
+                "keywords": ["INFANTRY"],
+                "models": [stand("S1", 20.0, 90.0)],
+            },
+            {
+                "id": "E",
+                "army": "blue",
+                "name": "Orc Boyz",
+                "keywords": ["INFANTRY"],
+                "models": [stand("E1", 150.0, 54.0)],
+            },
+        ],
+        "turn": {"round": 1, "active_army": "red", "phase": "command"},
+    }
+
+
+@pytest.fixture
+def ordering(client, django_user_model):
+    owner = django_user_model.objects.create_user("orderer")
+    client.force_login(owner)
+    return Scenario.objects.create(document=order_table(), owner=owner)
+
+
+ORDER = {"unit": "F", "type": "order-move"}
+
+
+def test_ordered_by_offers_only_the_characters_within_20_cm_with_their_distance(client, ordering):
+    html = client.get(url(ordering), ORDER).content.decode()
+    assert 'data-step="declare"' in html
+    picker = re.search(r'<select id="f-ordered-by".*?</select>', html, re.S).group(0)
+    assert 'value="G"' in picker and "Elf General, 8 cm away" in picker
+    assert 'value="H"' not in picker  # the Hero is 28 cm away
+    assert 'value="S"' not in picker and 'value="E"' not in picker  # no character; no friend
+
+
+def test_a_character_out_of_range_is_refused_before_placement_keeping_the_dice(client, ordering):
+    response = client.get(
+        url(ordering), {**ORDER, "ordered_by": "H", "roll": "hand", "dice": "2 3"}
+    )
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert 'data-step="declare"' in html and "(Ordered by)" in html
+    assert "H is not on offer" in html
+    assert 'value="2 3"' in html and 'value="hand" id="roll-hand" checked' in html
+    ok = client.get(url(ordering), {**ORDER, "ordered_by": "G", "roll": "hand", "dice": "2 3"})
+    assert ok.status_code == 200 and 'data-step="place"' in ok.content.decode()
+
+
+def test_with_no_character_in_range_the_declaration_step_says_so(client, django_user_model):
+    owner = django_user_model.objects.create_user("alone")
+    client.force_login(owner)
+    # the General at x 10: its edge (x 11) is 38 cm from the eagles; the Hero 28 cm
+    far = Scenario.objects.create(document=order_table(general_x=10.0), owner=owner)
+    html = client.get(url(far), ORDER).content.decode()
+    assert 'name="ordered_by"' not in html
+    assert "No character can order Giant Eagles now" in html and "within 20 cm" in html
+    refused = client.get(url(far), {**ORDER, "roll": "hand", "dice": "2 3"})
+    assert refused.status_code == 422 and 'data-step="declare"' in refused.content.decode()
+
+
+# -- turn and phase as a referee keeps them (issue 13 item 15) ---------------------------------
+
+
+def test_only_the_moves_of_the_tables_phase_are_offered_with_a_scratch_try_of_any(client, charging):
+    """The charge table is in red's charge phase: a charge (11) is offered, a normal move (09,
+    movement phase) is not, unless the player asks for a scratch try, which has no Commit."""
+    html = client.get(url(charging), {"unit": "A"}).content.decode()
+    assert f'href="{url(charging)}?unit=A&amp;type=charge"' in html
+    assert f'href="{url(charging)}?unit=A&amp;type=normal"' not in html
+    assert "Normal move is made in the movement phase, and the table is in the charge phase" in html
+    scratch = f"{url(charging)}?scratch=1&amp;unit=A"
+    assert f'href="{scratch}"' in html and "Try any move" in html
+    tried = client.get(url(charging), {"scratch": "1", "unit": "A"}).content.decode()
+    assert f'href="{scratch}&amp;type=normal"' in tried and "A scratch try" in tried
+    placing = client.get(
+        url(charging),
+        {"scratch": "1", "unit": "A", "type": "normal", "roll": "server"},
+        follow=True,
+    ).content.decode()
+    assert 'data-step="place"' in placing and 'id="commit-button"' not in placing
+    assert 'name="scratch" value="1"' in placing
+    refused = client.post(
+        url(charging, "/commit"),
+        {
+            "scratch": "1",
+            "unit": "A",
+            "type": "normal",
+            "roll": "server",
+            "pose-A1-x": "11",
+            "pose-A1-y": "20",
+            "version": str(charging.version),
+        },
+    )
+    assert refused.status_code == 422 and not charging.steps.exists()
+
+
+def test_next_phase_and_next_turn_move_the_table_on_and_clear_the_phase_flags(client, mine):
+    """tests/documents.py: round 2, Tau Empire (blue) in the shooting phase; armies red, blue.
+    40K phases: command, movement, shooting, charge, fight."""
+    doc = scenario()
+    doc["units"][0]["state"] = {"moved_this_phase": True, "advanced_this_turn": True}
+    mine.document = doc
+    mine.save()
+    page = client.get(mine.get_absolute_url()).content.decode()
+    assert "Round 2" in page and "Tau Empire</strong> to play" in page
+    assert "Shooting phase" in page and 'value="phase"' in page
+
+    def advance(what):
+        mine.refresh_from_db()
+        client.post(f"/scenarios/{mine.pk}/turn", {"onto": what, "version": mine.version})
+        mine.refresh_from_db()
+        return mine.document["turn"], mine.document["units"][0].get("state", {})
+
+    turn, state = advance("phase")
+    assert turn == {"round": 2, "active_army": "blue", "phase": "charge"}
+    assert "moved_this_phase" not in state and state["advanced_this_turn"] is True
+    turn, _ = advance("phase")
+    assert turn["phase"] == "fight"
+    # after the last phase, the next army's turn; blue was the last army, so round 3
+    turn, state = advance("phase")
+    assert turn == {"round": 3, "active_army": "red", "phase": "command"}
+    assert "advanced_this_turn" not in state
+    turn, _ = advance("turn")
+    assert turn == {"round": 3, "active_army": "blue", "phase": "command"}
+
+
+def test_the_phase_bar_refuses_a_stale_page_and_a_visitor(client, mine, django_user_model):
+    stale = client.post(f"/scenarios/{mine.pk}/turn", {"onto": "phase", "version": "0"})
+    assert stale.status_code == 409
+    client.force_login(django_user_model.objects.create_user("stranger"))
+    other = client.post(f"/scenarios/{mine.pk}/turn", {"onto": "phase", "version": "1"})
+    assert other.status_code == 404
+    mine.refresh_from_db()
+    assert mine.document["turn"]["phase"] == "movement"
+
+
+# -- casualties (issue 13 item 4): removed from the move page, and restored ------------------
+
+
+def test_a_casualty_is_removed_and_restored_from_the_placement_step(client, mine):
+    place = url(mine) + "?unit=B&type=surge&ability=blood-surge&roll=hand&dice=4&after=done"
+    html = client.get(place).content.decode()
+    assert f'action="{url(mine, "/casualty")}"' in html and 'name="remove"' in html
+    removed = client.post(
+        url(mine, "/casualty"), {"remove": "B2", "version": mine.version, "back": place}
+    )
+    assert removed.status_code == 302 and removed["Location"] == place
+    mine.refresh_from_db()
+    assert [m["id"] for m in mine.document["units"][0]["models"]] == ["B1"]
+    back = client.get(place).content.decode()
+    assert "Casualty: B2 of Khorne Berzerkers removed." in back
+    assert 'name="restore" value="B2"' in back
+    # B1 is the last model: a wiped-out unit is deleted in the editor, not here
+    last = client.post(url(mine, "/casualty"), {"remove": "B1", "version": mine.version})
+    assert last.status_code == 302
+    mine.refresh_from_db()
+    assert len(mine.document["units"][0]["models"]) == 1
+    assert "B1 is the last model of Khorne Berzerkers" in client.get(place).content.decode()
+    client.post(url(mine, "/casualty"), {"restore": "B2", "version": mine.version})
+    mine.refresh_from_db()
+    assert mine.document == scenario(turn=RED_MOVES)  # B2 back where it stood
+    assert 'name="restore"' not in client.get(place).content.decode()
+
+
+def test_casualties_are_for_editors_on_the_version_they_saw(client, mine, django_user_model):
+    stale = client.post(url(mine, "/casualty"), {"remove": "B2", "version": "0"})
+    assert stale.status_code == 409
+    client.force_login(django_user_model.objects.create_user("stranger"))
+    assert client.post(url(mine, "/casualty"), {"remove": "B2", "version": "1"}).status_code == 404
+    mine.refresh_from_db()
+    assert len(mine.document["units"][0]["models"]) == 2

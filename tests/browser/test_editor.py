@@ -326,3 +326,20 @@ def test_a_table_outside_its_form_is_found_through_data_table(page, site, owned)
     page.keyboard.press("Shift+ArrowLeft")
     expect(page.locator("input[name='pose-C1-x']")).to_have_value("39")
     assert page.evaluate("document.activeElement.dataset.model") == "C1"
+
+
+def test_snap_to_contact_in_the_editor_saves_the_model_touching_the_enemy(page, site, owned):
+    """Issue 13 item 10: the toolbar's "Snap to contact" works on the editor's table too."""
+    document = scenario_doc()
+    document["units"][1]["models"] = [{"id": "C1", "base": {"round": 32}, "x": 40.0, "y": 20.0}]
+    scenario = owned(page, document)
+    page.goto(f"{site}/scenarios/{scenario.pk}/edit")
+    page.locator("svg.table g.model[data-model='B2']").click()
+    page.get_by_role("button", name="Snap to contact").click()
+    expect(page.locator("#editor")).to_have_attribute("data-version", "2")
+    expect(page.locator("#editor-messages [role=alert]")).to_have_count(0)
+    scenario.refresh_from_db()
+    b2 = scenario.document["units"][0]["models"][1]
+    # B2 (31.5, 20) and C1 (40, 20), both 32 mm (1.26 in across): B2 ends 1.26 in short of
+    # C1's centre along the line between them, touching it.
+    assert b2["x"] == pytest.approx(40 - 32 / 25.4, abs=1e-3) and b2["y"] == pytest.approx(20)

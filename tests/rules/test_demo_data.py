@@ -202,7 +202,17 @@ def test_the_catalogue_has_at_least_thirty_units_across_both_systems():
 
 @pytest.mark.parametrize("profile", PROFILES, ids=lambda p: p["name"])
 def test_every_profile_has_a_valid_base_and_known_keywords(profile):
-    assert set(profile) == {"system", "name", "keywords", "move", "base", "models", "abilities"}
+    assert set(profile) == {
+        "system",
+        "name",
+        "faction",
+        "keywords",
+        "move",
+        "base",
+        "models",
+        "abilities",
+    }
+    assert profile["faction"].strip()  # the editor's catalogue is grouped by faction
     system = profile["system"]
     assert set(profile["keywords"]) <= KNOWN_KEYWORDS[system]
     assert profile["move"] > 0 and isinstance(profile["models"], int) and profile["models"] >= 1

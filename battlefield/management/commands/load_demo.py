@@ -18,7 +18,7 @@ from ...models import Scenario, UnitProfile, load_row
 from ...validation import parse_json, profile_as_scenario, validate_scenario
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
-PROFILE_FIELDS = ("keywords", "move", "base", "abilities")
+PROFILE_FIELDS = ("faction", "keywords", "move", "base", "abilities")
 
 
 class Command(BaseCommand):
@@ -80,6 +80,7 @@ class Command(BaseCommand):
                     f"{path.name}[{i}] ({entry.get('name')}): {exc.field}: {exc.message}"
                 ) from None
             values = {k: entry.get(k) for k in PROFILE_FIELDS}
+            values["faction"] = values["faction"] or ""
             values["keywords"] = values["keywords"] or []
             values["abilities"] = values["abilities"] or []
             values["model_count"] = int(entry.get("models", 1) or 1)
