@@ -43,6 +43,7 @@ from .moving import (
     level_text,
     may_stand,
     mode_for,
+    model_has,
     plan_path,
     reachable_region,
     terrain_bounds,
@@ -141,6 +142,16 @@ def eligible(
             "fall back as a Desperate Escape.",
         )
     if move_type == "charge":
+        if unit.has("AIRCRAFT"):
+            # RULES.md 1.4: an AIRCRAFT unit is never eligible to charge. Only the refusal is a
+            # finding, like the surge above: other charges read as they always did.
+            ok &= verdict.check(
+                rule=rule,
+                stage="eligible-if",
+                passed=False,
+                subject=unit.id,
+                text=f"{unit.id} is an AIRCRAFT unit, and AIRCRAFT units cannot charge.",
+            )
         enemies = situation.enemies_of(unit)
         nearest = min((unit_distance(unit, e) for e in enemies), default=math.inf)
         ok &= verdict.check(
@@ -503,9 +514,9 @@ def _events(unit: Unit, move: Move, outcome) -> list[dict]:
     """09.07 Desperate Escape: a hazard roll per model, then a battle-shock roll (RULES.md 1.4)."""
     if move.type != "fall-back" or fall_back_mode(unit, move.declarations) != "desperate-escape":
         return []
-    big = bool(
-        unit.keywords & {"MONSTER", "VEHICLE"}
-    )  # keywords are the unit's: every model has them
+    # RULES.md 1.4: 3 mortal wounds only if every model is MONSTER or VEHICLE, whether the
+    # keyword is the unit's or the model's own (`models[].keywords`).
+    big = all(model_has(unit, m, "MONSTER") or model_has(unit, m, "VEHICLE") for m in unit.models)
     events = [
         {
             "event": "hazard-roll",
