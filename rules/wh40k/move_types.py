@@ -557,9 +557,12 @@ CHARGE_RINGS = (0.0, 0.5, CHARGE_CLOSE - 0.01, ENGAGEMENT_RANGE.horizontal - 0.0
 RING_POINTS = 48
 
 
-def _ring_spots(m: Model, target_models, gaps, max_distance: float) -> list[Model]:
+def _ring_spots(
+    m: Model, target_models, gaps, max_distance: float, skies: bool = False
+) -> list[Model]:
     """`m` placed round the target models at the given edge gaps, nearest to m first, keeping
-    only spots within `max_distance` as the crow flies (the climb counted). Each ring is tried
+    only spots within `max_distance` as the crow flies (the climb counted, except in the skies:
+    21.03 ignores vertical distance). Each ring is tried
     on the ground and, for a target standing on a floor, at the target's level too (RULES.md
     1.5: "if it can" weighs every level); whether a model may stand there is `_spot_free`'s."""
     spots = []
@@ -567,7 +570,7 @@ def _ring_spots(m: Model, target_models, gaps, max_distance: float) -> list[Mode
         for t in target_models:
             reach = t.base.radius + m.base.radius + gap + 1e-4
             for z in dict.fromkeys((0.0, t.z)):
-                climb = abs(z - m.z)
+                climb = 0.0 if skies else abs(z - m.z)
                 for k in range(RING_POINTS):
                     a = 2 * math.pi * k / RING_POINTS
                     x, y = t.x + reach * math.cos(a), t.y + reach * math.sin(a)
@@ -645,7 +648,7 @@ def _find_spot(
     others = list(others)
     region = None
     target_models = [t for u in targets for t in u.models]
-    for spot in _ring_spots(start, target_models, gaps, max_distance):
+    for spot in _ring_spots(start, target_models, gaps, max_distance, mode.skies):
         if not _meets(spot, target_models, gaps):
             continue
         if not _spot_free(situation, unit, spot, others, non_targets, start):

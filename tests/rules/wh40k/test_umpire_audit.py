@@ -4,7 +4,7 @@ the rule text (32 mm base: radius 16 / 25.4 = 0.630"), never copied from the eng
 
 import math
 
-from rules import adjudicate
+from rules import adjudicate, suggest
 from rules.wh40k.measuring import coherency, in_engagement_range, model_distance
 from rules.wh40k.move_types import charge_target_options
 from rules.wh40k.surge import surge_target_candidates
@@ -360,3 +360,45 @@ def test_a_flyer_in_the_skies_cannot_end_on_an_enemy_model_or_inside_a_solid_fea
     # Ending on E1 (10, 16), 6" away: refused, although the skies let it cross every model.
     v = adjudicate(s, move("F", "normal", {"F1": (10, 16)}, take_to_the_skies=True))
     assert ("03.01", "end-of-move") in failures(v)
+
+
+# -- 1.4 and 1.7: a charge in the skies weighs the floors it can fly to -------------------------
+def raised_charge(keywords):
+    # A1 on the ground at (10, 10). E1 stands on a 4" block (x 15.5 to 21) at (18, 10, 4).
+    return situation(
+        [
+            unit("A", "red", [model("A1", 10, 10)], keywords=keywords),
+            unit("E", "blue", [model("E1", 18, 10, z=4)]),
+        ],
+        [terrain("B", rect(15.5, 6, 21, 14), height=4)],
+    )
+
+
+def test_a_charger_in_the_skies_that_could_fly_within_one_inch_of_a_target_on_a_floor_must():
+    # Roll 9, in the skies 7". E is 18 - 10 - 1.26 = 6.74" away horizontally: a target. A1 stops
+    # on the ground at (14.8, 10), against the block: 18 - 14.8 - 1.26 = 1.94" h and 4" v from E1,
+    # engaged, but sqrt(1.94^2 + 4^2) = 4.45" away, not within 1". Flying (vertical distance
+    # ignored) it could have ended on the block in base contact with E1 at (16.74, 10, 4), 6.74"
+    # from its start, its whole base over the block (left edge 16.11 > 15.5): 11.04 says it must.
+    s = raised_charge(("INFANTRY", "FLY"))
+    v = adjudicate(
+        s,
+        move(
+            "A",
+            "charge",
+            {"A1": (14.8, 10)},
+            dice=[5, 4],
+            charge_targets=["E"],
+            take_to_the_skies=True,
+        ),
+    )
+    assert failures(v) == [("11.04", "while-moving")]
+    # The engine's own suggestion flies up there, and is legal.
+    m = suggest(s, move("A", "charge", dice=[5, 4], charge_targets=["E"], take_to_the_skies=True))
+    assert m.end["A1"].z == 4
+    assert adjudicate(s, m).legal
+    # On foot the same spot costs 6.74 + 4 climbed = 10.74" of 9": the ground placement stands
+    # (E1 is sqrt(6.74^2 + 4^2) = 7.84" away, within the roll of 9).
+    s = raised_charge(("INFANTRY",))
+    v = adjudicate(s, move("A", "charge", {"A1": (14.8, 10)}, dice=[5, 4], charge_targets=["E"]))
+    assert v.legal, failures(v)
