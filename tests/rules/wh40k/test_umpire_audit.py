@@ -9,6 +9,7 @@ from rules.wh40k.measuring import coherency, in_engagement_range, model_distance
 from rules.wh40k.move_types import charge_target_options
 from rules.wh40k.surge import surge_target_candidates
 
+from . import test_surge_eligibility as surge_rules
 from .scenarios import R32, model, move, rect, situation, terrain, unit
 
 #: A 60 x 35.5 mm oval: half length 1.181", half width 0.699".
@@ -402,3 +403,25 @@ def test_a_charger_in_the_skies_that_could_fly_within_one_inch_of_a_target_on_a_
     s = raised_charge(("INFANTRY",))
     v = adjudicate(s, move("A", "charge", {"A1": (14.8, 10)}, dice=[5, 4], charge_targets=["E"]))
     assert v.legal, failures(v)
+
+
+# -- 1.6: the "enemy ended a move nearby" trigger belongs to the opponent's Movement phase -------
+def test_an_enemy_ending_a_move_nearby_triggers_only_in_that_enemys_movement_phase():
+    # X1 (blue) ends 7.24" from B3 (centres 8.5" apart less 1.26"): within 8". The trigger counts
+    # in blue's Movement phase; in blue's Shooting phase, or in red's own Movement phase, no enemy
+    # ends a move of the opponent's Movement phase, so the ability has not been triggered.
+    ability = {**surge_rules.BLOOD_SURGE, "trigger": "enemy-ended-move-within-8"}
+    event = {"event": "enemy-ended-move", "by": "X"}
+    for phase, active, met in (
+        ("movement", "blue", True),
+        ("shooting", "blue", False),
+        ("movement", "red", False),
+    ):
+        s = surge_rules.situation(
+            surge_rules.berzerkers(abilities=[ability]),
+            surge_rules.unit("X", "blue", [surge_rules.model("X1", 41.5, 20.0)]),
+            phase=phase,
+            active=active,
+        )
+        first = surge_rules.offers_for(s, event)[("B", "blood-surge")][0]
+        assert first.passed is met, (phase, active, first.text)
