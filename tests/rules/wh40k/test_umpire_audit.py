@@ -10,6 +10,7 @@ from rules.wh40k.move_types import charge_target_options
 from rules.wh40k.surge import surge_target_candidates
 
 from . import test_surge_eligibility as surge_rules
+from . import test_terrain_3d as terrain_3d
 from .scenarios import R32, model, move, rect, situation, terrain, unit
 
 #: A 60 x 35.5 mm oval: half length 1.181", half width 0.699".
@@ -425,3 +426,38 @@ def test_an_enemy_ending_a_move_nearby_triggers_only_in_that_enemys_movement_pha
         )
         first = surge_rules.offers_for(s, event)[("B", "blood-surge")][0]
         assert first.passed is met, (phase, active, first.text)
+
+
+# -- 1.5: who crosses what ---------------------------------------------------------------------
+def lone_wall(category):
+    # A 3" wall along y = 11 from x = 20 to 30, in a feature 20..30 x 10..12.
+    return terrain_3d.ruin(
+        "W", rect(20, 10, 30, 12), 3, walls=[([(20, 11), (30, 11)], 3, None)], category=category
+    )
+
+
+def test_every_model_crosses_exposed_and_light_features_freely_but_a_vehicle_climbs_dense():
+    # V1 (40 mm, M 6) from (25, 8) to (25, 14) straight over the 3" wall: 6" of 6" when the
+    # feature is exposed or light; dense, it must climb 3" up and 3" down: 12" of 6".
+    for category, legal in (("exposed", True), ("light", True), ("dense", False)):
+        s = situation([terrain_3d.vehicle(25, 8, move_=6)], [lone_wall(category)])
+        v = adjudicate(s, move("V", "normal", {"V1": (25, 14)}))
+        assert v.legal is legal, (category, failures(v))
+
+
+def test_a_mobile_model_moves_through_a_dense_wall_but_cannot_end_on_an_upper_floor():
+    # 13.06: MOBILE models pass through dense features horizontally (walls included): 6" of 6".
+    s = situation(
+        [unit("M", "red", [model("M1", 25, 8, base=40)], keywords=("VEHICLE", "MOBILE"))],
+        [lone_wall("dense")],
+    )
+    v = adjudicate(s, move("M", "normal", {"M1": (25, 14)}))
+    assert v.legal, failures(v)
+    # Ending above the ground is only for INFANTRY, BEASTS, SWARM, FLY and MONSTER models: from
+    # (8, 13) onto the tower's 3" floor at (12, 13) (4" across, 3" up: 7" of 12") is refused.
+    s = situation(
+        [unit("M", "red", [model("M1", 8, 13, base=40)], keywords=("VEHICLE", "MOBILE"), move=12)],
+        [terrain_3d.tower()],
+    )
+    v = adjudicate(s, move("M", "normal", {"M1": {"x": 12, "y": 13, "z": 3}}))
+    assert ("13.06", "end-of-move") in failures(v)
