@@ -461,3 +461,41 @@ def test_a_mobile_model_moves_through_a_dense_wall_but_cannot_end_on_an_upper_fl
     )
     v = adjudicate(s, move("M", "normal", {"M1": {"x": 12, "y": 13, "z": 3}}))
     assert ("13.06", "end-of-move") in failures(v)
+
+
+def test_every_model_must_be_within_5_inches_vertically_of_every_other_model():
+    # A ladder of 2" links: A1 on the ground, A2 4" up, A3 8" up, each 1" (edge to edge) from the
+    # one before. Each link holds (4" vertically), but A1 and A3 are 8" apart vertically, more
+    # than the 5" the second coherency condition allows.
+    step = 2 * R32 + 1
+    block = terrain("B", rect(5, 5, 30, 15), height=10)
+    s = situation(
+        [
+            unit(
+                "A",
+                "red",
+                [
+                    model("A1", 10, 10),
+                    model("A2", 10 + step, 10, z=4),
+                    model("A3", 10 + 2 * step, 10, z=8),
+                ],
+            )
+        ],
+        [block],
+    )
+    c = coherency(s.unit("A").models)
+    assert not c.ok and c.too_far == (("A1", "A3"),) and not c.isolated and not c.split
+
+
+def test_infantry_walks_through_a_dense_wall_but_cannot_end_partway_through_it():
+    # I1 (32 mm) from (25, 8) through the 3" dense wall (y = 11) to (25, 14): 6" of 6", legal.
+    # Ending at (25, 11), its base astride the wall, is refused (RULES.md 1.3).
+    s = situation([unit("I", "red", [model("I1", 25, 8)])], [lone_wall("dense")])
+    v = adjudicate(s, move("I", "normal", {"I1": (25, 14)}))
+    assert v.legal, failures(v)
+    v = adjudicate(s, move("I", "normal", {"I1": (25, 11)}))
+    assert failures(v) == [("13.06", "end-of-move")]
+    assert "partway through a wall" in v.failures[0].text
+    # In base contact with the wall's face (y = 11 - 0.125 - 0.63 = 10.245) is fine.
+    v = adjudicate(s, move("I", "normal", {"I1": (25, 11 - 0.125 - R32)}))
+    assert v.legal, failures(v)
