@@ -499,3 +499,17 @@ def test_infantry_walks_through_a_dense_wall_but_cannot_end_partway_through_it()
     # In base contact with the wall's face (y = 11 - 0.125 - 0.63 = 10.245) is fine.
     v = adjudicate(s, move("I", "normal", {"I1": (25, 11 - 0.125 - R32)}))
     assert v.legal, failures(v)
+
+
+def test_a_charge_target_exactly_at_the_roll_may_be_picked_and_one_0_01_beyond_may_not():
+    # E1 is 7" away edge to edge (centres 7 + 1.26 apart), F1 7.01". A roll of 7 (3 + 4) offers E
+    # only; a roll of 8 offers both.
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10)]),
+            unit("E", "blue", [model("E1", 10 + 2 * R32 + 7, 10)]),
+            unit("F", "blue", [model("F1", 10, 10 + 2 * R32 + 7.01)]),
+        ]
+    )
+    assert charge_target_options(s, "A", [3, 4]) == ["E"]
+    assert charge_target_options(s, "A", [4, 4]) == ["E", "F"]
