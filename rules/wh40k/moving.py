@@ -984,17 +984,24 @@ def _through_enclosed(situation: Situation, model: Model) -> list[tuple[str, flo
 def _through_walls(situation: Situation, model: Model) -> list[str]:
     """Ids of the features with a wall the model's base would stand partway through (RULES.md
     1.3): below the wall's top and overlapping it by more than touching."""
+    cache = situation_cache(situation)
+    if "wall_boxes" not in cache:
+        cache["wall_boxes"] = [
+            (t.id, t.footprint.bounds, [(w.height, w.shape, w.shape.bounds) for w in t.walls])
+            for t in situation.terrain
+            if t.walls
+        ]
     r = model.base.radius
     found = []
-    for t, (x0, y0, x1, y1) in terrain_bounds(situation):
+    for tid, (x0, y0, x1, y1), walls in cache["wall_boxes"]:
         # Walls lie inside their feature's footprint: a base clear of its box is clear of them.
-        if not t.walls or not (x0 - r <= model.x <= x1 + r and y0 - r <= model.y <= y1 + r):
+        if not (x0 - r <= model.x <= x1 + r and y0 - r <= model.y <= y1 + r):
             continue
         if any(
-            model.z < w.height - EPSILON and _base_overlaps_shape(model, w.shape, w.shape.bounds)
-            for w in t.walls
+            model.z < height - EPSILON and _base_overlaps_shape(model, shape, bounds)
+            for height, shape, bounds in walls
         ):
-            found.append(t.id)
+            found.append(tid)
     return found
 
 
