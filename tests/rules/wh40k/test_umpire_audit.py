@@ -513,3 +513,30 @@ def test_a_charge_target_exactly_at_the_roll_may_be_picked_and_one_0_01_beyond_m
     )
     assert charge_target_options(s, "A", [3, 4]) == ["E"]
     assert charge_target_options(s, "A", [4, 4]) == ["E", "F"]
+
+
+def test_a_charging_model_may_move_through_an_aircraft_it_does_not_charge():
+    # 23.02 holds for every move: A1 (10, 10) charges T1 straight through the AIRCRAFT J1 (60 mm
+    # at (14, 10), its edges at 12.82 and 15.18: 2.19" from A1, unengaged). Roll 9; T is
+    # 19.5 - 10 - 1.26 = 8.24" away. A1 ends in base contact at (18.24, 10), 18.24 - 0.63 - 15.18
+    # = 2.43" from J1: not engaged with it.
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10)]),
+            unit("J", "blue", [model("J1", 14, 10, base=60)], keywords=("AIRCRAFT", "FLY")),
+            unit("T", "blue", [model("T1", 19.5, 10)]),
+        ]
+    )
+    v = adjudicate(
+        s,
+        move(
+            "A",
+            "charge",
+            {"A1": (19.5 - 2 * R32, 10)},
+            paths={"A1": [(14, 10)]},
+            dice=[4, 5],
+            charge_targets=["T"],
+        ),
+    )
+    assert v.legal, failures(v)
+    assert any(f.rule == "23.02" for f in v.findings)
