@@ -540,3 +540,32 @@ def test_a_charging_model_may_move_through_an_aircraft_it_does_not_charge():
     )
     assert v.legal, failures(v)
     assert any(f.rule == "23.02" for f in v.findings)
+
+
+def test_charge_eligibility_measures_12_inches_in_3d_even_for_a_unit_that_takes_to_the_skies():
+    # Our reading (docs/rules-coverage.md): eligibility comes when the unit is selected, before it
+    # declares it takes to the skies. E1 stands on a 6" block 11" away horizontally: straight
+    # distance sqrt(11^2 + 6^2) = 12.53", so no enemy is within 12" and the flyer cannot charge.
+    # With E1 3" up (sqrt(121 + 9) = 11.40") it can, and in the skies a roll of 12 leaves 10":
+    # the target, 11" away horizontally, is then beyond the roll less 2".
+    for z, eligible in ((6, False), (3, True)):
+        s = situation(
+            [
+                unit("A", "red", [model("A1", 10, 10)], keywords=("INFANTRY", "FLY")),
+                unit("E", "blue", [model("E1", 10 + 2 * R32 + 11, 10, z=z)]),
+            ],
+            [terrain("B", rect(20, 6, 26, 14), height=z)],
+        )
+        v = adjudicate(
+            s,
+            move(
+                "A",
+                "charge",
+                {"A1": (10 + 11, 10)},
+                dice=[6, 6],
+                charge_targets=["E"],
+                take_to_the_skies=True,
+            ),
+        )
+        assert (("11.04", "eligible-if") in failures(v)) is not eligible, failures(v)
+        assert ("11.02", "before-moving") in failures(v)  # 11" > 12 - 2
