@@ -47,6 +47,7 @@ from .moving import (
     level_text,
     may_stand,
     mode_for,
+    model_has,
     plan_path,
     reachable_region,
     terrain_bounds,
@@ -133,6 +134,16 @@ def eligible(
             "must fall back as a Desperate Escape.",
         )
     if move_type == "charge":
+        if unit.has("AIRCRAFT"):
+            # RULES.md 1.4: an AIRCRAFT unit is never eligible to charge. Only the refusal is a
+            # finding, like the surge above: other charges read as they always did.
+            ok &= verdict.check(
+                rule=rule,
+                stage="eligible-if",
+                passed=False,
+                subject=unit.id,
+                text=f"{unit.id} is an AIRCRAFT unit, and AIRCRAFT units cannot charge.",
+            )
         enemies = situation.enemies_of(unit)
         nearest = min((unit_distance(unit, e) for e in enemies), default=math.inf)
         ok &= verdict.check(
@@ -486,9 +497,9 @@ def _events(unit: Unit, move: Move, outcome: MoveOutcome) -> list[dict[str, Any]
     """09.07 Desperate Escape: a hazard roll per model, then a battle-shock roll (RULES.md 1.4)."""
     if move.type != "fall-back" or fall_back_mode(unit, move.declarations) != "desperate-escape":
         return []
-    big = bool(
-        unit.keywords & {"MONSTER", "VEHICLE"}
-    )  # keywords are the unit's: every model has them
+    # RULES.md 1.4: 3 mortal wounds only if every model is MONSTER or VEHICLE, whether the
+    # keyword is the unit's or the model's own (`models[].keywords`).
+    big = all(model_has(unit, m, "MONSTER") or model_has(unit, m, "VEHICLE") for m in unit.models)
     events = [
         {
             "event": "hazard-roll",
@@ -530,10 +541,15 @@ RING_POINTS = 48
 
 
 def _ring_spots(
-    m: Model, target_models: Sequence[Model], gaps: Sequence[float], max_distance: float
+    m: Model,
+    target_models: Sequence[Model],
+    gaps: Sequence[float],
+    max_distance: float,
+    skies: bool = False,
 ) -> list[Model]:
     """`m` placed round the target models at the given edge gaps, nearest to m first, keeping
-    only spots within `max_distance` as the crow flies (the climb counted). Each ring is tried
+    only spots within `max_distance` as the crow flies (the climb counted, except in the skies:
+    21.03 ignores vertical distance). Each ring is tried
     on the ground and, for a target standing on a floor, at the target's level too (RULES.md
     1.5: "if it can" weighs every level); whether a model may stand there is `_spot_free`'s."""
     spots = []
@@ -541,7 +557,7 @@ def _ring_spots(
         for t in target_models:
             reach = t.base.radius + m.base.radius + gap + 1e-4
             for z in dict.fromkeys((0.0, t.z)):
-                climb = abs(z - m.z)
+                climb = 0.0 if skies else abs(z - m.z)
                 for k in range(RING_POINTS):
                     a = 2 * math.pi * k / RING_POINTS
                     x, y = t.x + reach * math.cos(a), t.y + reach * math.sin(a)
@@ -624,7 +640,7 @@ def _find_spot(
     others = list(others)
     region = None
     target_models = [t for u in targets for t in u.models]
-    for spot in _ring_spots(start, target_models, gaps, max_distance):
+    for spot in _ring_spots(start, target_models, gaps, max_distance, mode.skies):
         if not _meets(spot, target_models, gaps):
             continue
         if not _spot_free(situation, unit, spot, others, non_targets, start):

@@ -38,6 +38,7 @@ from typing import Any
 
 import shapely
 from shapely.geometry import LineString, Point, box
+from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from .. import pathfinding
@@ -767,14 +768,21 @@ def _base_overlaps_area(
     model: Model, feature: TerrainFeature, bounds: tuple[float, float, float, float]
 ) -> bool:
     """Does the model's base overlap a terrain footprint by more than touching?"""
+    return _base_overlaps_shape(model, feature.footprint, bounds)
+
+
+def _base_overlaps_shape(
+    model: Model, shape: BaseGeometry, bounds: tuple[float, float, float, float]
+) -> bool:
+    """Does the model's base overlap `shape` (with its `bounds`) by more than touching?"""
     x0, y0, x1, y1 = bounds
     r = model.base.radius
     if model.x + r < x0 or model.x - r > x1 or model.y + r < y0 or model.y - r > y1:
         return False
     if model.base.kind == "round":
-        return bool(feature.footprint.distance(Point(model.x, model.y)) < r - EPSILON)
+        return bool(shape.distance(Point(model.x, model.y)) < r - EPSILON)
     fp = model.footprint.buffer(-CURVE_SLACK) if model.base.kind == "oval" else model.footprint
-    return bool(fp.intersection(feature.footprint).area > EPSILON)
+    return bool(fp.intersection(shape).area > EPSILON)
 
 
 def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict: Verdict) -> bool:
@@ -824,6 +832,19 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
             + ".",
         )
         ok &= _end_in_enclosed(situation, unit, moved, verdict)
+        astride = [(mm.end.id, t) for mm in moved for t in _through_walls(situation, mm.end)]
+        if astride:
+            # RULES.md 1.3: a model may cross a wall it can move through, never end partway
+            # through one (on top of it, at its height, is standing on it: 1.5).
+            ok &= verdict.check(
+                rule="13.06",
+                stage="end-of-move",
+                passed=False,
+                subject=unit.id,
+                text="A model cannot end partway through a wall: "
+                + ", ".join(f"{m} across a wall of {t}" for m, t in astride)
+                + ".",
+            )
         for mm in moved:
             a = mm.end
             if a.z <= EPSILON:
@@ -1016,14 +1037,39 @@ def _through_enclosed(situation: Situation, model: Model) -> list[tuple[str, flo
     ]
 
 
+def _through_walls(situation: Situation, model: Model) -> list[str]:
+    """Ids of the features with a wall the model's base would stand partway through (RULES.md
+    1.3): below the wall's top and overlapping it by more than touching."""
+    cache = situation_cache(situation)
+    if "wall_boxes" not in cache:
+        cache["wall_boxes"] = [
+            (t.id, t.footprint.bounds, [(w.height, w.shape, w.shape.bounds) for w in t.walls])
+            for t in situation.terrain
+            if t.walls
+        ]
+    r = model.base.radius
+    found = []
+    for tid, (x0, y0, x1, y1), walls in cache["wall_boxes"]:
+        # Walls lie inside their feature's footprint: a base clear of its box is clear of them.
+        if not (x0 - r <= model.x <= x1 + r and y0 - r <= model.y <= y1 + r):
+            continue
+        if any(
+            model.z < height - EPSILON and _base_overlaps_shape(model, shape, bounds)
+            for height, shape, bounds in walls
+        ):
+            found.append(tid)
+    return found
+
+
 def may_stand(situation: Situation, unit: Unit, spot: Model, start: Model | None = None) -> bool:
     """RULES.md 1.5, for the "if it can" searches: may a model of `unit` end at `spot` (x, y, z)?
     Never through a low enclosed part; above the table only for INFANTRY, BEASTS, SWARM, FLY and
     MONSTER models, no higher than the top of an old-shape block, or stable on a floor at
     exactly that height (layered); a model that climbs dense terrain (not INFANTRY, BEASTS,
     SWARM, MOBILE)
-    only on the level it started on. The same tests as the end-of-move checks."""
-    if _through_enclosed(situation, spot):
+    only on the level it started on; never partway through a wall (1.3). The same tests as the
+    end-of-move checks."""
+    if _through_enclosed(situation, spot) or _through_walls(situation, spot):
         return False
     if spot.z <= EPSILON:
         return True

@@ -9,7 +9,7 @@ A surge move is granted by an ability on the unit (FORMAT.md `units[].abilities`
 - `trigger`: `models-destroyed-by-shooting`, `models-hit-by-shooting`,
   `wounds-lost-to-shooting` (an enemy unit shot this unit and destroyed / hit / took a wound
   from one or more of its models) or `enemy-ended-move-within-8` (an enemy unit ended a move
-  within 8 in of this unit).
+  within 8 in of this unit, in that enemy's Movement phase).
 - `distance`: `"D6"`, `"D6+1"`, `"D6+2"` (one D6 plus a fixed amount) or a number of inches.
 - `limit` (Arbiter's field, optional): `once-per-phase`, `once-per-turn` or `once-per-battle`.
   Absent means the ability has no limit of its own.
@@ -61,11 +61,13 @@ SURGE_TRIGGERS = {
     ),
     "models-hit-by-shooting": "one or more of its models are hit by an enemy unit's shooting",
     "wounds-lost-to-shooting": "one or more of its models lose a wound to an enemy unit's shooting",
-    "enemy-ended-move-within-8": 'an enemy unit ends a move within 8" of it',
+    "enemy-ended-move-within-8": 'an enemy unit ends a move within 8" of it in its Movement phase',
 }
 SURGE_LIMITS = {"once-per-phase": "phase", "once-per-turn": "turn", "once-per-battle": "battle"}
 #: The range of the "enemy ended a move nearby" trigger (RULES.md 1.6).
 ENEMY_MOVE_TRIGGER_RANGE = 8.0
+#: ...and the phase it belongs to: the opponent's Movement phase (RULES.md 1.6).
+ENEMY_MOVE_TRIGGER_PHASE = "movement"
 TRIGGER_FIELDS = {"event", "by", "hits", "wounds_lost", "models_destroyed", "destroyed"}
 EVENTS = ("shot", "enemy-ended-move")
 _DISTANCE = re.compile(r"^\s*D6\s*(?:\+\s*(\d+))?\s*$", re.IGNORECASE)
@@ -254,6 +256,20 @@ def trigger_check(
             return refuse(
                 f"{ability.name} needs an enemy unit to end a move nearby, "
                 f"not {trigger.describe()}."
+            )
+        turn = situation.turn
+        if turn.phase not in (None, ENEMY_MOVE_TRIGGER_PHASE) or turn.active_army not in (
+            None,
+            by.army,
+        ):
+            # RULES.md 1.6: this trigger is an enemy ending a move in its own Movement phase
+            # (a document that does not say whose phase it is gets the benefit of the doubt).
+            return (
+                False,
+                f"{ability.name} triggers when an enemy unit ends a move in its Movement phase; "
+                f"this is {turn.active_army}'s {turn.phase} phase, so {trigger.by} ending a "
+                "move now does not trigger it.",
+                None,
             )
         gap = unit_distance(by, unit)
         ended = f'{trigger.by} ended its move {gap:.2f}" from {unit.id},'
