@@ -264,12 +264,10 @@ def trigger_check(
         ):
             # RULES.md 1.6: this trigger is an enemy ending a move in its own Movement phase
             # (a document that does not say whose phase it is gets the benefit of the doubt).
-            return (
-                False,
+            return refuse(
                 f"{ability.name} triggers when an enemy unit ends a move in its Movement phase; "
                 f"this is {turn.active_army}'s {turn.phase} phase, so {trigger.by} ending a "
-                "move now does not trigger it.",
-                None,
+                "move now does not trigger it."
             )
         gap = unit_distance(by, unit)
         ended = f'{trigger.by} ended its move {gap:.2f}" from {unit.id},'
