@@ -44,7 +44,7 @@ from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
 from .bystanders import die_with, finish_past_characters
 from .command import closest_visible_enemies
-from .drive_back import confusion_roll
+from .drive_back import made_way_rolls
 from .flying import (
     FLYER_PACE,
     check_distances,
@@ -402,11 +402,7 @@ def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
     )
     if plan["make_way"]:
         verdict.events.append({"event": "make-way", "unit": unit.id, "friends": plan["make_way"]})
-        for friend in plan["make_way"]:
-            verdict.events.append(confusion_roll(friend, 1, f"made way for {unit.id}"))
-        verdict.events.append(
-            confusion_roll(unit.id, len(plan["make_way"]), "forced friends to make way")
-        )
+        made_way_rolls(verdict, situation, unit, plan["make_way"], RULE)
     if removed and not stands_together(ends):
         verdict.check(
             rule=RULE,

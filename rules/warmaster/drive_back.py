@@ -349,7 +349,7 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
     check_flown_end(verdict, situation, unit, ends, ignore=outcome.make_way, stage="end-of-move")
     if outcome.make_way:
         verdict.events.append({"event": "make-way", "unit": unit.id, "friends": outcome.make_way})
-    _confusion_rolls(verdict, unit, outcome)
+    _confusion_rolls(verdict, situation, unit, outcome)
     state = {}
     if outcome.confused_by:
         verdict.events.append(
@@ -371,7 +371,9 @@ def confusion_roll(unit_id: str, dice: int, because: str) -> dict:
     return {"event": "confusion-roll", "unit": unit_id, "dice": f"{dice}D6", "because": because}
 
 
-def _confusion_rolls(verdict: Verdict, unit: Unit, outcome: Outcome) -> None:
+def _confusion_rolls(
+    verdict: Verdict, situation: Situation, unit: Unit, outcome: Outcome
+) -> None:
     """2.9: the separate confusion D6s owed, reported for the players to roll."""
     if any(what == "terrain" for what, _ in outcome.stops):
         verdict.events.append(confusion_roll(unit.id, 1, "halted in front of terrain"))
@@ -386,20 +388,37 @@ def _confusion_rolls(verdict: Verdict, unit: Unit, outcome: Outcome) -> None:
             ),
         )
     if outcome.make_way:
-        for friend in outcome.make_way:
-            verdict.events.append(confusion_roll(friend, 1, f"made way for {unit.id}"))
-        n = len(outcome.make_way)
-        verdict.events.append(confusion_roll(unit.id, n, "forced friends to make way"))
-        verdict.check(
-            rule=RULE,
-            stage="after-moving",
-            passed=True,
-            subject=unit.id,
-            text=(
-                f"{', '.join(outcome.make_way)} made way: each rolls a D6 and is confused on a 6; "
-                f"{unit.id} rolls {n} D6 (one per unit it forced aside) and is confused on any 6."
-            ),
+        made_way_rolls(verdict, situation, unit, outcome.make_way, RULE)
+
+
+def made_way_rolls(
+    verdict: Verdict, situation: Situation, unit: Unit, friends: list[str], rule: str
+) -> None:
+    """2.9 "Confusion and making way": the confusion D6s owed when `friends` made way for `unit`,
+    each reported once, in the verdict of the move where the player rolls it. `unit` rolls one D6
+    per unit it forced aside, here. A flying friend rolls its own D6 with its `make-way` move; a
+    ground friend has no make-way verdict (the engine judges flyers only), so its D6 is reported
+    here."""
+    judged = [f for f in friends if situation.unit(f).has("FLYING")]
+    ground = [f for f in friends if f not in judged]
+    for friend in ground:
+        verdict.events.append(confusion_roll(friend, 1, f"made way for {unit.id}"))
+    verdict.events.append(confusion_roll(unit.id, len(friends), "forced friends to make way"))
+    text = (
+        f"{', '.join(friends)} made way: {unit.id} rolls {len(friends)} D6 (one per unit it "
+        "forced aside) and is confused on any 6."
+    )
+    if judged:
+        text += (
+            f" {', '.join(judged)}: each rolls its own D6 (confused on a 6) with its make-way "
+            "move, not here."
         )
+    if ground:
+        text += (
+            f" {', '.join(ground)}: each rolls a D6 too, confused on a 6 (reported here, as "
+            "Arbiter does not judge a ground unit's make-way move)."
+        )
+    verdict.check(rule=rule, stage="after-moving", passed=True, subject=unit.id, text=text)
 
 
 def _left_table(
