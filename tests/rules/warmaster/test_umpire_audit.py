@@ -6,12 +6,29 @@ says otherwise, stands are 4 x 2 cm, facing +x, and `line_of_flyers(id, x, y)` i
 side by side at (x, y - 4), (x, y), (x, y + 4): x - 1 .. x + 1 by y - 6 .. y + 6.
 """
 
-from .builders import enemy, failed_rules, flyers, judge, line_of_flyers, scenario, stand
+import pytest
+
+from rules import Situation
+from rules.warmaster.terrain import can_see
+
+from .builders import (
+    character,
+    enemy,
+    failed_rules,
+    flyers,
+    judge,
+    line_of_flyers,
+    scenario,
+    stand,
+    terrain,
+)
 
 
 def confusion_rolls(verdict):
     return sorted(
-        (e["unit"], e["dice"], e["because"]) for e in verdict.events if e["event"] == "confusion-roll"
+        (e["unit"], e["dice"], e["because"])
+        for e in verdict.events
+        if e["event"] == "confusion-roll"
     )
 
 
@@ -90,3 +107,219 @@ def test_a_retreat_through_friends_reports_only_the_retreating_units_roll():
     assert verdict.legal, failed_rules(verdict)
     assert confusion_rolls(verdict) == [("F", "1D6", "forced friends to make way")]
     assert "make-way move" in texts(verdict)
+
+
+# --- 2.2 the terrain table: where a flyer may end a move, and what blocks sight ----------------
+#
+# F (x 9..11, y 48..60) is ordered by C (x 19..21, y 68..72, 11.31 cm from F3's corner (11, 60)) and flies 50 cm to
+# x 59..61. The piece spans x 55..70, y 40..70: every stand ends over it.
+
+
+def _ordered_to_60(pieces=(), f=None, extra=(), dice=(3, 3), **state):
+    doc = scenario(
+        [f or line_of_flyers("F", 10, 54, state=state), character("C", 20, 70, rect=True), *extra],
+        pieces,
+    )
+    move = {
+        "unit": "F",
+        "type": "order-move",
+        "dice": list(dice),
+        "end": {m: {"x": 60, "y": y} for m, y in (("F1", 50), ("F2", 54), ("F3", 58))},
+        "declarations": {"ordered_by": "C"},
+    }
+    return judge(doc, move)
+
+
+@pytest.mark.parametrize(
+    "name, may_end",
+    [
+        ("open", True),
+        ("bridge", True),
+        ("road", True),
+        ("hill", True),
+        ("village", True),
+        ("shallow-river", True),
+        ("ford", True),
+        ("low-obstacle", True),
+        ("broken-ground", True),
+        ("marshy-ground", True),
+        ("loose-terrain", True),
+        ("high-linear-obstacle", True),  # infantry may cross it, so flyers may end there
+        ("woods", False),
+        ("wood", False),
+        ("tall-scrub", False),
+        ("buildings", False),
+        ("boulders", False),
+        ("cliffs", False),
+        ("mountains", False),
+        ("deep-water", False),
+        ("lake", False),
+        ("ravine", False),
+    ],
+)
+def test_the_terrain_table_says_where_a_flyer_may_end(name, may_end):
+    verdict = _ordered_to_60([terrain("t", name, 55, 40, 70, 70)])
+    assert verdict.legal is may_end, failed_rules(verdict)
+    if not may_end:
+        assert any(
+            subject.startswith("F") and "t" in text for _, subject, text in failed_rules(verdict)
+        )
+
+
+# F1 (x 9..11, y 52..56) faces +x; the enemy stand E1 (x 29..31, y 52..56) is straight ahead.
+# A strip of terrain x 19..21 lies between them, across the whole sight line.
+@pytest.mark.parametrize(
+    "name, blocks",
+    [
+        ("open", False),
+        ("road", False),
+        ("bridge", False),
+        ("ford", False),
+        ("low-obstacle", False),
+        ("broken-ground", False),
+        ("marshy-ground", False),
+        ("loose-terrain", False),
+        ("tall-scrub", True),  # as woods
+        ("boulders", True),
+        ("cliff", True),
+        ("mountains", True),
+    ],
+)
+def test_the_terrain_table_says_what_blocks_sight(name, blocks):
+    doc = scenario(
+        [flyers("F", [stand("F1", 10, 54)]), enemy("E", 30, 54)],
+        [terrain("t", name, 19, 40, 21, 70)],
+    )
+    s = Situation.from_document(doc)
+    assert can_see(s, s.unit("F").models[0], s.unit("E").models[0]) is not blocks
+
+
+def test_a_hill_does_not_block_sight_to_a_target_standing_on_it():
+    # the hill x 22..40 holds E1 (x 29..31); F1 (x 9..11) stands off it and sees E1
+    doc = scenario(
+        [flyers("F", [stand("F1", 10, 54)]), enemy("E", 30, 54)],
+        [terrain("t", "hill", 22, 40, 40, 70)],
+    )
+    s = Situation.from_document(doc)
+    assert can_see(s, s.unit("F").models[0], s.unit("E").models[0])
+
+
+# --- 2.3 / 2.9 the order roll's penalties -------------------------------------------------------
+#
+# C has Command 9. With no penalty a roll of 9 passes; each -1 takes one off what the dice may show.
+
+
+@pytest.mark.parametrize(
+    "piece, dense",
+    [
+        # one stand only partly in it: F3 (x 9..11, y 56..60) overlaps x 9..9.5, y 57..60
+        (("village", 0, 57, 9.5, 70), True),
+        (("broken-ground", 0, 57, 9.5, 70), True),
+        (("marshy-ground", 0, 57, 9.5, 70), True),
+        (("hill", 0, 57, 9.5, 70), False),
+        (("shallow-river", 0, 57, 9.5, 70), False),
+        (("loose-terrain", 0, 57, 9.5, 70), False),
+    ],
+)
+def test_a_stand_even_partly_in_dense_terrain_costs_one(piece, dense):
+    pieces = [terrain("t", *piece)]
+    assert _ordered_to_60(pieces, dice=(4, 4)).legal  # 8 passes either way
+    assert _ordered_to_60(pieces, dice=(4, 5)).legal is not dense  # 9 passes only without -1
+
+
+@pytest.mark.parametrize(
+    "ey, penalty",
+    [
+        (82.0, True),  # E1 (frontage 4 cm along y) spans y 80..84: 20 cm below F3's edge y = 60
+        (82.1, False),  # 20.1 cm
+    ],
+)
+def test_an_enemy_unit_exactly_20_cm_away_costs_one(ey, penalty):
+    verdict = _ordered_to_60(extra=[enemy("E", 10, ey)], dice=(4, 5))
+    assert verdict.legal is not penalty, failed_rules(verdict)
+
+
+def test_an_enemy_unit_within_20_cm_costs_one_even_when_unseen():
+    # E1 (x 3..5, y 52..56) is 4 cm behind F2's rear edge x = 9: out of F's sight (2.3, 180
+    # degrees) but the penalty counts the closest enemy visible or not.
+    verdict = _ordered_to_60(extra=[enemy("E", 4, 54)], dice=(4, 5))
+    assert not verdict.legal
+    assert _ordered_to_60(extra=[enemy("E", 4, 54)], dice=(4, 4)).legal
+
+
+@pytest.mark.parametrize(
+    "earlier, last_pass",
+    [
+        (1, (4, 4)),  # the 2nd order: -1, 8 passes
+        (2, (3, 4)),  # the 3rd order: -2, 7 passes
+    ],
+)
+def test_the_2nd_order_costs_one_and_the_3rd_two(earlier, last_pass):
+    state = {"orders_this_phase": earlier, "ordered_by": "C"}
+    assert _ordered_to_60(dice=last_pass, **state).legal
+    a, b = last_pass
+    assert not _ordered_to_60(dice=(a, b + 1), **state).legal
+
+
+def test_a_4th_order_is_refused_whatever_the_dice():
+    verdict = _ordered_to_60(dice=(1, 1), orders_this_phase=3, ordered_by="C")
+    assert not verdict.legal
+
+
+def test_the_penalties_add_up():
+    # 2nd order (-1), an enemy 4 cm behind (-1), a stand partly in a marsh (-1), 2 stands lost
+    # (-2): Command 9 - 5 = 4. A 4 passes, a 5 fails.
+    marsh = [terrain("t", "marshy-ground", 0, 57, 9.5, 70)]
+    state = {"orders_this_phase": 1, "ordered_by": "C", "stands_lost": 2}
+    e = [enemy("E", 4, 54)]
+    assert _ordered_to_60(marsh, extra=e, dice=(2, 2), **state).legal
+    assert not _ordered_to_60(marsh, extra=e, dice=(2, 3), **state).legal
+
+
+# --- 2.6 / 2.9 a drive back of exactly full pace is survived -----------------------------------
+
+
+@pytest.mark.parametrize("last, destroyed", [(4, False), (5, True)])
+def test_a_drive_back_of_exactly_100_cm_is_survived_and_101_destroys(last, destroyed):
+    # F (x 149..151) is shot by S1 at (170, 54): straight away is -x. Sixteen 6s and a 4 make
+    # 100 cm, exactly full pace: F ends at x 49..51, confused (6s). A 5 instead makes 101 cm.
+    doc = scenario([line_of_flyers("F", 150, 54), enemy("S", 170, 54)], phase="shooting")
+    dice = [6] * 16 + [last]
+    move = {
+        "unit": "F",
+        "type": "drive-back",
+        "dice": dice,
+        "declarations": {"shooter": "S1", "hits": 17},
+    }
+    verdict = judge(doc, move)
+    assert verdict.legal, failed_rules(verdict)
+    assert verdict.after.has_unit("F") is not destroyed
+    if not destroyed:
+        assert sorted({round(v["end"]["x"], 4) for v in verdict.models.values()}) == [50.0]
+        assert verdict.after.unit("F").state.get("confused")
+
+
+# --- 2.4 only friendly characters matter for home back ----------------------------------------
+
+
+def test_an_enemy_character_near_the_flyers_does_not_stop_them_homing_back():
+    # 2.4: more than 20 cm from every FRIENDLY character. The enemy General X (round, 2 cm across,
+    # centre (20, 30)) is 19.12 cm from F1's corner (11, 48): hypot(9, 18) - 1. The friendly C
+    # (centre (50, 54), edge x 49) is 38 cm away. A roll of 1 flies F 10 cm toward C, to x 19..21,
+    # clear of X (y 29..31).
+    doc = scenario(
+        [
+            line_of_flyers("F", 10, 54),
+            character("C", 50, 54),
+            character("X", 20, 30, army="blue"),
+        ]
+    )
+    move = {
+        "unit": "F",
+        "type": "home-back",
+        "dice": [1],
+        "declarations": {"home_back_to": "C"},
+    }
+    verdict = judge(doc, move)
+    assert verdict.legal, failed_rules(verdict)
+    assert sorted({round(v["end"]["x"], 4) for v in verdict.models.values()}) == [20.0]
