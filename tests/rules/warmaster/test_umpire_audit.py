@@ -111,8 +111,8 @@ def test_a_retreat_through_friends_reports_only_the_retreating_units_roll():
 
 # --- 2.2 the terrain table: where a flyer may end a move, and what blocks sight ----------------
 #
-# F (x 9..11, y 48..60) is ordered by C (x 19..21, y 68..72, 11.31 cm from F3's corner (11, 60)) and flies 50 cm to
-# x 59..61. The piece spans x 55..70, y 40..70: every stand ends over it.
+# F (x 9..11, y 48..60) is ordered by C (x 19..21, y 68..72, 11.31 cm from F3's corner (11, 60))
+# and flies 50 cm to x 59..61. The piece spans x 55..70, y 40..70: every stand ends over it.
 
 
 def _ordered_to_60(pieces=(), f=None, extra=(), dice=(3, 3), **state):
