@@ -323,3 +323,117 @@ def test_an_enemy_character_near_the_flyers_does_not_stop_them_homing_back():
     verdict = judge(doc, move)
     assert verdict.legal, failed_rules(verdict)
     assert sorted({round(v["end"]["x"], 4) for v in verdict.models.values()}) == [20.0]
+
+
+# --- 2.9 formation: an ordered move from irregular formation is 10 cm; dice-set moves are not --
+#
+# F2 stepped 1 cm forward of F1 and F3 (x 10..12 against 9..11): still touching, fronts not level,
+# irregular formation.
+
+
+def _irregular(x):
+    return flyers("F", [stand("F1", x, 50), stand("F2", x + 1, 54), stand("F3", x, 58)])
+
+
+@pytest.mark.parametrize("dx, legal", [(10.0, True), (10.5, False)])
+def test_an_order_move_from_irregular_formation_is_at_most_10_cm(dx, legal):
+    doc = scenario([_irregular(10), character("C", 20, 70, rect=True)])
+    move = {
+        "unit": "F",
+        "type": "order-move",
+        "dice": [3, 3],
+        "end": {
+            "F1": {"x": 10 + dx, "y": 50},
+            "F2": {"x": 11 + dx, "y": 54},
+            "F3": {"x": 10 + dx, "y": 58},
+        },
+        "declarations": {"ordered_by": "C"},
+    }
+    verdict = judge(doc, move)
+    assert verdict.legal is legal, failed_rules(verdict)
+
+
+def test_a_drive_back_of_an_irregular_unit_goes_the_full_dice():
+    # S1 (x 119..121) shoots F (F2's front at x 12 + 90 = 102): straight away is -x. 5 + 5 + 5 + 5
+    # = 20 cm, twice the 10 cm of an ordered move in irregular formation: the dice decide.
+    doc = scenario([_irregular(100), enemy("S", 120, 54)], phase="shooting")
+    move = {
+        "unit": "F",
+        "type": "drive-back",
+        "dice": [5, 5, 5, 5],
+        "declarations": {"shooter": "S1", "hits": 4},
+    }
+    verdict = judge(doc, move)
+    assert verdict.legal, failed_rules(verdict)
+    ends = {k: v["end"]["x"] for k, v in verdict.models.items()}
+    assert ends == {"F1": 80.0, "F2": 81.0, "F3": 80.0}
+
+
+# --- 2.1 a round character base up to 2.5 cm across is measured from its circle ---------------
+
+
+@pytest.mark.parametrize("cx, legal", [(32.25, True), (32.35, False)])
+def test_orders_from_a_25_mm_round_character_are_measured_from_its_edge(cx, legal):
+    # C's circle, radius 1.25 cm, centre (cx, 54); F's front edge x = 11: gap cx - 12.25 cm,
+    # 20 at 32.25 (ordered), 20.1 at 32.35 (too far for flyers).
+    doc = scenario([line_of_flyers("F", 10, 54), character("C", cx, 54, round_mm=25)])
+    move = {
+        "unit": "F",
+        "type": "order-move",
+        "dice": [3, 3],
+        "end": {m: {"x": 10, "y": y} for m, y in (("F1", 40), ("F2", 44), ("F3", 48))},
+        "declarations": {"ordered_by": "C"},
+    }
+    verdict = judge(doc, move)
+    assert verdict.legal is legal, failed_rules(verdict)
+
+
+def test_a_unit_that_charged_takes_no_more_orders():
+    verdict = _ordered_to_60(dice=(1, 1), charged=True)
+    assert not verdict.legal
+    assert any("charged" in text for _, _, text in failed_rules(verdict))
+
+
+# --- 0 tolerance: touching is within 1e-6 cm ----------------------------------------------------
+
+
+@pytest.mark.parametrize("ex, legal", [(62.0000005, False), (62.001, True)])
+def test_an_ordered_move_may_not_end_touching_an_enemy_within_the_tolerance(ex, legal):
+    # F flies to x 59..61; E1 (x ex - 1 .. ex + 1) is 5e-7 cm away (touching: <= 1e-6) or 0.001
+    # cm away (not touching). Only a charge may end touching an enemy (2.5).
+    verdict = _ordered_to_60(extra=[enemy("E", ex, 54)])
+    assert verdict.legal is legal, failed_rules(verdict)
+
+
+# --- 2.9 fall back: at least 1 cm from enemies and from units in combat, friend or foe ----------
+#
+# F (x 49..51) fell back from E1 (x 51..53, touching F2's front) by 3D6 = 18 cm, to x 31..33.
+# F3 then spans y 56..60.
+
+
+def _fall_back(*extra):
+    doc = scenario(
+        [line_of_flyers("F", 50, 54), enemy("E", 52, 54), *extra],
+        phase="combat",
+    )
+    end = {m: {"x": 32, "y": y} for m, y in (("F1", 50), ("F2", 54), ("F3", 58))}
+    move = {"unit": "F", "type": "combat-fall-back", "dice": [6, 6, 6], "end": end}
+    return judge(doc, move)
+
+
+def test_a_fall_back_ending_exactly_1_cm_from_an_enemy_is_not_confused():
+    # D1 (x 31..33, frontage along y: y 61..65) is 1 cm below F3's edge y = 60
+    verdict = _fall_back(enemy("D", 32, 63))
+    assert verdict.legal, failed_rules(verdict)
+    assert "confused" not in [e["event"] for e in verdict.events]
+
+
+def test_a_fall_back_ending_within_1_cm_of_a_friend_in_combat_is_confused():
+    # the red unit K1 (x 31..33, y 60.5..64.5) is in combat, 0.5 cm below F3; the same friend
+    # out of combat does not matter.
+    k = flyers("K", [stand("K1", 32, 62.5, 180)], state={"in_combat": True})
+    verdict = _fall_back(k)
+    assert verdict.legal, failed_rules(verdict)
+    assert verdict.after.unit("F").state.get("confused") is True
+    k["state"] = {}
+    assert "confused" not in [e["event"] for e in _fall_back(k).events]
