@@ -23,7 +23,8 @@ How the engine reads 2.6:
 - Any 6 rolled confuses the unit. A total beyond the flyer's full pace (100 cm) destroys it.
 - Confusion rolls the players make, reported as `confusion-roll` events, never rolled by the
   engine (2.9): one D6 for a unit that halts in front of impassable terrain or woods (confused on
-  a 6); one for each friendly unit that makes way, and one per unit forced for the flyers.
+  a 6); one per unit forced aside for the flyers. Each friend that makes way rolls its own D6
+  with its `make-way` move (a ground friend, which has no make-way verdict, here instead).
 - Driven off the table (any part of a stand over the edge): the unit leaves the table; the
   leave-the-table D6 (-1 per stand lost) is owed and reported (`leave-table-roll`); the unit is
   shown where it left, touching the edge (2.9 "Leaving the table").
