@@ -437,3 +437,42 @@ def test_a_fall_back_ending_within_1_cm_of_a_friend_in_combat_is_confused():
     assert verdict.after.unit("F").state.get("confused") is True
     k["state"] = {}
     assert "confused" not in [e["event"] for e in _fall_back(k).events]
+
+
+# --- 2.9 blocked retreats: touching an enemy of another engagement blocks, of this one does not --
+#
+# F (x 49..51, y 48..60) lost its combat and retreats 5 cm straight back (-x), to x 44..46.
+
+
+def _retreat_5(*units):
+    doc = scenario([line_of_flyers("F", 50, 54), *units], phase="combat")
+    return judge(doc, {"unit": "F", "type": "retreat", "declarations": {"hits": 5}})
+
+
+def test_a_retreat_ending_in_touch_with_an_enemy_of_another_engagement_loses_that_stand():
+    # E1 (x 51..53, y 52..56) touches F2's front: the engagement. X1, a 3 cm wide enemy stand
+    # (x 42..44, y 52.5..55.5), 5 cm behind F and touching nothing, is not part of it. F2 would
+    # end with its rear edge x = 44 on X1's edge: blocked, destroyed. F1 (y 48..52) and F3
+    # (y 56..60) clear X1 by 0.5 cm and complete the retreat.
+    x = flyers("X", [stand("X1", 43, 54, 180, base=[30, 20])], army="blue", keywords=("INFANTRY",))
+    verdict = _retreat_5(enemy("E", 52, 54), x)
+    assert verdict.legal, failed_rules(verdict)
+    assert {"event": "stand-destroyed", "unit": "F", "stand": "F2"} in verdict.events
+    assert {k: v["end"]["x"] for k, v in verdict.models.items() if k != "F2"} == {
+        "F1": 45.0,
+        "F3": 45.0,
+    }
+
+
+def test_a_retreat_may_end_in_touch_with_an_enemy_of_the_same_engagement():
+    # E1 (y 50..54) and E2 (y 54..58), x 51..53, touch F's front: two stands on that side.
+    # L1, a 10 cm wide enemy stand facing -y (x 42..52, y 60..62), touches F3's right edge: one
+    # stand on that side. F retreats away from the front, -x, and F3 ends (x 44..46) still along
+    # L1's edge: L1 is of this engagement, so nothing is blocked.
+    long_one = flyers(
+        "L", [stand("L1", 47, 61, 270, base=[100, 20])], army="blue", keywords=("INFANTRY",)
+    )
+    verdict = _retreat_5(enemy("E", 52, 52, count=2), long_one)
+    assert verdict.legal, failed_rules(verdict)
+    assert "stand-destroyed" not in [e["event"] for e in verdict.events]
+    assert sorted({v["end"]["x"] for v in verdict.models.values()}) == [45.0]
