@@ -476,3 +476,26 @@ def test_a_retreat_may_end_in_touch_with_an_enemy_of_the_same_engagement():
     assert verdict.legal, failed_rules(verdict)
     assert "stand-destroyed" not in [e["event"] for e in verdict.events]
     assert sorted({v["end"]["x"] for v in verdict.models.values()}) == [45.0]
+
+
+# --- 2.9 a lone enemy character in the way: flown moves only where they end, ground moves anywhere
+
+
+def test_a_flown_move_over_a_lone_enemy_character_leaves_it_alone():
+    # X, a lone blue General (circle 2 cm across at (35, 54)), lies under F's path from x 9..11 to
+    # x 59..61 but nowhere near where F ends: a flown move is judged at its end only.
+    verdict = _ordered_to_60(extra=[character("X", 35, 54, army="blue")])
+    assert verdict.legal, failed_rules(verdict)
+    kinds = [e["event"] for e in verdict.events]
+    assert "character-displaced" not in kinds and "slain" not in kinds
+
+
+def test_a_retreat_along_the_ground_through_a_lone_enemy_character_displaces_it():
+    # X (circle at (46, 54), x 45..47) stands behind F2 (x 49..51): F2's 5 cm retreat (to x 44..46)
+    # sweeps through it, so it must move at once up to 30 cm into touch with a friendly unit: E
+    # (3 cm away) is one. F's retreat is not blocked by it (characters never block).
+    verdict = _retreat_5(enemy("E", 52, 54), character("X", 46, 54, army="blue"))
+    assert verdict.legal, failed_rules(verdict)
+    assert "stand-destroyed" not in [e["event"] for e in verdict.events]
+    assert sorted({v["end"]["x"] for v in verdict.models.values()}) == [45.0]
+    assert any(e["event"] == "character-displaced" and e["unit"] == "X" for e in verdict.events)
