@@ -372,9 +372,7 @@ def confusion_roll(unit_id: str, dice: int, because: str) -> dict:
     return {"event": "confusion-roll", "unit": unit_id, "dice": f"{dice}D6", "because": because}
 
 
-def _confusion_rolls(
-    verdict: Verdict, situation: Situation, unit: Unit, outcome: Outcome
-) -> None:
+def _confusion_rolls(verdict: Verdict, situation: Situation, unit: Unit, outcome: Outcome) -> None:
     """2.9: the separate confusion D6s owed, reported for the players to roll."""
     if any(what == "terrain" for what, _ in outcome.stops):
         verdict.events.append(confusion_roll(unit.id, 1, "halted in front of terrain"))

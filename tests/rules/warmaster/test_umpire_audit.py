@@ -499,3 +499,47 @@ def test_a_retreat_along_the_ground_through_a_lone_enemy_character_displaces_it(
     assert "stand-destroyed" not in [e["event"] for e in verdict.events]
     assert sorted({v["end"]["x"] for v in verdict.models.values()}) == [45.0]
     assert any(e["event"] == "character-displaced" and e["unit"] == "X" for e in verdict.events)
+
+
+# --- 2.9 fall back: the first stand ends behind the line of contact ---------------------------
+#
+# F (x 49..51) drew with E1 (x 51..53, y 52..56), which touches F2's front: the line of contact is
+# x = 51, and F's side of it is x <= 51. 3D6 = 6 + 6 + 6 = 18 cm.
+
+
+def _fall_back_to(x, dy=0.0):
+    doc = scenario([line_of_flyers("F", 50, 54), enemy("E", 52, 54)], phase="combat")
+    end = {m: {"x": x, "y": y + dy} for m, y in (("F1", 50), ("F2", 54), ("F3", 58))}
+    return judge(doc, {"unit": "F", "type": "combat-fall-back", "dice": [6, 6, 6], "end": end})
+
+
+def test_a_fall_back_over_the_enemy_to_its_far_side_is_refused():
+    # F hops 10 cm forward, over E1, to x 59..61: every stand ends 8 cm beyond the line x = 51
+    verdict = _fall_back_to(60)
+    assert not verdict.legal
+    assert any("line of contact" in text for _, _, text in failed_rules(verdict))
+
+
+@pytest.mark.parametrize(
+    "x, dy",
+    [
+        (45, 0),  # 5 cm straight back: x 44..46
+        (50, 12),  # 12 cm sideways: the front edges stay on the line x = 51, not beyond it
+    ],
+)
+def test_a_fall_back_ending_behind_the_line_of_contact_is_legal(x, dy):
+    verdict = _fall_back_to(x, dy)
+    assert verdict.legal, failed_rules(verdict)
+
+
+# --- 2.9 advance: only once no enemy of the engagement is left ---------------------------------
+
+
+def test_a_combat_advance_is_refused_while_an_enemy_still_touches_the_unit():
+    # E1 (x 51..53, y 52..56) still touches F2's front: the engagement is not over, so F may not
+    # advance (here 1 cm to the side, staying in contact with E1).
+    doc = scenario([line_of_flyers("F", 50, 54), enemy("E", 52, 54)], phase="combat")
+    end = {m: {"x": 50, "y": y + 1} for m, y in (("F1", 50), ("F2", 54), ("F3", 58))}
+    verdict = judge(doc, {"unit": "F", "type": "combat-advance", "end": end})
+    assert not verdict.legal
+    assert any("E" in text and "advance" in text for _, _, text in failed_rules(verdict))
