@@ -543,3 +543,22 @@ def test_a_combat_advance_is_refused_while_an_enemy_still_touches_the_unit():
     verdict = judge(doc, {"unit": "F", "type": "combat-advance", "end": end})
     assert not verdict.legal
     assert any("E" in text and "advance" in text for _, _, text in failed_rules(verdict))
+
+
+# --- 2.3 / 2.9 sub-phases in order across the army: no initiative once any unit homed back ------
+
+
+def test_initiative_is_refused_once_another_unit_of_the_army_has_homed_back():
+    # 2.4: home back comes after the initiative moves. G, another red flying unit, has homed back
+    # this phase, so F may no longer charge E (x 25..27, 14 cm away) on initiative.
+    g = flyers("G", [stand("G1", 100, 100)], state={"homed_back": True})
+    end = {m: {"x": 24, "y": y} for m, y in (("F1", 50), ("F2", 54), ("F3", 58))}
+    move = {"unit": "F", "type": "initiative-charge", "end": end}
+    fresh = scenario([line_of_flyers("F", 10, 54), enemy("E", 26, 54)])
+    assert judge(fresh, move).legal
+    verdict = judge(scenario([line_of_flyers("F", 10, 54), enemy("E", 26, 54), g]), move)
+    assert not verdict.legal
+    assert any(
+        subject == "F" and "G" in text and "home" in text
+        for _, subject, text in failed_rules(verdict)
+    )
