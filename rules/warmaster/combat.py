@@ -549,6 +549,15 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
     phase_check(verdict, situation, unit, "combat", RULE)
     dice = Dice(move.dice, move.seed)
     if advance:
+        verdict.check(
+            rule=RULE,
+            stage="eligible-if",
+            passed=not unit.flag("advanced"),
+            subject=unit.id,
+            pass_text=f"{unit.id} has not advanced yet this Combat phase.",
+            fail_text=f"{unit.id} has already advanced this Combat phase: a unit advances at "
+            "most once per Combat phase (2.9).",
+        )
         still = engaged(situation, unit)
         verdict.check(
             rule=RULE,
@@ -618,6 +627,7 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
         )
         if touched:
             _check_advance_target(verdict, situation, unit, touched)
+        state = {unit.id: {"advanced": True}}
     else:
         near = _near_enemies_or_combat(situation, unit, ends)
         if near:

@@ -562,3 +562,18 @@ def test_initiative_is_refused_once_another_unit_of_the_army_has_homed_back():
         subject == "F" and "G" in text and "home" in text
         for _, subject, text in failed_rules(verdict)
     )
+
+
+def test_a_unit_advances_at_most_once_per_combat_phase():
+    # F (x 49..51) won and E is gone; D1 (x 59..61, y 52..56) is 8 cm ahead, the closest enemy
+    # unit F can see. F advances 8 cm to x 57..59, into contact with D1. Then, had D been
+    # destroyed in the next round, F would be free of enemies again but may not advance twice.
+    end = {m: {"x": 58, "y": y} for m, y in (("F1", 50), ("F2", 54), ("F3", 58))}
+    move = {"unit": "F", "type": "combat-advance", "end": end}
+    first = judge(scenario([line_of_flyers("F", 50, 54), enemy("D", 60, 54)], phase="combat"), move)
+    assert first.legal, failed_rules(first)
+    assert first.after.unit("F").state["advanced"] is True
+    again = line_of_flyers("F", 50, 54, state={"advanced": True})
+    verdict = judge(scenario([again, enemy("D", 60, 54)], phase="combat"), move)
+    assert not verdict.legal
+    assert any("once per Combat phase" in text for _, _, text in failed_rules(verdict))
