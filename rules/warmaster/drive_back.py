@@ -266,14 +266,14 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
         return verdict
     phase_check(verdict, situation, unit, "shooting", RULE)
     busy = engaged(situation, unit)
+    with_whom = f" with {', '.join(busy)}" if busy else " (marked in combat)"
     verdict.check(
         rule=RULE,
         stage="eligible-if",
-        passed=not busy,
+        passed=not in_combat(situation, unit),
         subject=unit.id,
         pass_text=f"{unit.id} is not in combat.",
-        fail_text=f"{unit.id} is in combat with {', '.join(busy)}; units in combat are not "
-        "driven back.",
+        fail_text=f"{unit.id} is in combat{with_whom}; units in combat are not driven back.",
     )
     for declared in ("defended", "fortified"):
         if move.declared(declared):

@@ -577,3 +577,19 @@ def test_a_unit_advances_at_most_once_per_combat_phase():
     verdict = judge(scenario([again, enemy("D", 60, 54)], phase="combat"), move)
     assert not verdict.legal
     assert any("once per Combat phase" in text for _, _, text in failed_rules(verdict))
+
+
+def test_a_unit_marked_in_combat_is_not_driven_back():
+    # 2.9: units in combat are not driven back. F touches no enemy, but the scenario marks it in
+    # combat (state in_combat: its combat is not over this turn).
+    f = line_of_flyers("F", 100, 54, state={"in_combat": True})
+    doc = scenario([f, enemy("S", 120, 54)], phase="shooting")
+    move = {
+        "unit": "F",
+        "type": "drive-back",
+        "dice": [3, 4],
+        "declarations": {"shooter": "S1", "hits": 2},
+    }
+    verdict = judge(doc, move)
+    assert not verdict.legal
+    assert any("not driven back" in text for _, _, text in failed_rules(verdict))
