@@ -32,8 +32,8 @@ from .flying import (
     FLYER_PACE,
     check_distances,
     check_flown_end,
+    check_out_of_combat,
     end_models,
-    engaged,
     new_verdict,
     phase_check,
     refuse_ground_unit,
@@ -425,16 +425,7 @@ def closest_visible_enemies(
 
 def _common_eligibility(verdict: Verdict, situation: Situation, unit: Unit, rule: str) -> None:
     phase_check(verdict, situation, unit, "command", rule)
-    busy = engaged(situation, unit)
-    verdict.check(
-        rule=rule,
-        stage="eligible-if",
-        passed=not busy,
-        subject=unit.id,
-        pass_text=f"{unit.id} is not in combat.",
-        fail_text=f"{unit.id} is touching enemy {', '.join(busy)} and cannot move in the Command "
-        "phase.",
-    )
+    check_out_of_combat(verdict, situation, unit, rule, " and cannot move in the Command phase.")
 
 
 def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:

@@ -52,7 +52,7 @@ from .flying import (
     FLYER_PACE,
     check_engine_placement,
     check_flown_end,
-    engaged,
+    check_out_of_combat,
     finish,
     in_combat,
     new_verdict,
@@ -265,16 +265,7 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
     if not refuse_ground_unit(verdict, unit):
         return verdict
     phase_check(verdict, situation, unit, "shooting", RULE)
-    busy = engaged(situation, unit)
-    with_whom = f" with {', '.join(busy)}" if busy else " (marked in combat)"
-    verdict.check(
-        rule=RULE,
-        stage="eligible-if",
-        passed=not in_combat(situation, unit),
-        subject=unit.id,
-        pass_text=f"{unit.id} is not in combat.",
-        fail_text=f"{unit.id} is in combat{with_whom}; units in combat are not driven back.",
-    )
+    check_out_of_combat(verdict, situation, unit, RULE, "; units in combat are not driven back.")
     for declared in ("defended", "fortified"):
         if move.declared(declared):
             may = unit.has("INFANTRY") or unit.has("ARTILLERY")

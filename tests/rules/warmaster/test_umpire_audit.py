@@ -593,3 +593,28 @@ def test_a_unit_marked_in_combat_is_not_driven_back():
     verdict = judge(doc, move)
     assert not verdict.legal
     assert any("not driven back" in text for _, _, text in failed_rules(verdict))
+
+
+@pytest.mark.parametrize("move_type", ["home-back", "order-move", "initiative-charge"])
+def test_a_unit_marked_in_combat_makes_no_command_phase_move(move_type):
+    # 2.4 (home back: "not engaged"), 2.9 (units in combat do not take orders or use initiative):
+    # F touches no enemy but is marked in combat. C (round, centre (20, 70)) is 12.45 cm from F3's
+    # corner (11, 60) for an order; E1 (x 25..27) is 14 cm ahead for initiative; for home back C
+    # stands at (82, 54).
+    f = line_of_flyers("F", 10, 54, state={"in_combat": True})
+    end = {m: {"x": 24, "y": y} for m, y in (("F1", 50), ("F2", 54), ("F3", 58))}
+    moves = {
+        "home-back": (
+            [character("C", 82, 54)],
+            {"dice": [3], "declarations": {"home_back_to": "C"}},
+        ),
+        "order-move": (
+            [character("C", 20, 70)],
+            {"dice": [3, 3], "end": end, "declarations": {"ordered_by": "C"}},
+        ),
+        "initiative-charge": ([enemy("E", 26, 54)], {"end": end}),
+    }
+    others, rest = moves[move_type]
+    verdict = judge(scenario([f, *others]), {"unit": "F", "type": move_type, **rest})
+    assert not verdict.legal
+    assert any("in combat" in text for _, _, text in failed_rules(verdict))
