@@ -618,3 +618,20 @@ def test_a_unit_marked_in_combat_makes_no_command_phase_move(move_type):
     verdict = judge(scenario([f, *others]), {"unit": "F", "type": move_type, **rest})
     assert not verdict.legal
     assert any("in combat" in text for _, _, text in failed_rules(verdict))
+
+
+# --- 2.8 a flying General slain for want of a unit within 30 cm ends the battle ------------------
+
+
+@pytest.mark.parametrize("rank, battle_over", [("GENERAL", True), ("HERO", False)])
+def test_a_flying_general_slain_on_escape_ends_the_battle(rank, battle_over):
+    # C (round, centre (10, 54)) is touched by E1 (x 11..13); its only friend G1 (x 49..51) is
+    # 38 cm away, beyond the 30 cm escape: C is slain, and a General's death ends the battle.
+    c = character("C", 10, 54, flying=True)
+    c["keywords"] = ["CHARACTER", rank, "FLYING"]
+    g = flyers("G", [stand("G1", 50, 54)], keywords=("INFANTRY",))
+    doc = scenario([c, enemy("E", 12, 54), g], phase="combat")
+    verdict = judge(doc, {"unit": "C", "type": "character-escape"})
+    assert verdict.legal, failed_rules(verdict)
+    assert {"event": "slain", "unit": "C", "general": battle_over} in verdict.events
+    assert ("battle is over" in " ".join(f.text for f in verdict.findings)) is battle_over
