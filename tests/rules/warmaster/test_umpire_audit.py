@@ -635,3 +635,69 @@ def test_a_flying_general_slain_on_escape_ends_the_battle(rank, battle_over):
     assert verdict.legal, failed_rules(verdict)
     assert {"event": "slain", "unit": "C", "general": battle_over} in verdict.events
     assert ("battle is over" in " ".join(f.text for f in verdict.findings)) is battle_over
+
+
+# --- 2.5 charges: 10 cm from irregular formation (initiative too); no charge after a failed order
+
+
+def test_an_initiative_charge_from_irregular_formation_reaches_only_10_cm():
+    # F2 (x 10..12) is 13 cm from E1 (x 25..27): in initiative range (20 cm), but the charge of an
+    # irregular unit is at most 10 cm, and 13 are needed to reach E1.
+    doc = scenario([_irregular(10), enemy("E", 26, 54)])
+    end = {"F1": {"x": 23, "y": 50}, "F2": {"x": 24, "y": 54}, "F3": {"x": 23, "y": 58}}
+    verdict = judge(doc, {"unit": "F", "type": "initiative-charge", "end": end})
+    assert not verdict.legal
+    assert all(measured == 13 for measured in _failed_measures(verdict))
+
+
+def _failed_measures(verdict):
+    return [round(f.measured, 6) for f in verdict.failures if f.measured is not None]
+
+
+def test_a_failed_order_charge_may_not_reach_the_enemy():
+    # Command 9, roll 6 + 5 = 11: failed first order, 10 cm half pace and no charge. E1 (x 25..27)
+    # is 14 cm from F's front: reaching it is refused; 8 cm short of it is the half-pace move.
+    doc = scenario(
+        [line_of_flyers("F", 10, 54), enemy("E", 26, 54), character("C", 20, 70, rect=True)]
+    )
+
+    def charge(x):
+        end = {m: {"x": x, "y": y} for m, y in (("F1", 50), ("F2", 54), ("F3", 58))}
+        declarations = {"ordered_by": "C", "charge_targets": ["E"]}
+        move = {"unit": "F", "type": "order-charge", "dice": [6, 5], "end": end}
+        return judge(doc, {**move, "declarations": declarations})
+
+    reached = charge(24)
+    assert not reached.legal
+    assert any("only a charge" in text for _, _, text in failed_rules(reached))
+    short = charge(18)
+    assert short.legal, failed_rules(short)
+    assert {"event": "order-failed", "unit": "F", "roll": 11, "by": "C"} in short.events
+
+
+# --- 2.6 drive back: halting 1 cm from enemies -----------------------------------------------
+#
+# F (x 99..101) is driven back 3 + 4 = 7 cm from S1 (x 119..121), toward x 92..94.
+
+
+@pytest.mark.parametrize(
+    "xx, end_x, confused",
+    [
+        (90.5, 93.5, True),  # X1 x 89.5..91.5: F would end 0.5 cm from it; stops at 1 cm
+        (90.0, 93.0, False),  # X1 x 89..91: F ends exactly 1 cm from it, as the dice say
+    ],
+)
+def test_a_drive_back_halts_1_cm_from_an_enemy(xx, end_x, confused):
+    doc = scenario(
+        [line_of_flyers("F", 100, 54), enemy("S", 120, 54), enemy("X", xx, 54)], phase="shooting"
+    )
+    move = {
+        "unit": "F",
+        "type": "drive-back",
+        "dice": [3, 4],
+        "declarations": {"shooter": "S1", "hits": 2},
+    }
+    verdict = judge(doc, move)
+    assert verdict.legal, failed_rules(verdict)
+    assert {v["end"]["x"] for v in verdict.models.values()} == {end_x}
+    assert ("confused" in [e["event"] for e in verdict.events]) is confused
