@@ -8,8 +8,9 @@ restate):
   if the block runs into an enemy stand, woods, or terrain infantry cannot enter, the unit is
   destroyed (woods are treated like impassable terrain for a flyer on the ground); on friends it
   halts as it touches them unless they make way (`friends_make_way`, and an event names them).
-- Pursuit: the unit moves as a block along the ground straight at the pursued unit (the one in
-  `charge_targets`), from its stand nearest that unit, until it touches it; stands, woods and
+- Pursuit: only of a retreating enemy the unit can see (2.9). The unit moves as a block along
+  the ground straight at the pursued unit (the one in `charge_targets`), from its stand nearest
+  that unit, until it touches it; stands, woods and
   terrain infantry cannot enter stop it where it meets them.
 - Advance and fall back are flown like Command phase moves (hops, end checks of 2.5), over the
   distances of 2.9: an advance at most 20 cm, into the closest enemy unit the advancer can see
@@ -72,7 +73,7 @@ from .stands import (
     swept_hull,
     table_limit,
 )
-from .terrain import forbidden_terrain_under, no_flyer_end_terrain
+from .terrain import forbidden_terrain_under, no_flyer_end_terrain, unit_sees
 
 RULE = "flying-units/combat"
 RULE_CHARACTERS = "flying-units/characters"
@@ -497,6 +498,16 @@ def adjudicate_pursuit(situation: Situation, move: Move) -> Verdict:
         "pursue: it stands or falls back instead.",
         measured=outside,
         limit=PURSUIT_EDGE,
+    )
+    seen = unit_sees(situation, unit, target)
+    verdict.check(
+        rule=RULE,
+        stage="eligible-if",
+        passed=seen,
+        subject=unit.id,
+        pass_text=f"{unit.id} can see {target.id}, which it pursues.",
+        fail_text=f"{unit.id} cannot see {target.id} from where it stands: a unit pursues only "
+        "a retreating enemy it can see (2.9); it stands or falls back instead.",
     )
     reach = plan["distance"] <= FLYER_PACE + EPSILON
     verdict.check(

@@ -701,3 +701,23 @@ def test_a_drive_back_halts_1_cm_from_an_enemy(xx, end_x, confused):
     assert verdict.legal, failed_rules(verdict)
     assert {v["end"]["x"] for v in verdict.models.values()} == {end_x}
     assert ("confused" in [e["event"] for e in verdict.events]) is confused
+
+
+# --- 2.9 pursuit: straight toward a retreating enemy the pursuer can see ------------------------
+
+
+@pytest.mark.parametrize("kind", ["hill", "village"])
+def test_a_pursuit_needs_sight_of_the_retreating_enemy(kind):
+    # E1 has retreated to x 59..61. A hill (or a village) x 53..57 between F (front edge 51) and
+    # E1 blocks sight (neither stands on or in it) but not the way on the ground: F cannot see E,
+    # so it cannot pursue it (2.9); it stands or falls back instead.
+    doc = scenario(
+        [line_of_flyers("F", 50, 54), enemy("E", 60, 54)],
+        [terrain("h", kind, 53, 40, 57, 70)],
+        phase="combat",
+    )
+    verdict = judge(
+        doc, {"unit": "F", "type": "pursuit", "declarations": {"charge_targets": ["E"]}}
+    )
+    assert not verdict.legal
+    assert any("cannot see" in text for _, _, text in failed_rules(verdict))
