@@ -8,7 +8,7 @@ side by side at (x, y - 4), (x, y), (x, y + 4): x - 1 .. x + 1 by y - 6 .. y + 6
 
 import pytest
 
-from rules import Situation
+from rules import InvalidInput, Situation
 from rules.warmaster.terrain import can_see
 
 from .builders import (
@@ -721,3 +721,21 @@ def test_a_pursuit_needs_sight_of_the_retreating_enemy(kind):
     )
     assert not verdict.legal
     assert any("cannot see" in text for _, _, text in failed_rules(verdict))
+
+
+# --- 0 dice entered by the user: one D6 per hit, and the message counts what is missing --------
+
+
+def test_a_drive_back_with_a_die_missing_says_one_more_is_needed():
+    # 3 hits: 3D6 (2.9). Two values entered: one more is needed, not three.
+    doc = scenario([line_of_flyers("F", 100, 54), enemy("S", 120, 54)], phase="shooting")
+    move = {
+        "unit": "F",
+        "type": "drive-back",
+        "dice": [3, 4],
+        "declarations": {"shooter": "S1", "hits": 3},
+    }
+    with pytest.raises(InvalidInput) as err:
+        judge(doc, move)
+    assert err.value.field == "dice"
+    assert "needs 1 more die value" in str(err.value)
