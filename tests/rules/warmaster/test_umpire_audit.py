@@ -739,3 +739,14 @@ def test_a_drive_back_with_a_die_missing_says_one_more_is_needed():
         judge(doc, move)
     assert err.value.field == "dice"
     assert "needs 1 more die value" in str(err.value)
+
+
+@pytest.mark.parametrize("cx, legal", [(32.0000005, True), (32.000002, False)])
+def test_within_20_cm_allows_the_1e_6_tolerance_and_no_more(cx, legal):
+    # Section 0: "within D" is distance <= D + 1e-6. C (rect, x cx - 1 .. cx + 1) is cx - 12 cm
+    # from F's front edge x = 11: 20.0000005 is within 20, 20.000002 is not.
+    doc = scenario([line_of_flyers("F", 10, 54), character("C", cx, 54, rect=True)])
+    end = {m: {"x": 10, "y": y} for m, y in (("F1", 40), ("F2", 44), ("F3", 48))}
+    move = {"unit": "F", "type": "order-move", "dice": [3, 3], "end": end}
+    verdict = judge(doc, {**move, "declarations": {"ordered_by": "C"}})
+    assert verdict.legal is legal, failed_rules(verdict)
