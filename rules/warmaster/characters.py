@@ -141,8 +141,7 @@ def adjudicate_character_escape(situation: Situation, move: Move) -> Verdict:
             subject=unit.id,
             text=(
                 f"No friendly unit it may join can be reached within {fmt(ESCAPE_DISTANCE)} cm, "
-                f"so {unit.id} is slain"
-                + (" (a General: the battle is over)." if general else ".")
+                f"so {unit.id} is slain" + (" (a General: the battle is over)." if general else ".")
             ),
         )
         verdict.events.append({"event": "slain", "unit": unit.id, "general": general})
