@@ -36,7 +36,7 @@ class Dice:
                 if not self.entered:
                     raise InvalidInput(
                         "dice",
-                        f"this move needs {len(self.rolled) + count - len(values)} "
+                        f"this move needs {count - len(values)} "
                         f"more die value(s) than were entered",
                     )
                 value, source = self.entered.pop(0), "user"

@@ -40,6 +40,7 @@ SYSTEM = register_system(
             # General's) order failed gives no more; a unit in combat without an enemy touching it
             # cannot make way.
             StateFlag("charged", "Charged this phase", "phase", offers=False),
+            StateFlag("advanced", "Advanced this phase", "phase", offers=False),
             StateFlag("orders_over", "Orders over this phase", "phase", offers=False),
             StateFlag("in_combat", "In combat", "battle"),
         ),

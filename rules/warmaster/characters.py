@@ -133,6 +133,7 @@ def adjudicate_character_escape(situation: Situation, move: Move) -> Verdict:
     # A player's placement is judged on its own: a legal one proves a place exists, so the
     # character is ruled slain only when no placement is given and the search finds none.
     if not move.end and plan_escape(situation, unit) is None:
+        general = unit.has("GENERAL")
         verdict.check(
             rule=RULE,
             stage="after-moving",
@@ -140,10 +141,10 @@ def adjudicate_character_escape(situation: Situation, move: Move) -> Verdict:
             subject=unit.id,
             text=(
                 f"No friendly unit it may join can be reached within {fmt(ESCAPE_DISTANCE)} cm, "
-                f"so {unit.id} is slain."
+                f"so {unit.id} is slain" + (" (a General: the battle is over)." if general else ".")
             ),
         )
-        verdict.events.append({"event": "slain", "unit": unit.id})
+        verdict.events.append({"event": "slain", "unit": unit.id, "general": general})
         return finish(verdict, situation, [], {}, [m.id for m in unit.models])
     if not move.end:
         raise InvalidInput("end", "a character-escape to judge needs the character's end position")

@@ -8,14 +8,18 @@ restate):
   if the block runs into an enemy stand, woods, or terrain infantry cannot enter, the unit is
   destroyed (woods are treated like impassable terrain for a flyer on the ground); on friends it
   halts as it touches them unless they make way (`friends_make_way`, and an event names them).
-- Pursuit: the unit moves as a block along the ground straight at the pursued unit (the one in
-  `charge_targets`), from its stand nearest that unit, until it touches it; stands, woods and
+- Pursuit: only of a retreating enemy the unit can see (2.9). The unit moves as a block along
+  the ground straight at the pursued unit (the one in `charge_targets`), from its stand nearest
+  that unit, until it touches it; stands, woods and
   terrain infantry cannot enter stop it where it meets them.
 - Advance and fall back are flown like Command phase moves (hops, end checks of 2.5), over the
   distances of 2.9: an advance at most 20 cm, into the closest enemy unit the advancer can see
-  and reach (characters are not units); a fall back at most 3D6 cm, confused if it ends within
-  1 cm of enemies or units in combat. Either one that takes a stand over the table edge takes the
-  unit off the table (leaving.py: the D6 owed, or its outcome).
+  and reach (characters are not units), and only once no enemy stand touches the unit (every
+  enemy unit of its combat destroyed); a fall back at most 3D6 cm with a stand (the first placed)
+  ending behind the line of contact ([house] reading: a stand whose edge lies on the line is
+  behind it), confused if it ends within 1 cm of enemies or units in combat. Either one that
+  takes a stand over the table edge takes the unit off the table (leaving.py: the D6 owed, or its
+  outcome).
 - 2.9: joined characters move with the unit in all of these, and die with it (a retreat off the
   table or one that destroys every stand).
 - 2.8: after any of these, a flying character who has joined the unit (its state `joined` names
@@ -44,7 +48,7 @@ from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
 from .bystanders import die_with, finish_past_characters
 from .command import closest_visible_enemies
-from .drive_back import confusion_roll
+from .drive_back import made_way_rolls
 from .flying import (
     FLYER_PACE,
     check_distances,
@@ -69,7 +73,7 @@ from .stands import (
     swept_hull,
     table_limit,
 )
-from .terrain import forbidden_terrain_under, no_flyer_end_terrain
+from .terrain import forbidden_terrain_under, no_flyer_end_terrain, unit_sees
 
 RULE = "flying-units/combat"
 RULE_CHARACTERS = "flying-units/characters"
@@ -158,24 +162,37 @@ def side_touched(m: Model, enemy: Model) -> str | None:
     return None
 
 
-def retreat_direction(situation: Situation, unit: Unit, move: Move) -> tuple[float, float, str]:
-    """2.9: away from the side with the most touching enemy stands (the loser picks on a tie:
-    `retreat_from`); with none touching, straight away from the closest enemy stand."""
+def _touching_sides(situation: Situation, unit: Unit) -> dict[str, dict[str, list]]:
+    """For each side of the unit, the enemy stands touching it (characters are not units) and
+    where: {side: {enemy stand id: [contact geometries]}} (2.9)."""
     b = board(situation)
-    touching: dict[str, set[str]] = {side: set() for side in SIDES}
+    touching: dict[str, dict[str, list]] = {side: {} for side in SIDES}
     for m in unit.models:
         for o in b.stands_near(m.footprint, 2 * EPSILON):
             if b.army_of[o.unit] == unit.army or not b.counts(o):
                 continue
             if m.footprint.distance(o.footprint) <= EPSILON and m.base.kind == "rect":
                 side = side_touched(m, o)
-                if side:
-                    touching[side].add(o.id)  # each enemy stand once per side
+                if side:  # each enemy stand counts once per side
+                    contact = m.footprint.exterior.intersection(o.footprint.buffer(2 * EPSILON))
+                    touching[side].setdefault(o.id, []).append(contact)
+    return touching
+
+
+def _away_from_sides(unit: Unit) -> dict[str, tuple[float, float]]:
+    """The unit vector pointing away from each side of the unit (its first stand's frame)."""
+    fx, fy, rx, ry = _frame(unit.models[0])
+    return {"front": (-fx, -fy), "rear": (fx, fy), "left": (rx, ry), "right": (-rx, -ry)}
+
+
+def retreat_direction(situation: Situation, unit: Unit, move: Move) -> tuple[float, float, str]:
+    """2.9: away from the side with the most touching enemy stands (the loser picks on a tie:
+    `retreat_from`); with none touching, straight away from the closest enemy stand."""
+    b = board(situation)
+    touching = _touching_sides(situation, unit)
     counts = {side: len(ids) for side, ids in touching.items()}
     most = max(counts.values())
-    first = unit.models[0]
-    fx, fy, rx, ry = _frame(first)
-    away = {"front": (-fx, -fy), "rear": (fx, fy), "left": (rx, ry), "right": (-rx, -ry)}
+    away = _away_from_sides(unit)
     if most > 0:
         tied = [side for side in SIDES if counts[side] == most]
         chosen = move.declared("retreat_from")
@@ -402,11 +419,7 @@ def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
     )
     if plan["make_way"]:
         verdict.events.append({"event": "make-way", "unit": unit.id, "friends": plan["make_way"]})
-        for friend in plan["make_way"]:
-            verdict.events.append(confusion_roll(friend, 1, f"made way for {unit.id}"))
-        verdict.events.append(
-            confusion_roll(unit.id, len(plan["make_way"]), "forced friends to make way")
-        )
+        made_way_rolls(verdict, situation, unit, plan["make_way"], RULE)
     if removed and not stands_together(ends):
         verdict.check(
             rule=RULE,
@@ -486,6 +499,16 @@ def adjudicate_pursuit(situation: Situation, move: Move) -> Verdict:
         measured=outside,
         limit=PURSUIT_EDGE,
     )
+    seen = unit_sees(situation, unit, target)
+    verdict.check(
+        rule=RULE,
+        stage="eligible-if",
+        passed=seen,
+        subject=unit.id,
+        pass_text=f"{unit.id} can see {target.id}, which it pursues.",
+        fail_text=f"{unit.id} cannot see {target.id} from where it stands: a unit pursues only "
+        "a retreating enemy it can see (2.9); it stands or falls back instead.",
+    )
     reach = plan["distance"] <= FLYER_PACE + EPSILON
     verdict.check(
         rule=RULE,
@@ -537,6 +560,25 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
     phase_check(verdict, situation, unit, "combat", RULE)
     dice = Dice(move.dice, move.seed)
     if advance:
+        verdict.check(
+            rule=RULE,
+            stage="eligible-if",
+            passed=not unit.flag("advanced"),
+            subject=unit.id,
+            pass_text=f"{unit.id} has not advanced yet this Combat phase.",
+            fail_text=f"{unit.id} has already advanced this Combat phase: a unit advances at "
+            "most once per Combat phase (2.9).",
+        )
+        still = engaged(situation, unit)
+        verdict.check(
+            rule=RULE,
+            stage="eligible-if",
+            passed=not still,
+            subject=unit.id,
+            pass_text=f"No enemy unit touches {unit.id}: nothing is left of its combat.",
+            fail_text=f"Enemy {', '.join(still)} still in contact with {unit.id}: a unit may "
+            "advance only once every enemy unit in its combat is destroyed (2.9).",
+        )
         limit = ADVANCE_DISTANCE
         verdict.check(
             rule=RULE,
@@ -580,6 +622,8 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
         how = f"The {what} takes {unit.id} over the table edge"
         return leave_the_table(verdict, situation, unit, move, how, where)
     check_flown_end(verdict, situation, unit, ends, may_touch_enemy=advance)
+    if not advance:
+        _check_behind_the_line_of_contact(verdict, situation, unit, ends)
     state = {}
     if advance:
         touched = touching_enemy_units(situation, unit, ends)
@@ -594,6 +638,7 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
         )
         if touched:
             _check_advance_target(verdict, situation, unit, touched)
+        state = {unit.id: {"advanced": True}}
     else:
         near = _near_enemies_or_combat(situation, unit, ends)
         if near:
@@ -611,6 +656,59 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
             state = {unit.id: {"confused": True}}
     characters_must_leave(verdict, situation, unit, ends)
     return finish_past_characters(verdict, situation, unit, ends, state, with_joined=True)
+
+
+def _check_behind_the_line_of_contact(
+    verdict: Verdict, situation: Situation, unit: Unit, ends: list[Model]
+) -> None:
+    """2.9: a fall back's first stand ends behind the line across the line of contact, on the
+    unit's own side (a stand whose edge lies on the line is behind it). The line of contact is
+    where the enemy stands touch the unit at the start, on the side most of them touch (on a tie,
+    behind any of those lines will do). A unit no enemy touches has no line of contact: it is not
+    checked, and the finding says so."""
+    touching = _touching_sides(situation, unit)
+    most = max(len(ids) for ids in touching.values())
+    if not most:
+        verdict.check(
+            rule=RULE,
+            stage="after-moving",
+            passed=True,
+            subject=unit.id,
+            text=f"No enemy stand touches {unit.id}, so there is no line of contact to fall "
+            "back behind.",
+        )
+        return
+    away = _away_from_sides(unit)
+    beyond = math.inf  # how far the best-placed stand ends beyond its line of contact
+    for side, contacts in touching.items():
+        if len(contacts) < most:
+            continue
+        tx, ty = -away[side][0], -away[side][1]  # toward the enemy
+        line = max(
+            x * tx + y * ty for parts in contacts.values() for c in parts for x, y in _coords(c)
+        )
+        for m in ends:
+            ahead = max(x * tx + y * ty for x, y in m.footprint.exterior.coords) - line
+            beyond = min(beyond, max(0.0, ahead))
+    verdict.check(
+        rule=RULE,
+        stage="after-moving",
+        passed=beyond <= EPSILON,
+        subject=unit.id,
+        pass_text=f"A stand of {unit.id} ends behind the line of contact with the enemy (on "
+        "the line counts as behind [house]).",
+        fail_text=f"Every stand of {unit.id} ends beyond the line of contact with the enemy (the "
+        f"nearest by {fmt(beyond)} cm): a fall back ends with its first stand behind that line "
+        "(2.9).",
+        measured=beyond,
+        limit=0.0,
+    )
+
+
+def _coords(geometry) -> list[tuple[float, float]]:
+    """Every vertex of a contact (a point, a segment or several)."""
+    parts = getattr(geometry, "geoms", [geometry])
+    return [(x, y) for g in parts for x, y in g.coords]
 
 
 def _check_advance_target(

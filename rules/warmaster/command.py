@@ -7,8 +7,9 @@ State fields read (FORMAT.md `units[].state`, plus the ones Arbiter adds, docume
   (int, stands the unit has lost: -1 each to the order roll) and `in_dense_terrain` (bool: -1).
 A successful order updates `orders_this_phase` and `ordered_by`; an initiative move sets
 `initiative_moved`. The phase runs in the order of 2.3 (initiative, home back, orders, character
-moves), so initiative is refused after `homed_back` or orders, and a character whose
-`moved_this_phase` is set (a `character-move` sets it) gives no more orders.
+moves), so initiative is refused once any unit of the army has `homed_back` or had an order
+roll, and a character whose `moved_this_phase` is set (a `character-move` sets it) gives no more
+orders.
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ from .flying import (
     FLYER_PACE,
     check_distances,
     check_flown_end,
+    check_out_of_combat,
     end_models,
-    engaged,
     new_verdict,
     phase_check,
     refuse_ground_unit,
@@ -452,16 +453,7 @@ def closest_visible_enemies(
 
 def _common_eligibility(verdict: Verdict, situation: Situation, unit: Unit, rule: str) -> None:
     phase_check(verdict, situation, unit, "command", rule)
-    busy = engaged(situation, unit)
-    verdict.check(
-        rule=rule,
-        stage="eligible-if",
-        passed=not busy,
-        subject=unit.id,
-        pass_text=f"{unit.id} is not in combat.",
-        fail_text=f"{unit.id} is touching enemy {', '.join(busy)} and cannot move in the Command "
-        "phase.",
-    )
+    check_out_of_combat(verdict, situation, unit, rule, " and cannot move in the Command phase.")
 
 
 def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
@@ -488,18 +480,27 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
         )
     # 2.9: initiative moves come first in the phase, one per unit, before any order roll
     check_before_orders(verdict, situation, unit, RULE_INITIATIVE)
-    for flag, text in (
-        ("initiative_moved", "has already charged on initiative this phase"),
-        ("homed_back", "has homed back, and home back comes after initiative moves"),
-    ):
-        if unit.flag(flag):
-            verdict.check(
-                rule=RULE_INITIATIVE,
-                stage="eligible-if",
-                passed=False,
-                subject=unit.id,
-                text=f"{unit.id} {text}, so it cannot use initiative now.",
-            )
+    if unit.flag("initiative_moved"):
+        verdict.check(
+            rule=RULE_INITIATIVE,
+            stage="eligible-if",
+            passed=False,
+            subject=unit.id,
+            text=f"{unit.id} has already charged on initiative this phase, so it cannot use "
+            "initiative now.",
+        )
+    # 2.4: home backs are made after the initiative moves, so the first home back in the army
+    # ends them.
+    homed = [u.id for u in situation.units if u.army == unit.army and u.flag("homed_back")]
+    if homed:
+        verdict.check(
+            rule=RULE_INITIATIVE,
+            stage="eligible-if",
+            passed=False,
+            subject=unit.id,
+            text=f"{', '.join(homed)} homed back this phase; home back comes after the "
+            f"initiative moves, so {unit.id} cannot use initiative now.",
+        )
     ignored = []
     if move.declared("ignore_fortified"):
         # 2.9: the player's choice; only fortified infantry and artillery may be passed over.

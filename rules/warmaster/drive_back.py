@@ -23,7 +23,8 @@ How the engine reads 2.6:
 - Any 6 rolled confuses the unit. A total beyond the flyer's full pace (100 cm) destroys it.
 - Confusion rolls the players make, reported as `confusion-roll` events, never rolled by the
   engine (2.9): one D6 for a unit that halts in front of impassable terrain or woods (confused on
-  a 6); one for each friendly unit that makes way, and one per unit forced for the flyers.
+  a 6); one per unit forced aside for the flyers. Each friend that makes way rolls its own D6
+  with its `make-way` move (a ground friend, which has no make-way verdict, here instead).
 - Driven off the table (any part of a stand over the edge): the unit leaves the table; the
   leave-the-table D6 (-1 per stand lost) is owed and reported (`leave-table-roll`); the unit is
   shown where it left, touching the edge (2.9 "Leaving the table").
@@ -51,7 +52,7 @@ from .flying import (
     FLYER_PACE,
     check_engine_placement,
     check_flown_end,
-    engaged,
+    check_out_of_combat,
     finish,
     in_combat,
     new_verdict,
@@ -264,16 +265,7 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
     if not refuse_ground_unit(verdict, unit):
         return verdict
     phase_check(verdict, situation, unit, "shooting", RULE)
-    busy = engaged(situation, unit)
-    verdict.check(
-        rule=RULE,
-        stage="eligible-if",
-        passed=not busy,
-        subject=unit.id,
-        pass_text=f"{unit.id} is not in combat.",
-        fail_text=f"{unit.id} is in combat with {', '.join(busy)}; units in combat are not "
-        "driven back.",
-    )
+    check_out_of_combat(verdict, situation, unit, RULE, "; units in combat are not driven back.")
     for declared in ("defended", "fortified"):
         if move.declared(declared):
             may = unit.has("INFANTRY") or unit.has("ARTILLERY")
@@ -349,7 +341,7 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
     check_flown_end(verdict, situation, unit, ends, ignore=outcome.make_way, stage="end-of-move")
     if outcome.make_way:
         verdict.events.append({"event": "make-way", "unit": unit.id, "friends": outcome.make_way})
-    _confusion_rolls(verdict, unit, outcome)
+    _confusion_rolls(verdict, situation, unit, outcome)
     state = {}
     if outcome.confused_by:
         verdict.events.append(
@@ -371,7 +363,7 @@ def confusion_roll(unit_id: str, dice: int, because: str) -> dict:
     return {"event": "confusion-roll", "unit": unit_id, "dice": f"{dice}D6", "because": because}
 
 
-def _confusion_rolls(verdict: Verdict, unit: Unit, outcome: Outcome) -> None:
+def _confusion_rolls(verdict: Verdict, situation: Situation, unit: Unit, outcome: Outcome) -> None:
     """2.9: the separate confusion D6s owed, reported for the players to roll."""
     if any(what == "terrain" for what, _ in outcome.stops):
         verdict.events.append(confusion_roll(unit.id, 1, "halted in front of terrain"))
@@ -386,20 +378,37 @@ def _confusion_rolls(verdict: Verdict, unit: Unit, outcome: Outcome) -> None:
             ),
         )
     if outcome.make_way:
-        for friend in outcome.make_way:
-            verdict.events.append(confusion_roll(friend, 1, f"made way for {unit.id}"))
-        n = len(outcome.make_way)
-        verdict.events.append(confusion_roll(unit.id, n, "forced friends to make way"))
-        verdict.check(
-            rule=RULE,
-            stage="after-moving",
-            passed=True,
-            subject=unit.id,
-            text=(
-                f"{', '.join(outcome.make_way)} made way: each rolls a D6 and is confused on a 6; "
-                f"{unit.id} rolls {n} D6 (one per unit it forced aside) and is confused on any 6."
-            ),
+        made_way_rolls(verdict, situation, unit, outcome.make_way, RULE)
+
+
+def made_way_rolls(
+    verdict: Verdict, situation: Situation, unit: Unit, friends: list[str], rule: str
+) -> None:
+    """2.9 "Confusion and making way": the confusion D6s owed when `friends` made way for `unit`,
+    each reported once, in the verdict of the move where the player rolls it. `unit` rolls one D6
+    per unit it forced aside, here. A flying friend rolls its own D6 with its `make-way` move; a
+    ground friend has no make-way verdict (the engine judges flyers only), so its D6 is reported
+    here."""
+    judged = [f for f in friends if situation.unit(f).has("FLYING")]
+    ground = [f for f in friends if f not in judged]
+    for friend in ground:
+        verdict.events.append(confusion_roll(friend, 1, f"made way for {unit.id}"))
+    verdict.events.append(confusion_roll(unit.id, len(friends), "forced friends to make way"))
+    text = (
+        f"{', '.join(friends)} made way: {unit.id} rolls {len(friends)} D6 (one per unit it "
+        "forced aside) and is confused on any 6."
+    )
+    if judged:
+        text += (
+            f" {', '.join(judged)}: each rolls its own D6 (confused on a 6) with its make-way "
+            "move, not here."
         )
+    if ground:
+        text += (
+            f" {', '.join(ground)}: each rolls a D6 too, confused on a 6 (reported here, as "
+            "Arbiter does not judge a ground unit's make-way move)."
+        )
+    verdict.check(rule=rule, stage="after-moving", passed=True, subject=unit.id, text=text)
 
 
 def _left_table(

@@ -249,6 +249,23 @@ def in_combat(situation: Situation, unit: Unit) -> bool:
     return unit.flag("in_combat") or bool(engaged(situation, unit))
 
 
+def check_out_of_combat(
+    verdict: Verdict, situation: Situation, unit: Unit, rule: str, refusal: str
+) -> bool:
+    """2.4, 2.9: a unit in combat (engaged, or marked `in_combat`) may not make this move;
+    `refusal` finishes the sentence that says so."""
+    busy = engaged(situation, unit)
+    why = f"touching enemy {', '.join(busy)}" if busy else "marked in combat"
+    return verdict.check(
+        rule=rule,
+        stage="eligible-if",
+        passed=not in_combat(situation, unit),
+        subject=unit.id,
+        pass_text=f"{unit.id} is not in combat.",
+        fail_text=f"{unit.id} is {why}{refusal}",
+    )
+
+
 def finish(
     verdict: Verdict,
     situation: Situation,

@@ -47,8 +47,8 @@ from .flying import (
     COMMAND_RANGE,
     PLACEMENT_TOLERANCE,
     check_flown_end,
+    check_out_of_combat,
     end_models,
-    engaged,
     engine_may_place,
     new_verdict,
     no_end_index,
@@ -125,16 +125,7 @@ def eligibility(verdict: Verdict, situation: Situation, unit: Unit) -> bool:
         pass_text="Home back is for flying units.",
         fail_text=f"{unit.id} is a character; characters do not home back.",
     )
-    busy = engaged(situation, unit)
-    verdict.check(
-        rule=RULE,
-        stage="eligible-if",
-        passed=not busy,
-        subject=unit.id,
-        pass_text=f"{unit.id} is not in combat.",
-        fail_text=f"{unit.id} is touching enemy {', '.join(busy)}; "
-        "a unit in combat cannot home back.",
-    )
+    check_out_of_combat(verdict, situation, unit, RULE, "; a unit in combat cannot home back.")
     spell = unit.flag("spell_prevents_movement")
     verdict.check(
         rule=RULE,

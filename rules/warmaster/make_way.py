@@ -189,7 +189,10 @@ def adjudicate_make_way(situation: Situation, move: Move) -> Verdict:
         stage="after-moving",
         passed=True,
         subject=unit.id,
-        text=f"{unit.id} made way for {friend.id}: roll a D6 for it, confused on a 6.",
+        text=(
+            f"{unit.id} made way for {friend.id}: roll a D6 for it, confused on a 6 (the D6 "
+            f"{friend.id} owes for forcing it aside is reported in {friend.id}'s own verdict)."
+        ),
     )
     verdict.events.append(roll)
     return finish_past_characters(verdict, situation, unit, ends, with_joined=True)

@@ -271,7 +271,7 @@ def test_a_flying_character_with_no_unit_within_30_cm_is_slain():
         phase="combat",
     )
     verdict = judge(doc, {"unit": "C", "type": "character-escape"})
-    assert verdict.legal and {"event": "slain", "unit": "C"} in verdict.events
+    assert verdict.legal and {"event": "slain", "unit": "C", "general": True} in verdict.events
     assert not verdict.after.has_unit("C")
 
 
@@ -357,7 +357,7 @@ def test_a_legal_hand_escape_is_accepted_whatever_the_search_finds():
         [terrain("w", "woods", 34, 52, 36, 56)],
         phase="combat",
     )
-    assert {"event": "slain", "unit": "C"} in judge(
+    assert {"event": "slain", "unit": "C", "general": True} in judge(
         doc, {"unit": "C", "type": "character-escape"}
     ).events
     hand = judge(doc, {"unit": "C", "type": "character-escape", "end": {"C1": {"x": 33, "y": 54}}})
