@@ -34,15 +34,21 @@ from typing import Any
 _NAMES: ContextVar[Mapping[str, str] | None] = ContextVar("rules.naming", default=None)
 
 
+def _name_unit(names: dict[str, str], unit_id: str, name: str | None, model_ids: list[str]) -> None:
+    """A unit by its name (its id when it has none) and each model as "<model id> of <unit
+    name>"; the models of a unit without a name keep their bare ids ("A1", not "A1 of A")."""
+    names[unit_id] = name or unit_id
+    if name and name != unit_id:
+        for model_id in model_ids:
+            names.setdefault(model_id, f"{model_id} of {name}")
+
+
 def names_of_document(document: Mapping[str, Any] | None) -> dict[str, str]:
     """Unit id -> unit name (its id when it has none) and model id -> "<model id> of <unit
-    name>", from a scenario document (FORMAT.md `units`)."""
+    name>", from a scenario document (FORMAT.md `units`): see `_name_unit`."""
     names: dict[str, str] = {}
     for unit in (document or {}).get("units", ()):
-        unit_name = unit.get("name") or unit["id"]
-        names[unit["id"]] = unit_name
-        for model in unit.get("models", ()):
-            names.setdefault(model["id"], f"{model['id']} of {unit_name}")
+        _name_unit(names, unit["id"], unit.get("name"), [m["id"] for m in unit.get("models", ())])
     return names
 
 
@@ -53,10 +59,7 @@ def names_of(situation: Any) -> dict[str, str]:
     if names is None:
         names = {}
         for unit in situation.units:
-            unit_name = unit.name or unit.id
-            names[unit.id] = unit_name
-            for model in unit.models:
-                names.setdefault(model.id, f"{model.id} of {unit_name}")
+            _name_unit(names, unit.id, unit.name, [m.id for m in unit.models])
         memo["rules.naming"] = names
     return names
 
