@@ -215,7 +215,7 @@ def retreat_direction(situation: Situation, unit: Unit, move: Move) -> tuple[flo
     gap = p.distance(q)
     if gap <= EPSILON:
         raise InvalidInput("unit", f"{named(unit)} has no direction to retreat in")
-    return (q.x - p.x) / gap, (q.y - p.y) / gap, f"straight away from {nearest.unit}"
+    return (q.x - p.x) / gap, (q.y - p.y) / gap, f"straight away from {named(nearest.unit)}"
 
 
 def plan_retreat(situation: Situation, unit: Unit, move: Move) -> dict:
@@ -395,7 +395,8 @@ def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
             passed=True,
             subject=stand_id,
             text=(
-                f"Retreating on the ground, {stand_id} would have to cross {what}: that stand is "
+                f"Retreating on the ground, {named(stand_id)} would have to cross {what}: that "
+                "stand is "
                 "destroyed (2.9: a blocked retreat is judged stand by stand)."
             ),
         )

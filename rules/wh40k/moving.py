@@ -829,7 +829,7 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
             subject=unit.id,
             pass_text="No model ends inside solid terrain.",
             fail_text="A model cannot end inside solid terrain: "
-            + ", ".join(f"{m} in {t}" for m, t in inside)
+            + ", ".join(f"{named(m)} in {t}" for m, t in inside)
             + ".",
         )
         ok &= _end_in_enclosed(situation, unit, moved, verdict)
@@ -843,7 +843,7 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
                 passed=False,
                 subject=unit.id,
                 text="A model cannot end partway through a wall: "
-                + ", ".join(f"{m} across a wall of {t}" for m, t in astride)
+                + ", ".join(f"{named(m)} across a wall of {t}" for m, t in astride)
                 + ".",
             )
         for mm in moved:
@@ -1114,7 +1114,7 @@ def _end_in_enclosed(
         text=(
             'A model cannot end through an enclosed part of a building or container (3" or less '
             "above the ground): "
-            + ", ".join(f'{m} inside {t} (enclosed, {fmt(h)}" tall)' for m, t, h in inside)
+            + ", ".join(f'{named(m)} inside {t} (enclosed, {fmt(h)}" tall)' for m, t, h in inside)
             + "."
         ),
     )
