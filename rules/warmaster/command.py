@@ -141,14 +141,14 @@ def order_offer(situation: Situation, unit_id: str, dice: Dice, declarations) ->
             continue
         gap = unit_distance(character.models, unit.models)
         if within(gap, COMMAND_RANGE):
-            choices.append((character.id, f"{character.name or character.id}, {fmt(gap)} cm away"))
+            choices.append((character.id, f"{named(character)}, {fmt(gap)} cm away"))
     if previous:
         why = f"only {previous}, who gave its earlier order this phase, may order it"
     else:
         why = f"a flyer takes orders only from a friendly character within {fmt(COMMAND_RANGE)} cm"
     return Offer(
         tuple(choices),
-        empty=f"No character can order {unit.name or unit.id} now: {why}.",
+        empty=f"No character can order {named(unit)} now: {why}.",
     )
 
 

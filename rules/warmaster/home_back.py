@@ -103,13 +103,13 @@ def home_back_offer(situation: Situation, unit_id: str, dice: Dice, declarations
     dice.finish()
     reach = roll * HOME_BACK_CM_PER_PIP
     choices = tuple(
-        (c.id, f"{c.name or c.id}, {fmt(unit_distance(c.models, unit.models))} cm away")
+        (c.id, f"{named(c)}, {fmt(unit_distance(c.models, unit.models))} cm away")
         for c in friendly_characters(situation, unit)
     )
     return Offer(
         choices,
         f"Home back roll: {roll} x 10 = {fmt(reach)} cm",
-        f"{unit.name or unit.id} has no friendly character to home back to.",
+        f"{named(unit)} has no friendly character to home back to.",
     )
 
 

@@ -349,7 +349,7 @@ def charge_target_offer(
         )
     offered = set(charge_target_options(situation, unit_id, rolls, skies))
     choices = tuple(
-        (e.id, f'{e.name} ({named(e)}), {fmt(_charge_reach_distance(unit, e, skies))}"')
+        (e.id, f'{e.name} ({e.id}), {fmt(_charge_reach_distance(unit, e, skies))}"')
         for e in situation.enemies_of(unit)
         if e.id in offered
     )
