@@ -93,9 +93,9 @@ def offer_of(situation, stage: Stage, declaration: Declaration):
     roll, for the stage's dice (the same dice the judge rolls: the entered ones, or the
     server's from the seed); None when the declaration has no offer, or is asked after the roll
     and the dice are not chosen yet."""
-    if declaration.offer is None or (declaration.after_roll and not stage.roll):
+    if declaration.after_roll and not stage.roll:
         return None
-    return declaration.offer(
+    return declaration.offered(
         situation, stage.unit or "", Dice(stage.dice, stage.seed), stage.declarations
     )
 

@@ -1,33 +1,23 @@
 """Words for people (issue 13): players know units by their names, not by the ids the engine and
-the format use. One place turns ids into names for the pages: the subjects of findings, the
-events of a verdict, declarations and step titles. The engine's own sentences are left as they
-are (they name ids; the subject beside each one says whose id it is)."""
+the format use. The engine's own sentences already name units and models (`rules.naming`, set
+by each engine entry point); this module does the same for what the pages build around them:
+the subjects of findings, the events of a verdict, declarations and step titles. The names come
+from `rules.naming`, the one place that says how a unit and a model are called."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from rules.naming import names_of, names_of_document
 
-def names_of_document(document: Mapping | None) -> dict[str, str]:
-    """Unit id -> unit name and model id -> "model id of unit name", from a scenario document."""
-    names: dict[str, str] = {}
-    for unit in (document or {}).get("units", ()):
-        unit_name = unit.get("name") or unit["id"]
-        names[unit["id"]] = unit_name
-        for model in unit.get("models", ()):
-            names.setdefault(model["id"], f"{model['id']} of {unit_name}")
-    return names
-
-
-def names_of(situation) -> dict[str, str]:
-    """The same names from a built situation."""
-    names: dict[str, str] = {}
-    for unit in situation.units:
-        unit_name = unit.name or unit.id
-        names[unit.id] = unit_name
-        for model in unit.models:
-            names.setdefault(model.id, f"{model.id} of {unit_name}")
-    return names
+__all__ = [
+    "EVENT_WORDS",
+    "declaration_words",
+    "event_rows",
+    "finding_rows",
+    "names_of",
+    "names_of_document",
+]
 
 
 def finding_rows(findings: Iterable, names: Mapping[str, str]) -> list[dict]:

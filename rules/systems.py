@@ -52,6 +52,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from .errors import InvalidInput
+from .naming import naming
 from .verdict import Finding, Verdict
 
 if TYPE_CHECKING:
@@ -118,6 +119,16 @@ class Declaration:
     @property
     def json_type(self) -> type:
         return DECLARATION_KINDS[self.kind]
+
+    def offered(
+        self, situation: Situation, unit_id: str, dice: Dice, declarations: Mapping[str, Any]
+    ) -> Offer | None:
+        """The engine's `Offer` for this declaration, its sentences naming units by name
+        (issue 13); None when the declaration has no offer."""
+        if self.offer is None:
+            return None
+        with naming(situation):
+            return self.offer(situation, unit_id, dice, declarations)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -328,14 +339,15 @@ def adjudicate(situation: Situation, move: Move) -> Verdict:
     >>> verdict.legal, verdict.models["A1"]["distance_moved"]
     (True, 4.0)
     """
-    move_type = _move_type(situation, move)
-    if move_type.adjudicate is None:
-        return _not_covered(situation, move)
-    if move.end is None:
-        if move_type.suggest is None:
-            raise _needs_end(move_type)
-        move = move_type.suggest(situation, move)
-    return move_type.adjudicate(situation, move)
+    with naming(situation):
+        move_type = _move_type(situation, move)
+        if move_type.adjudicate is None:
+            return _not_covered(situation, move)
+        if move.end is None:
+            if move_type.suggest is None:
+                raise _needs_end(move_type)
+            move = move_type.suggest(situation, move)
+        return move_type.adjudicate(situation, move)
 
 
 def suggest(situation: Situation, move: Move) -> Move:
@@ -353,14 +365,15 @@ def suggest(situation: Situation, move: Move) -> Move:
     >>> round(placed.end["A1"].x, 2), adjudicate(table, placed).legal
     (16.74, True)
     """
-    move_type = _move_type(situation, move)
-    if move_type.adjudicate is None:
-        raise InvalidInput(
-            "type", f"Arbiter does not cover {move.type} moves for {situation.system} yet"
-        )
-    if move_type.suggest is None:
-        raise _needs_end(move_type)
-    return move_type.suggest(situation, move)
+    with naming(situation):
+        move_type = _move_type(situation, move)
+        if move_type.adjudicate is None:
+            raise InvalidInput(
+                "type", f"Arbiter does not cover {move.type} moves for {situation.system} yet"
+            )
+        if move_type.suggest is None:
+            raise _needs_end(move_type)
+        return move_type.suggest(situation, move)
 
 
 def reach(situation: Situation, move: Move) -> list[tuple[Any, str]]:
@@ -376,10 +389,11 @@ def reach(situation: Situation, move: Move) -> list[tuple[Any, str]]:
     >>> [kind for _, kind in regions], regions[0][0].area < 3.1416 * 6**2  # not into engagement
     (['ground'], True)
     """
-    move_type = _move_type(situation, move)
-    if move_type.adjudicate is None or move_type.reach is None:
-        return []
-    return move_type.reach(situation, move)
+    with naming(situation):
+        move_type = _move_type(situation, move)
+        if move_type.adjudicate is None or move_type.reach is None:
+            return []
+        return move_type.reach(situation, move)
 
 
 def move_options(
@@ -402,5 +416,6 @@ def move_options(
         elif move_type.eligibility is None:
             options[name] = []
         else:
-            options[name] = move_type.eligibility(situation, unit_id, dict(declarations or {}))
+            with naming(situation):
+                options[name] = move_type.eligibility(situation, unit_id, dict(declarations or {}))
     return options

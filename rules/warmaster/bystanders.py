@@ -23,6 +23,7 @@ import shapely
 from shapely.geometry import box
 
 from ..geometry import EPSILON, fmt
+from ..naming import named
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
 from .flying import finish
@@ -244,7 +245,8 @@ def _moved_aside(verdict, unit, character, spot, moved) -> None:
     stand = character.models[0]
     if spot is None:
         text = (
-            f"{unit.id} may pass over and end on its own character {character.id}; the owner "
+            f"{named(unit)} may pass over and end on its own character {named(character)}; the "
+            "owner "
             "moves the character aside to the nearest clear spot (Arbiter found none nearby, "
             "so place it by hand)."
         )
@@ -252,9 +254,10 @@ def _moved_aside(verdict, unit, character, spot, moved) -> None:
     else:
         gap = math.hypot(spot.x - stand.x, spot.y - stand.y)
         text = (
-            f"{unit.id} may pass over and end on its own character {character.id}: characters "
-            f"never block a move. The owner moves {character.id} {fmt(gap)} cm aside, to "
-            f"({fmt(spot.x)}, {fmt(spot.y)}); {unit.id} is not halted or confused."
+            f"{named(unit)} may pass over and end on its own character {named(character)}: "
+            "characters "
+            f"never block a move. The owner moves {named(character)} {fmt(gap)} cm aside, to "
+            f"({fmt(spot.x)}, {fmt(spot.y)}); {named(unit)} is not halted or confused."
         )
         moved[stand.id] = spot
         verdict.events.append(
@@ -286,7 +289,8 @@ def _displaced(verdict, situation, unit, character, moved, slain) -> None:
             passed=True,
             subject=character.id,
             text=(
-                f"{unit.id} touches the lone enemy character {character.id}, which is not a "
+                f"{named(unit)} touches the lone enemy character {named(character)}, which is "
+                "not a "
                 "unit: it "
                 f"must move at once up to {fmt(DISPLACE_DISTANCE)} cm to join a friendly unit. The "
                 f"nearest place is {fmt(gap)} cm away, at ({fmt(spot.x)}, {fmt(spot.y)}); its "
@@ -317,7 +321,8 @@ def _displaced(verdict, situation, unit, character, moved, slain) -> None:
             passed=True,
             subject=character.id,
             text=(
-                f"{unit.id} touches the lone enemy character {character.id}: it must move up to "
+                f"{named(unit)} touches the lone enemy character {named(character)}: it must "
+                "move up to "
                 f"{fmt(DISPLACE_DISTANCE)} cm round impassable terrain and enemy units to join a "
                 "friendly unit. Arbiter finds no straight route, so its owner places it (or, if no "
                 "route of 30 cm exists, it is slain)."
@@ -332,7 +337,8 @@ def _displaced(verdict, situation, unit, character, moved, slain) -> None:
         passed=True,
         subject=character.id,
         text=(
-            f"{unit.id} touches the lone enemy character {character.id}, and no friendly unit it "
+            f"{named(unit)} touches the lone enemy character {named(character)}, and no friendly "
+            "unit it "
             f"could join is within {fmt(DISPLACE_DISTANCE)} cm: it is slain"
             + (" (a General: the battle is over)." if general else ".")
         ),
@@ -364,7 +370,8 @@ def finish_past_characters(
             stage="after-moving",
             passed=True,
             subject=c.id,
-            text=f"{c.id} has joined {unit.id} and moves with it ([house]: as the stand nearest "
+            text=f"{named(c)} has joined {named(unit)} and moves with it ([house]: as the stand "
+            "nearest "
             f"to it moves), to ({fmt(c.x)}, {fmt(c.y)}).",
         )
     moved, slain = characters_in_the_way(

@@ -18,6 +18,7 @@ from types import MappingProxyType
 from ..errors import InvalidInput
 from ..geometry import EPSILON, fmt
 from ..move import Move, Pose
+from ..naming import named
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
 from .bystanders import may_join, nearest_join
@@ -45,8 +46,9 @@ def _refuse_unless_flying_character(verdict: Verdict, unit: Unit) -> bool:
         stage="eligible-if",
         passed=ok,
         subject=unit.id,
-        pass_text=f"{unit.id} is a character on a flying mount.",
-        fail_text=f"Arbiter judges this move for characters on flying mounts only, and {unit.id} "
+        pass_text=f"{named(unit)} is a character on a flying mount.",
+        fail_text="Arbiter judges this move for characters on flying mounts only, and "
+        f"{named(unit)} "
         "is not one, so it cannot say whether the move is legal.",
     )
     return ok
@@ -67,7 +69,7 @@ def adjudicate_character_move(situation: Situation, move: Move) -> Verdict:
             stage="eligible-if",
             passed=False,
             subject=unit.id,
-            text=f"{unit.id} has already made its move this phase.",
+            text=f"{named(unit)} has already made its move this phase.",
         )
     ends = end_models(unit, move)
     check_distances(verdict, unit, ends, FLYER_PACE, RULE, "a character on a flying mount")
@@ -84,11 +86,13 @@ def escape_reason(situation: Situation, unit: Unit) -> str | None:
             {f.id for m in host.models for f, _ in forbidden_terrain_under(situation, m.footprint)}
         )
         if bad:
-            return f"the unit it joined, {joined}, is in {', '.join(bad)}, where it cannot be"
+            return (
+                f"the unit it joined, {named(joined)}, is in {', '.join(bad)}, where it cannot be"
+            )
         return None
     busy = engaged(situation, unit)
     if busy:
-        return f"it is alone and touched by enemy {', '.join(busy)}"
+        return f"it is alone and touched by enemy {', '.join(map(named, busy))}"
     return None
 
 
@@ -124,8 +128,9 @@ def adjudicate_character_escape(situation: Situation, move: Move) -> Verdict:
         stage="eligible-if",
         passed=reason is not None,
         subject=unit.id,
-        pass_text=f"{unit.id} must leave: {reason}.",
-        fail_text=f"{unit.id} is neither a lone character touched by the enemy nor with a unit in "
+        pass_text=f"{named(unit)} must leave: {reason}.",
+        fail_text=f"{named(unit)} is neither a lone character touched by the enemy nor with a "
+        "unit in "
         "terrain it cannot enter, so it has no escape move to make.",
     )
     if reason is None:
@@ -141,7 +146,8 @@ def adjudicate_character_escape(situation: Situation, move: Move) -> Verdict:
             subject=unit.id,
             text=(
                 f"No friendly unit it may join can be reached within {fmt(ESCAPE_DISTANCE)} cm, "
-                f"so {unit.id} is slain" + (" (a General: the battle is over)." if general else ".")
+                f"so {named(unit)} is slain"
+                + (" (a General: the battle is over)." if general else ".")
             ),
         )
         verdict.events.append({"event": "slain", "unit": unit.id, "general": general})
@@ -179,7 +185,8 @@ def adjudicate_character_escape(situation: Situation, move: Move) -> Verdict:
             passed=False,
             subject=unit.id,
             text=(
-                f"Every stand of {', '.join(hosts)} stands in terrain {unit.id} cannot enter "
+                f"Every stand of {', '.join(map(named, hosts))} stands in terrain {named(unit)} "
+                "cannot enter "
                 "(woods "
                 "or impassable terrain, for a flying mount), so it cannot join that unit (2.8)."
             ),
@@ -190,7 +197,7 @@ def adjudicate_character_escape(situation: Situation, move: Move) -> Verdict:
         stage="after-moving",
         passed=bool(hosts),
         subject=unit.id,
-        pass_text=f"{unit.id} ends touching {', '.join(hosts)} and joins it.",
-        fail_text=f"{unit.id} must end touching another friendly unit.",
+        pass_text=f"{named(unit)} ends touching {', '.join(map(named, hosts))} and joins it.",
+        fail_text=f"{named(unit)} must end touching another friendly unit.",
     )
     return finish(verdict, situation, ends, {unit.id: {"joined": hosts[0]}} if hosts else {})

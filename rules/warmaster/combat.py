@@ -44,6 +44,7 @@ from ..dice import Dice
 from ..errors import InvalidInput
 from ..geometry import EPSILON, fmt, within
 from ..move import Move, Pose
+from ..naming import named
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
 from .bystanders import die_with, finish_past_characters
@@ -207,14 +208,14 @@ def retreat_direction(situation: Situation, unit: Unit, move: Move) -> tuple[flo
         return ux, uy, f"away from its {side}, where {most} enemy stand(s) touch it"
     enemies = [o for o in b.stands if b.army_of[o.unit] != unit.army and b.counts(o)]
     if not enemies:
-        raise InvalidInput("unit", f"{unit.id} has no enemy to retreat from")
+        raise InvalidInput("unit", f"{named(unit)} has no enemy to retreat from")
     block = shapely.union_all([m.footprint for m in unit.models])
     nearest = min(enemies, key=lambda o: o.footprint.distance(block))
     p, q = nearest_points(nearest.footprint, block)
     gap = p.distance(q)
     if gap <= EPSILON:
-        raise InvalidInput("unit", f"{unit.id} has no direction to retreat in")
-    return (q.x - p.x) / gap, (q.y - p.y) / gap, f"straight away from {nearest.unit}"
+        raise InvalidInput("unit", f"{named(unit)} has no direction to retreat in")
+    return (q.x - p.x) / gap, (q.y - p.y) / gap, f"straight away from {named(nearest.unit)}"
 
 
 def plan_retreat(situation: Situation, unit: Unit, move: Move) -> dict:
@@ -255,16 +256,18 @@ def plan_retreat(situation: Situation, unit: Unit, move: Move) -> dict:
             other = situation.unit(o.unit)
             if b.army_of[o.unit] != unit.army:
                 if crossing:
-                    blocked = f"enemy {o.unit}"
+                    blocked = f"enemy {named(o.unit)}"
                 elif ends_touching and o.unit not in engagement:
-                    blocked = f"enemy {o.unit} of another combat, which it would end touching"
+                    blocked = (
+                        f"enemy {named(o.unit)} of another combat, which it would end touching"
+                    )
             elif crossing:
                 if in_combat(situation, other):
-                    blocked = f"{o.unit}, friends in combat who cannot make way"
+                    blocked = f"{named(o.unit)}, friends in combat who cannot make way"
                 elif make_way:
                     make_way_units.add(o.unit)
                 else:
-                    blocked = f"{o.unit}, friends who do not make way"
+                    blocked = f"{named(o.unit)}, friends who do not make way"
             if blocked:
                 break
         if not blocked:
@@ -290,7 +293,7 @@ def plan_pursuit(situation: Situation, unit: Unit, move: Move) -> dict:
     target = situation.unit(targets[0])
     if target.army == unit.army:
         raise InvalidInput(
-            "declarations.charge_targets", f"{target.id} is not an enemy of {unit.id}"
+            "declarations.charge_targets", f"{named(target)} is not an enemy of {named(unit)}"
         )
     pairs = [(m, o) for m in unit.models for o in target.models]
     m, o = min(pairs, key=lambda p: p[0].footprint.distance(p[1].footprint))
@@ -334,7 +337,8 @@ def characters_must_leave(
                 passed=True,
                 subject=other.id,
                 text=(
-                    f"{unit.id} ends in {', '.join(sorted(set(bad)))}, where {other.id} cannot "
+                    f"{named(unit)} ends in {', '.join(sorted(set(bad)))}, where {named(other)} "
+                    "cannot "
                     "be: the "
                     "character must fly up to 30 cm to another friendly unit or be slain."
                 ),
@@ -360,7 +364,7 @@ def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
         passed=True,
         subject=unit.id,
         text=(
-            f"{unit.id}'s side lost the combat by {move.declared('hits')}, shared by {losers} "
+            f"{named(unit)}'s side lost the combat by {move.declared('hits')}, shared by {losers} "
             "losing "
             f"unit(s), rounded up: it retreats {fmt(plan['distance'])} cm along the ground, "
             f"{plan['why']}, keeping formation and facing."
@@ -375,7 +379,8 @@ def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
             passed=True,
             subject=unit.id,
             text=(
-                f"The retreat takes {unit.id} over the table edge: a unit that retreats off the "
+                f"The retreat takes {named(unit)} over the table edge: a unit that retreats off "
+                "the "
                 "table "
                 "is destroyed (2.9)."
             ),
@@ -390,7 +395,8 @@ def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
             passed=True,
             subject=stand_id,
             text=(
-                f"Retreating on the ground, {stand_id} would have to cross {what}: that stand is "
+                f"Retreating on the ground, {named(stand_id)} would have to cross {what}: that "
+                "stand is "
                 "destroyed (2.9: a blocked retreat is judged stand by stand)."
             ),
         )
@@ -427,7 +433,8 @@ def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
             passed=True,
             subject=unit.id,
             text=(
-                f"The surviving stands of {unit.id} are split: if they are still out of formation "
+                f"The surviving stands of {named(unit)} are split: if they are still out of "
+                "formation "
                 "and unengaged at the end of the turn, the owner removes one more stand of their "
                 "choice (2.9)."
             ),
@@ -491,10 +498,11 @@ def adjudicate_pursuit(situation: Situation, move: Move) -> Verdict:
         stage="eligible-if",
         passed=outside >= PURSUIT_EDGE - EPSILON,
         subject=unit.id,
-        pass_text=f"{fmt(outside)} cm of {target.id}'s edge lies outside woods and impassable "
-        f"terrain, at least {fmt(PURSUIT_EDGE)} cm, so {unit.id} may pursue it.",
-        fail_text=f"Only {fmt(outside)} cm of {target.id}'s edge lies outside terrain {unit.id} "
-        f"cannot enter on the ground; it needs {fmt(PURSUIT_EDGE)} cm, so {unit.id} cannot "
+        pass_text=f"{fmt(outside)} cm of {named(target)}'s edge lies outside woods and impassable "
+        f"terrain, at least {fmt(PURSUIT_EDGE)} cm, so {named(unit)} may pursue it.",
+        fail_text=f"Only {fmt(outside)} cm of {named(target)}'s edge lies outside terrain "
+        f"{named(unit)} "
+        f"cannot enter on the ground; it needs {fmt(PURSUIT_EDGE)} cm, so {named(unit)} cannot "
         "pursue: it stands or falls back instead.",
         measured=outside,
         limit=PURSUIT_EDGE,
@@ -505,8 +513,9 @@ def adjudicate_pursuit(situation: Situation, move: Move) -> Verdict:
         stage="eligible-if",
         passed=seen,
         subject=unit.id,
-        pass_text=f"{unit.id} can see {target.id}, which it pursues.",
-        fail_text=f"{unit.id} cannot see {target.id} from where it stands: a unit pursues only "
+        pass_text=f"{named(unit)} can see {named(target)}, which it pursues.",
+        fail_text=f"{named(unit)} cannot see {named(target)} from where it stands: a unit "
+        "pursues only "
         "a retreating enemy it can see (2.9); it stands or falls back instead.",
     )
     reach = plan["distance"] <= FLYER_PACE + EPSILON
@@ -515,10 +524,10 @@ def adjudicate_pursuit(situation: Situation, move: Move) -> Verdict:
         stage="eligible-if",  # 2.9: only a unit that can reach the enemy may pursue
         passed=reach and not plan["halted"],
         subject=unit.id,
-        pass_text=f"{unit.id} pursues {fmt(plan['distance'])} cm along the ground into contact "
+        pass_text=f"{named(unit)} pursues {fmt(plan['distance'])} cm along the ground into contact "
         f"with {plan['target']} (a full-pace move reaches {fmt(FLYER_PACE)} cm).",
         fail_text=(
-            f"Pursuing on the ground, {unit.id} would be stopped by {plan['halted'][1]} after "
+            f"Pursuing on the ground, {named(unit)} would be stopped by {plan['halted'][1]} after "
             f"{fmt(plan['travelled'])} cm, short of {plan['target']}: a unit that cannot reach "
             "the enemy cannot pursue; it stands or falls back instead."
             if plan["halted"]
@@ -565,8 +574,8 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
             stage="eligible-if",
             passed=not unit.flag("advanced"),
             subject=unit.id,
-            pass_text=f"{unit.id} has not advanced yet this Combat phase.",
-            fail_text=f"{unit.id} has already advanced this Combat phase: a unit advances at "
+            pass_text=f"{named(unit)} has not advanced yet this Combat phase.",
+            fail_text=f"{named(unit)} has already advanced this Combat phase: a unit advances at "
             "most once per Combat phase (2.9).",
         )
         still = engaged(situation, unit)
@@ -575,8 +584,9 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
             stage="eligible-if",
             passed=not still,
             subject=unit.id,
-            pass_text=f"No enemy unit touches {unit.id}: nothing is left of its combat.",
-            fail_text=f"Enemy {', '.join(still)} still in contact with {unit.id}: a unit may "
+            pass_text=f"No enemy unit touches {named(unit)}: nothing is left of its combat.",
+            fail_text=f"Enemy {', '.join(map(named, still))} still in contact with "
+            f"{named(unit)}: a unit may "
             "advance only once every enemy unit in its combat is destroyed (2.9).",
         )
         limit = ADVANCE_DISTANCE
@@ -619,7 +629,7 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
     check_distances(verdict, unit, ends, limit, RULE, f"a flown combat {what}")
     if verdict.legal and off_the_table(situation, ends):
         where = back_on_the_table(situation, ends)
-        how = f"The {what} takes {unit.id} over the table edge"
+        how = f"The {what} takes {named(unit)} over the table edge"
         return leave_the_table(verdict, situation, unit, move, how, where)
     check_flown_end(verdict, situation, unit, ends, may_touch_enemy=advance)
     if not advance:
@@ -632,8 +642,8 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
             stage="after-moving",
             passed=bool(touched),
             subject=unit.id,
-            pass_text=f"{unit.id} advances into contact with {', '.join(touched)}.",
-            fail_text=f"A combat advance brings {unit.id} into contact with the enemy; "
+            pass_text=f"{named(unit)} advances into contact with {', '.join(map(named, touched))}.",
+            fail_text=f"A combat advance brings {named(unit)} into contact with the enemy; "
             "it ends touching none.",
         )
         if touched:
@@ -648,8 +658,9 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
                 passed=True,
                 subject=unit.id,
                 text=(
-                    f"{unit.id} ends its fall back within {fmt(FALL_BACK_GAP)} cm of "
-                    f"{', '.join(near)} (enemies or units in combat), so it is confused (2.9)."
+                    f"{named(unit)} ends its fall back within {fmt(FALL_BACK_GAP)} cm of "
+                    f"{', '.join(map(named, near))} (enemies or units in combat), so it is "
+                    "confused (2.9)."
                 ),
             )
             verdict.events.append({"event": "confused", "unit": unit.id, "because": near})
@@ -674,7 +685,7 @@ def _check_behind_the_line_of_contact(
             stage="after-moving",
             passed=True,
             subject=unit.id,
-            text=f"No enemy stand touches {unit.id}, so there is no line of contact to fall "
+            text=f"No enemy stand touches {named(unit)}, so there is no line of contact to fall "
             "back behind.",
         )
         return
@@ -695,9 +706,10 @@ def _check_behind_the_line_of_contact(
         stage="after-moving",
         passed=beyond <= EPSILON,
         subject=unit.id,
-        pass_text=f"A stand of {unit.id} ends behind the line of contact with the enemy (on "
+        pass_text=f"A stand of {named(unit)} ends behind the line of contact with the enemy (on "
         "the line counts as behind [house]).",
-        fail_text=f"Every stand of {unit.id} ends beyond the line of contact with the enemy (the "
+        fail_text=f"Every stand of {named(unit)} ends beyond the line of contact with the enemy "
+        "(the "
         f"nearest by {fmt(beyond)} cm): a fall back ends with its first stand behind that line "
         "(2.9).",
         measured=beyond,
@@ -717,7 +729,7 @@ def _check_advance_target(
     """2.9: an advance goes into the closest enemy unit the advancer can see, from where it
     starts, and reach (20 cm); characters are not units and are never its target."""
     closest, gap = closest_visible_enemies(situation, unit)
-    names = " or ".join(e.id for e in closest)
+    names = " or ".join(named(e) for e in closest)
     reachable = bool(closest) and within(gap, ADVANCE_DISTANCE)
     verdict.check(
         rule=RULE,
@@ -726,13 +738,13 @@ def _check_advance_target(
         subject=unit.id,
         measured=gap if closest else None,
         limit=ADVANCE_DISTANCE,
-        pass_text=f"{unit.id} advances into {names}, the closest enemy unit it can see "
+        pass_text=f"{named(unit)} advances into {names}, the closest enemy unit it can see "
         f"({fmt(gap)} cm away).",
         fail_text=(
-            f"An advance goes into the closest enemy unit {unit.id} can see and reach: "
-            f"{names}, {fmt(gap)} cm away, not {', '.join(touched)}."
+            f"An advance goes into the closest enemy unit {named(unit)} can see and reach: "
+            f"{names}, {fmt(gap)} cm away, not {', '.join(map(named, touched))}."
             if reachable
-            else f"{unit.id} can see no enemy unit within the {fmt(ADVANCE_DISTANCE)} cm of an "
+            else f"{named(unit)} can see no enemy unit within the {fmt(ADVANCE_DISTANCE)} cm of an "
             "advance, so it has nothing to advance into."
         ),
     )

@@ -22,6 +22,7 @@ from ..dice import Dice
 from ..errors import InvalidInput
 from ..geometry import EPSILON, fmt, within
 from ..move import Move, Pose
+from ..naming import named
 from ..situation import Situation, Unit
 from ..systems import Offer
 from ..verdict import Finding, Verdict
@@ -140,14 +141,14 @@ def order_offer(situation: Situation, unit_id: str, dice: Dice, declarations) ->
             continue
         gap = unit_distance(character.models, unit.models)
         if within(gap, COMMAND_RANGE):
-            choices.append((character.id, f"{character.name or character.id}, {fmt(gap)} cm away"))
+            choices.append((character.id, f"{named(character)}, {fmt(gap)} cm away"))
     if previous:
         why = f"only {previous}, who gave its earlier order this phase, may order it"
     else:
         why = f"a flyer takes orders only from a friendly character within {fmt(COMMAND_RANGE)} cm"
     return Offer(
         tuple(choices),
-        empty=f"No character can order {unit.name or unit.id} now: {why}.",
+        empty=f"No character can order {named(unit)} now: {why}.",
     )
 
 
@@ -177,16 +178,16 @@ def check_order(verdict: Verdict, situation: Situation, unit: Unit, move: Move, 
         stage="eligible-if",
         passed=is_character(character) and character.army == unit.army,
         subject=character.id,
-        pass_text=f"{character.id} is a friendly character who can give orders.",
-        fail_text=f"{character.id} is not a friendly character, so it cannot give orders.",
+        pass_text=f"{named(character)} is a friendly character who can give orders.",
+        fail_text=f"{named(character)} is not a friendly character, so it cannot give orders.",
     )
     ok &= verdict.check(
         rule=RULE_COMMAND,
         stage="eligible-if",
         passed=not unit.flag("confused"),
         subject=unit.id,
-        pass_text=f"{unit.id} is not confused.",
-        fail_text=f"{unit.id} is confused and cannot be given orders this phase.",
+        pass_text=f"{named(unit)} is not confused.",
+        fail_text=f"{named(unit)} is confused and cannot be given orders this phase.",
     )
     ok &= verdict.check(
         rule=RULE_COMMAND,
@@ -194,7 +195,7 @@ def check_order(verdict: Verdict, situation: Situation, unit: Unit, move: Move, 
         passed=not unit.flag("spell_prevents_movement"),
         subject=unit.id,
         pass_text="No spell stops this unit moving.",
-        fail_text=f"A spell prevents {unit.id} from moving.",
+        fail_text=f"A spell prevents {named(unit)} from moving.",
     )
     earlier = int(unit.state.get("orders_this_phase", 0) or 0)
     ok &= verdict.check(
@@ -202,7 +203,8 @@ def check_order(verdict: Verdict, situation: Situation, unit: Unit, move: Move, 
         stage="eligible-if",
         passed=earlier < MAX_ORDERS,
         subject=unit.id,
-        text=f"{unit.id} has had {earlier} order(s) this phase; a unit takes at most {MAX_ORDERS}.",
+        text=f"{named(unit)} has had {earlier} order(s) this phase; a unit takes at most "
+        f"{MAX_ORDERS}.",
         measured=earlier,
         limit=MAX_ORDERS - 1,
     )
@@ -225,7 +227,8 @@ def check_order(verdict: Verdict, situation: Situation, unit: Unit, move: Move, 
             passed=False,
             subject=character.id,
             text=(
-                f"{', '.join(moved)} has already made its own move; characters move after all "
+                f"{', '.join(map(named, moved))} has already made its own move; characters move "
+                "after all "
                 "orders are given, so no more orders this phase."
             ),
         )
@@ -236,7 +239,7 @@ def check_order(verdict: Verdict, situation: Situation, unit: Unit, move: Move, 
             passed=False,
             subject=character.id,
             text=(
-                f"{character.id} has failed an order this phase (or the General has), which "
+                f"{named(character)} has failed an order this phase (or the General has), which "
                 "ends its "
                 "orders for the phase."
             ),
@@ -251,7 +254,7 @@ def check_order(verdict: Verdict, situation: Situation, unit: Unit, move: Move, 
                 stage="eligible-if",
                 passed=False,
                 subject=unit.id,
-                text=f"{unit.id} {text}.",
+                text=f"{named(unit)} {text}.",
             )
     gap = unit_distance(character.models, unit.models)
     ok &= verdict.check(
@@ -260,7 +263,8 @@ def check_order(verdict: Verdict, situation: Situation, unit: Unit, move: Move, 
         passed=within(gap, COMMAND_RANGE),
         subject=unit.id,
         text=(
-            f"{character.id} is {fmt(gap)} cm from {unit.id}; a flying unit takes orders only "
+            f"{named(character)} is {fmt(gap)} cm from {named(unit)}; a flying unit takes orders "
+            "only "
             f"from a character within {fmt(COMMAND_RANGE)} cm."
         ),
         measured=gap,
@@ -314,7 +318,8 @@ def failed_order(
         limit, why = (
             0.0,
             (
-                f"{character.id} rolled 12: a blunder. The unit makes no half-pace move; roll a D6 "
+                f"{named(character)} rolled 12: a blunder. The unit makes no half-pace move; "
+                "roll a D6 "
                 "on the Blunder table (Arbiter does not judge the blunder's result)"
             ),
         )
@@ -344,7 +349,7 @@ def failed_order(
     ends_text = (
         "all orders for the phase (the General failed)"
         if general
-        else (f"{character.id}'s orders for the phase")
+        else (f"{named(character)}'s orders for the phase")
     )
     verdict.check(
         rule=RULE_COMMAND,
@@ -383,9 +388,9 @@ def check_charge_contact(
         stage="after-moving",
         passed=bool(wanted),
         subject=unit.id,
-        pass_text=f"{unit.id} ends in contact with {', '.join(wanted)}.",
+        pass_text=f"{named(unit)} ends in contact with {', '.join(map(named, wanted))}.",
         fail_text="A charge must end touching "
-        f"{' or '.join(targets) if targets else 'an enemy unit'}.",
+        f"{' or '.join(map(named, targets)) if targets else 'an enemy unit'}.",
     )
     for enemy_id in touched:
         enemy = situation.unit(enemy_id)
@@ -396,7 +401,8 @@ def check_charge_contact(
                 passed=True,
                 subject=enemy_id,
                 text=(
-                    f"Flyers may attack {enemy_id} even though it is fortified, but it still "
+                    f"Flyers may attack {named(enemy_id)} even though it is fortified, but it "
+                    "still "
                     "counts as fortified against them."
                 ),
             )
@@ -418,8 +424,9 @@ def check_charge_sight(verdict: Verdict, situation: Situation, unit: Unit, targe
         stage="before-moving",
         passed=bool(seen),
         subject=unit.id,
-        pass_text=f"{unit.id} can see {', '.join(seen)} from where it starts.",
-        fail_text=f"{unit.id} cannot see {' or '.join(targets)} from where it starts: stands and "
+        pass_text=f"{named(unit)} can see {', '.join(map(named, seen))} from where it starts.",
+        fail_text=f"{named(unit)} cannot see {' or '.join(map(named, targets))} from where it "
+        "starts: stands and "
         "terrain block a flyer's view as they block any unit's, so it cannot charge there.",
     )
 
@@ -475,8 +482,8 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
             stage="eligible-if",
             passed=not unit.flag(flag),
             subject=unit.id,
-            pass_text=f"{unit.id} is free to use initiative.",
-            fail_text=f"{unit.id} {text} and cannot use initiative.",
+            pass_text=f"{named(unit)} is free to use initiative.",
+            fail_text=f"{named(unit)} {text} and cannot use initiative.",
         )
     # 2.9: initiative moves come first in the phase, one per unit, before any order roll
     check_before_orders(verdict, situation, unit, RULE_INITIATIVE)
@@ -486,7 +493,7 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
             stage="eligible-if",
             passed=False,
             subject=unit.id,
-            text=f"{unit.id} has already charged on initiative this phase, so it cannot use "
+            text=f"{named(unit)} has already charged on initiative this phase, so it cannot use "
             "initiative now.",
         )
     # 2.4: home backs are made after the initiative moves, so the first home back in the army
@@ -498,8 +505,8 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
             stage="eligible-if",
             passed=False,
             subject=unit.id,
-            text=f"{', '.join(homed)} homed back this phase; home back comes after the "
-            f"initiative moves, so {unit.id} cannot use initiative now.",
+            text=f"{', '.join(map(named, homed))} homed back this phase; home back comes after the "
+            f"initiative moves, so {named(unit)} cannot use initiative now.",
         )
     ignored = []
     if move.declared("ignore_fortified"):
@@ -512,7 +519,8 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
             subject=unit.id,
             text=(
                 f"The player chose to ignore fortified enemy infantry and artillery "
-                f"({', '.join(ignored) or 'none on the table'}) when finding the closest enemy; "
+                f"({', '.join(map(named, ignored)) or 'none on the table'}) when finding the "
+                "closest enemy; "
                 "other fortified units still count."
             ),
         )
@@ -527,13 +535,14 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
             stage="eligible-if",
             passed=False,
             subject=unit.id,
-            text=f"{unit.id} can see no enemy unit, so it cannot charge on initiative.",
+            text=f"{named(unit)} can see no enemy unit, so it cannot charge on initiative.",
             limit=INITIATIVE_RANGE,
         )
     else:
         # One sentence either way: it states the distance against the limit.
         closest_text = (
-            f"The closest enemy {unit.id} can see is {target.id}, {fmt(gap)} cm away (initiative "
+            f"The closest enemy {named(unit)} can see is {named(target)}, {fmt(gap)} cm away "
+            "(initiative "
             f"reaches {fmt(INITIATIVE_RANGE)} cm)."
         )
         verdict.check(
@@ -547,7 +556,7 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
             limit=INITIATIVE_RANGE,
         )
     if target is not None and declared:
-        names = " or ".join(e.id for e in closest)
+        names = " or ".join(named(e) for e in closest)
         verdict.check(
             rule=RULE_INITIATIVE,
             stage="before-moving",
@@ -641,7 +650,7 @@ def eligibility_of(adjudicator, move_type: str, dice: tuple[int, ...] | None = N
                         stage="eligible-if",
                         passed=False,
                         subject=unit_id,
-                        text=f"{unit_id} has no friendly character to give it orders.",
+                        text=f"{named(unit_id)} has no friendly character to give it orders.",
                     )
                 ]
         end = {m.id: Pose(m.x, m.y, None, m.facing) for m in unit.models}

@@ -45,6 +45,7 @@ from ..dice import Dice
 from ..errors import InvalidInput
 from ..geometry import EPSILON, fmt
 from ..move import Move, Pose
+from ..naming import named
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
 from .bystanders import die_with, finish_past_characters
@@ -203,7 +204,7 @@ def plan_drive_back(situation: Situation, unit: Unit, move: Move, dice: Dice) ->
         ) from None
     if situation.unit(shooter.unit).army == unit.army:
         raise InvalidInput(
-            "declarations.shooter", f"{shooter_id} is not an enemy stand of {unit.id}"
+            "declarations.shooter", f"{named(shooter_id)} is not an enemy stand of {named(unit)}"
         )
     hits = move.declared("hits")
     if hits is None or hits < 1:
@@ -274,8 +275,9 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
                 stage="eligible-if",
                 passed=may,
                 subject=unit.id,
-                pass_text=f"{unit.id} is infantry or artillery, so it can be {declared}.",
-                fail_text=f"Only infantry and artillery stands can be {declared}, and {unit.id} is "
+                pass_text=f"{named(unit)} is infantry or artillery, so it can be {declared}.",
+                fail_text=f"Only infantry and artillery stands can be {declared}, and "
+                f"{named(unit)} is "
                 "neither: it rolls every drive-back die.",
             )
     if not verdict.legal:
@@ -301,7 +303,7 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
         text=(
             f"{len(outcome.dice)} dice for {move.declared('hits')} hit(s)"
             f"{fewer}"
-            f": {rolled} = {fmt(outcome.distance)} cm, straight away from {shooter}."
+            f": {rolled} = {fmt(outcome.distance)} cm, straight away from {named(shooter)}."
         ),
         measured=outcome.distance,
         limit=FLYER_PACE,
@@ -315,7 +317,7 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
             text=(
                 f"Driven back {fmt(outcome.distance)} cm, more than its full pace of "
                 f"{fmt(FLYER_PACE)} cm: "
-                f"{unit.id} is destroyed."
+                f"{named(unit)} is destroyed."
             ),
             measured=outcome.distance,
             limit=FLYER_PACE,
@@ -330,8 +332,8 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
             passed=True,
             subject=unit.id,
             text=(
-                f"{unit.id} flies over what lies in its way, but "
-                + STOP_TEXT[what].format(ids=", ".join(ids))
+                f"{named(unit)} flies over what lies in its way, but "
+                + STOP_TEXT[what].format(ids=", ".join(map(named, ids)))
                 + "."
             ),
         )
@@ -352,7 +354,7 @@ def adjudicate_drive_back(situation: Situation, move: Move) -> Verdict:
             stage="after-moving",
             passed=True,
             subject=unit.id,
-            text=f"{unit.id} is confused ({', '.join(sorted(set(outcome.confused_by)))}).",
+            text=f"{named(unit)} is confused ({', '.join(sorted(set(outcome.confused_by)))}).",
         )
         state = {unit.id: {"confused": True}}
     return finish_past_characters(verdict, situation, unit, ends, state, with_joined=True)
@@ -373,7 +375,8 @@ def _confusion_rolls(verdict: Verdict, situation: Situation, unit: Unit, outcome
             passed=True,
             subject=unit.id,
             text=(
-                f"{unit.id} halted in front of terrain it may not end over: roll a separate D6 for "
+                f"{named(unit)} halted in front of terrain it may not end over: roll a separate "
+                "D6 for "
                 "it, confused on a 6 (not one of the drive-back dice)."
             ),
         )
@@ -392,20 +395,23 @@ def made_way_rolls(
     judged = [f for f in friends if situation.unit(f).has("FLYING")]
     ground = [f for f in friends if f not in judged]
     for friend in ground:
-        verdict.events.append(confusion_roll(friend, 1, f"made way for {unit.id}"))
+        verdict.events.append(confusion_roll(friend, 1, f"made way for {named(unit)}"))
     verdict.events.append(confusion_roll(unit.id, len(friends), "forced friends to make way"))
     text = (
-        f"{', '.join(friends)} made way: {unit.id} rolls {len(friends)} D6 (one per unit it "
+        f"{', '.join(map(named, friends))} made way: {named(unit)} rolls {len(friends)} D6 (one "
+        "per unit it "
         "forced aside) and is confused on any 6."
     )
     if judged:
         text += (
-            f" {', '.join(judged)}: each rolls its own D6 (confused on a 6) with its make-way "
+            f" {', '.join(map(named, judged))}: each rolls its own D6 (confused on a 6) with its "
+            "make-way "
             "move, not here."
         )
     if ground:
         text += (
-            f" {', '.join(ground)}: each rolls a D6 too, confused on a 6 (reported here, as "
+            f" {', '.join(map(named, ground))}: each rolls a D6 too, confused on a 6 (reported "
+            "here, as "
             "Arbiter does not judge a ground unit's make-way move)."
         )
     verdict.check(rule=rule, stage="after-moving", passed=True, subject=unit.id, text=text)
@@ -416,7 +422,7 @@ def _left_table(
 ) -> Verdict:
     """2.9 "Leaving the table": the unit leaves where the drive back reaches the edge."""
     how = (
-        f"The drive back of {fmt(outcome.distance)} cm takes {unit.id} over the table edge "
+        f"The drive back of {fmt(outcome.distance)} cm takes {named(unit)} over the table edge "
         f"after {fmt(outcome.travelled)} cm"
     )
     return leave_the_table(

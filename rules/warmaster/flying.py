@@ -16,6 +16,7 @@ import shapely
 from ..errors import InvalidInput
 from ..geometry import EPSILON, fmt, within
 from ..move import Move
+from ..naming import named
 from ..situation import Model, Situation, Unit
 from ..systems import SYSTEMS
 from ..verdict import Verdict
@@ -58,7 +59,7 @@ def refuse_ground_unit(verdict: Verdict, unit: Unit, what: str = "flying units")
             passed=False,
             subject=unit.id,
             text=(
-                f"{unit.id} is a character: Arbiter judges a flying character's moves as "
+                f"{named(unit)} is a character: Arbiter judges a flying character's moves as "
                 "character-move and character-escape, not as the moves of a flying unit."
             ),
         )
@@ -71,7 +72,7 @@ def refuse_ground_unit(verdict: Verdict, unit: Unit, what: str = "flying units")
         passed=False,
         subject=unit.id,
         text=(
-            f"Arbiter judges Warmaster {what} only, and {unit.id} has no FLYING keyword, so "
+            f"Arbiter judges Warmaster {what} only, and {named(unit)} has no FLYING keyword, so "
             "it cannot say whether this move is legal."
         ),
     )
@@ -84,7 +85,9 @@ def end_models(unit: Unit, move: Move) -> list[Model]:
     ids = {m.id for m in unit.models}
     for model_id in end:
         if model_id not in ids:
-            raise InvalidInput(f"end.{model_id}", f"{model_id} is not a stand of unit {unit.id}")
+            raise InvalidInput(
+                f"end.{model_id}", f"{named(model_id)} is not a stand of unit {named(unit)}"
+            )
     out = []
     for m in unit.models:
         pose = end.get(m.id)
@@ -105,7 +108,7 @@ def check_distances(
             passed=within(moved, limit),
             subject=start.id,
             text=(
-                f"{start.id} moved {fmt(moved)} cm, measured at its furthest-moving point; "
+                f"{named(start)} moved {fmt(moved)} cm, measured at its furthest-moving point; "
                 f"{why} allows {fmt(limit)} cm."
             ),
             measured=moved,
@@ -141,8 +144,9 @@ def check_flown_end(
             stage=stage,
             passed=on_table,
             subject=m.id,
-            pass_text=f"{m.id} ends on the table.",
-            fail_text=f"{m.id} would end off the table: [house] a move the player steers in the "
+            pass_text=f"{named(m)} ends on the table.",
+            fail_text=f"{named(m)} would end off the table: [house] a move the player steers in "
+            "the "
             "Command phase (an order, an initiative charge, a home back, a character's move) may "
             "not take any stand off the table (2.9).",
         )
@@ -152,8 +156,8 @@ def check_flown_end(
             stage=stage,
             passed=not bad,
             subject=m.id,
-            pass_text=f"{m.id} ends clear of woods and of terrain infantry cannot enter.",
-            fail_text=f"{m.id} would end over "
+            pass_text=f"{named(m)} ends clear of woods and of terrain infantry cannot enter.",
+            fail_text=f"{named(m)} would end over "
             f"{', '.join(f.id + ' (' + k + ')' for f, k in bad)}; a flyer "
             "may never end a move over woods or in terrain infantry cannot enter.",
         )
@@ -172,7 +176,7 @@ def check_flown_end(
         # Not even a charge may end on an enemy stand: it ends touching it (2.5).
         enemy_under = sorted(
             {
-                f"enemy {o.unit}"
+                f"enemy {named(o.unit)}"
                 for o in b.stands_near(fp)
                 if b.army_of[o.unit] != unit.army and b.counts(o) and stands_overlap(m, o)
             }
@@ -183,8 +187,8 @@ def check_flown_end(
             stage=stage,
             passed=not under,
             subject=m.id,
-            pass_text=f"{m.id} has room of its own and is not on top of other stands.",
-            fail_text=f"{m.id} would end on top of {', '.join(under)}; stands need "
+            pass_text=f"{named(m)} has room of its own and is not on top of other stands.",
+            fail_text=f"{named(m)} would end on top of {', '.join(map(named, under))}; stands need "
             "room on the table, as on the ground.",
         )
         enemies = sorted(
@@ -203,8 +207,8 @@ def check_flown_end(
             stage=stage,
             passed=not enemies,
             subject=m.id,
-            pass_text=f"{m.id} ends out of contact with the enemy.",
-            fail_text=f"{m.id} would end touching enemy {', '.join(enemies)}, "
+            pass_text=f"{named(m)} ends out of contact with the enemy.",
+            fail_text=f"{named(m)} would end touching enemy {', '.join(map(named, enemies))}, "
             "which only a charge may do.",
         )
     if not together:
@@ -215,8 +219,8 @@ def check_flown_end(
         stage=stage,
         passed=together,
         subject=unit.id,
-        pass_text=f"Every stand of {unit.id} touches another stand of the unit.",
-        fail_text=f"The stands of {unit.id} must each touch another stand of the unit, edge or "
+        pass_text=f"Every stand of {named(unit)} touches another stand of the unit.",
+        fail_text=f"The stands of {named(unit)} must each touch another stand of the unit, edge or "
         "corner.",
     )
 
@@ -255,14 +259,14 @@ def check_out_of_combat(
     """2.4, 2.9: a unit in combat (engaged, or marked `in_combat`) may not make this move;
     `refusal` finishes the sentence that says so."""
     busy = engaged(situation, unit)
-    why = f"touching enemy {', '.join(busy)}" if busy else "marked in combat"
+    why = f"touching enemy {', '.join(map(named, busy))}" if busy else "marked in combat"
     return verdict.check(
         rule=rule,
         stage="eligible-if",
         passed=not in_combat(situation, unit),
         subject=unit.id,
-        pass_text=f"{unit.id} is not in combat.",
-        fail_text=f"{unit.id} is {why}{refusal}",
+        pass_text=f"{named(unit)} is not in combat.",
+        fail_text=f"{named(unit)} is {why}{refusal}",
     )
 
 
@@ -317,8 +321,8 @@ def check_engine_placement(
             stage="after-moving",
             passed=ok,
             subject=hand.id,
-            pass_text=f"{hand.id} is where {what} puts it.",
-            fail_text=f"{hand.id} should end at ({fmt(engine.x)}, {fmt(engine.y)}) facing "
+            pass_text=f"{named(hand)} is where {what} puts it.",
+            fail_text=f"{named(hand)} should end at ({fmt(engine.x)}, {fmt(engine.y)}) facing "
             f"{fmt(engine.facing)}; it is {fmt(off)} cm away from there.",
             measured=off,
             limit=PLACEMENT_TOLERANCE,
@@ -343,8 +347,9 @@ def check_on_table(
         stage="while-moving",
         passed=on,
         subject=unit.id,
-        pass_text=f"{unit.id} stays on the table.",
-        fail_text=f"{what} takes {unit.id} off the table edge; Arbiter does not judge that case, "
+        pass_text=f"{named(unit)} stays on the table.",
+        fail_text=f"{what} takes {named(unit)} off the table edge; Arbiter does not judge that "
+        "case, "
         "so settle it by the rulebook.",
         measured=moved,
     )

@@ -38,6 +38,7 @@ from ..dice import Dice
 from ..errors import InvalidInput
 from ..geometry import EPSILON, fmt
 from ..move import Move, Pose
+from ..naming import named
 from ..situation import Model, Situation, Unit
 from ..systems import Offer
 from ..verdict import Verdict
@@ -102,13 +103,13 @@ def home_back_offer(situation: Situation, unit_id: str, dice: Dice, declarations
     dice.finish()
     reach = roll * HOME_BACK_CM_PER_PIP
     choices = tuple(
-        (c.id, f"{c.name or c.id}, {fmt(unit_distance(c.models, unit.models))} cm away")
+        (c.id, f"{named(c)}, {fmt(unit_distance(c.models, unit.models))} cm away")
         for c in friendly_characters(situation, unit)
     )
     return Offer(
         choices,
         f"Home back roll: {roll} x 10 = {fmt(reach)} cm",
-        f"{unit.name or unit.id} has no friendly character to home back to.",
+        f"{named(unit)} has no friendly character to home back to.",
     )
 
 
@@ -123,7 +124,7 @@ def eligibility(verdict: Verdict, situation: Situation, unit: Unit) -> bool:
         passed=not is_character(unit),
         subject=unit.id,
         pass_text="Home back is for flying units.",
-        fail_text=f"{unit.id} is a character; characters do not home back.",
+        fail_text=f"{named(unit)} is a character; characters do not home back.",
     )
     check_out_of_combat(verdict, situation, unit, RULE, "; a unit in combat cannot home back.")
     spell = unit.flag("spell_prevents_movement")
@@ -133,16 +134,16 @@ def eligibility(verdict: Verdict, situation: Situation, unit: Unit) -> bool:
         passed=not spell,
         subject=unit.id,
         pass_text="No spell stops this unit moving.",
-        fail_text=f"A spell prevents {unit.id} from moving, so it cannot home back.",
+        fail_text=f"A spell prevents {named(unit)} from moving, so it cannot home back.",
     )
     # 2.9: home back comes after initiative and before any order roll of the army, once a phase.
     check_before_orders(verdict, situation, unit, RULE)
     earlier = int(unit.state.get("orders_this_phase", 0) or 0)
     for done, text in (
-        (unit.flag("homed_back"), f"{unit.id} has already homed back this phase."),
+        (unit.flag("homed_back"), f"{named(unit)} has already homed back this phase."),
         (
             earlier > 0,
-            f"{unit.id} has already taken orders this phase; home back comes before orders.",
+            f"{named(unit)} has already taken orders this phase; home back comes before orders.",
         ),
     ):
         if done:
@@ -154,7 +155,7 @@ def eligibility(verdict: Verdict, situation: Situation, unit: Unit) -> bool:
             stage="eligible-if",
             passed=False,
             subject=unit.id,
-            text=f"{unit.id} has no friendly character to home back to.",
+            text=f"{named(unit)} has no friendly character to home back to.",
         )
     else:
         nearest = min(unit_distance(c.models, unit.models) for c in chars)
@@ -164,9 +165,9 @@ def eligibility(verdict: Verdict, situation: Situation, unit: Unit) -> bool:
             stage="eligible-if",
             passed=far,
             subject=unit.id,
-            pass_text=f"{unit.id} is {fmt(nearest)} cm from its nearest character, more than "
+            pass_text=f"{named(unit)} is {fmt(nearest)} cm from its nearest character, more than "
             f"{fmt(COMMAND_RANGE)} cm, so it may home back.",
-            fail_text=f"{unit.id} is {fmt(nearest)} cm from a character, "
+            fail_text=f"{named(unit)} is {fmt(nearest)} cm from a character, "
             f"within {fmt(COMMAND_RANGE)} cm, so it cannot home back.",
             measured=nearest,
             limit=COMMAND_RANGE,
@@ -177,7 +178,7 @@ def eligibility(verdict: Verdict, situation: Situation, unit: Unit) -> bool:
             stage="eligible-if",
             passed=True,
             subject=unit.id,
-            text=f"{unit.id} is confused; a confused flyer may still home back.",
+            text=f"{named(unit)} is confused; a confused flyer may still home back.",
         )
     return verdict.legal
 
@@ -514,10 +515,10 @@ def _roll_and_character(verdict: Verdict, situation: Situation, unit: Unit, move
         stage="before-moving",
         passed=ok,
         subject=character.id,
-        pass_text=f"{unit.id} rolled {roll}: it may home back up to "
-        f"{fmt(roll * HOME_BACK_CM_PER_PIP)} cm toward {character.id}.",
-        fail_text=f"{character.id} is not a friendly character, "
-        f"so {unit.id} cannot home back to it.",
+        pass_text=f"{named(unit)} rolled {roll}: it may home back up to "
+        f"{fmt(roll * HOME_BACK_CM_PER_PIP)} cm toward {named(character)}.",
+        fail_text=f"{named(character)} is not a friendly character, "
+        f"so {named(unit)} cannot home back to it.",
         measured=roll * HOME_BACK_CM_PER_PIP,
         limit=None,
     )
@@ -569,8 +570,8 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
             stage="while-moving",
             passed=not turned,
             subject=start.id,
-            pass_text=f"{start.id} keeps its facing.",
-            fail_text=f"{start.id} turned from {fmt(start.facing)} to {fmt(end.facing)} "
+            pass_text=f"{named(start)} keeps its facing.",
+            fail_text=f"{named(start)} turned from {fmt(start.facing)} to {fmt(end.facing)} "
             "degrees; no stand may change its orientation when homing back.",
         )
     # The first stand flies straight toward the character.
@@ -585,13 +586,15 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
         stage="while-moving",
         passed=straight,
         subject=plan.first.id,
-        pass_text=f"{plan.first.id}, the stand nearest {character.id}, flies straight toward it.",
-        fail_text=f"{plan.first.id}, the stand nearest {character.id}, must fly straight toward "
+        pass_text=f"{named(plan.first)}, the stand nearest {named(character)}, flies straight "
+        "toward it.",
+        fail_text=f"{named(plan.first)}, the stand nearest {named(character)}, must fly straight "
+        "toward "
         f"it; it ends {fmt(aside)} cm off that line.",
         measured=aside,
         limit=tol,
     )
-    flew = f"{plan.first.id} flew {fmt(max(along, 0))} cm toward {character.id}"
+    flew = f"{named(plan.first)} flew {fmt(max(along, 0))} cm toward {named(character)}"
     allowed = f"{fmt(plan.wanted)} cm ({_how_far(plan)})"
     verdict.check(
         rule=RULE,
@@ -614,8 +617,9 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
             stage="after-moving",
             passed=gap >= first_gap - tol,
             subject=end.id,
-            pass_text=f"{end.id} is no nearer {character.id} than {plan.first.id}.",
-            fail_text=f"{end.id} ends {fmt(gap)} cm from {character.id}, nearer than the first "
+            pass_text=f"{named(end)} is no nearer {named(character)} than {named(plan.first)}.",
+            fail_text=f"{named(end)} ends {fmt(gap)} cm from {named(character)}, nearer than the "
+            "first "
             f"stand ({fmt(first_gap)} cm); no stand may end nearer than the first.",
             measured=gap,
             limit=first_gap,
@@ -629,7 +633,7 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
     if plan.distance > plan.gap:
         goal = (
             f"The roll ({fmt(plan.distance)} cm) is more than the gap ({fmt(plan.gap)} cm), "
-            f"so the unit flies into touch with {character.id}"
+            f"so the unit flies into touch with {named(character)}"
         )
     else:
         goal = (
@@ -647,8 +651,8 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
         stage="after-moving",
         passed=close,
         subject=unit.id,
-        pass_text=f"{goal}. It ends {fmt(first_gap)} cm from {character.id}.",
-        fail_text=f"{goal}. It ends {fmt(first_gap)} cm from {character.id}, "
+        pass_text=f"{goal}. It ends {fmt(first_gap)} cm from {named(character)}.",
+        fail_text=f"{goal}. It ends {fmt(first_gap)} cm from {named(character)}, "
         f"but it could end {fmt(best)} cm away.",
         measured=first_gap,
         limit=best + tol,
@@ -672,7 +676,8 @@ def _after(verdict: Verdict, situation: Situation, unit: Unit, ends: list[Model]
             stage="after-moving",
             passed=True,
             subject=unit.id,
-            text=f"{unit.id} homed back while confused, so it cannot be given orders this phase.",
+            text=f"{named(unit)} homed back while confused, so it cannot be given orders this "
+            "phase.",
         )
         return
     if near <= COMMAND_RANGE + EPSILON:
@@ -682,7 +687,7 @@ def _after(verdict: Verdict, situation: Situation, unit: Unit, ends: list[Model]
             passed=True,
             subject=unit.id,
             text=(
-                f"{unit.id} ends {fmt(near)} cm from a character, within {fmt(COMMAND_RANGE)} "
+                f"{named(unit)} ends {fmt(near)} cm from a character, within {fmt(COMMAND_RANGE)} "
                 "cm, so "
                 "it may be given orders this phase."
             ),
@@ -697,7 +702,7 @@ def _after(verdict: Verdict, situation: Situation, unit: Unit, ends: list[Model]
             passed=True,
             subject=unit.id,
             text=(
-                f"{unit.id} ends {fmt(near)} cm from its nearest character, beyond "
+                f"{named(unit)} ends {fmt(near)} cm from its nearest character, beyond "
                 f"{fmt(COMMAND_RANGE)} cm, so it cannot be given orders this phase."
             ),
             measured=near,

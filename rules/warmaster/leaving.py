@@ -25,6 +25,7 @@ import math
 from ..errors import InvalidInput
 from ..geometry import EPSILON
 from ..move import Move
+from ..naming import named
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
 from .bystanders import carry_joined, joined_characters
@@ -102,7 +103,7 @@ def leave_the_table(
     generals = [c.id for c in joined if c.has("GENERAL")]
     modifier = f", -1 per stand lost ({-lost})" if lost else ""
     sharing = (
-        f" Its character(s) {', '.join(c.id for c in joined)} share its fate." if joined else ""
+        f" Its character(s) {', '.join(named(c) for c in joined)} share its fate." if joined else ""
     )
     event: dict = {"event": "leave-table-roll", "unit": unit.id, "dice": "D6", "modifier": -lost}
     if joined:
@@ -125,7 +126,8 @@ def leave_the_table(
             + (f" - {lost} for stands lost = {total}" if lost else "")
             + f": {meaning}."
             + (
-                f" The General {', '.join(generals)} does not return: the battle is over."
+                f" The General {', '.join(map(named, generals))} does not return: the battle is "
+                "over."
                 if gone and generals
                 else ""
             )

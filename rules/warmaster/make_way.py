@@ -25,6 +25,7 @@ from __future__ import annotations
 from ..errors import InvalidInput
 from ..geometry import EPSILON
 from ..move import Move
+from ..naming import named
 from ..situation import Model, Situation, Unit
 from ..verdict import Finding, Verdict
 from .bystanders import finish_past_characters
@@ -70,9 +71,9 @@ def _check_free(verdict: Verdict, situation: Situation, unit: Unit) -> None:
         stage="eligible-if",
         passed=not in_combat(situation, unit),
         subject=unit.id,
-        pass_text=f"{unit.id} is not in combat, so it may make way.",
-        fail_text=f"{unit.id} is in combat"
-        + (f" with {', '.join(busy)}" if busy else "")
+        pass_text=f"{named(unit)} is not in combat, so it may make way.",
+        fail_text=f"{named(unit)} is in combat"
+        + (f" with {', '.join(map(named, busy))}" if busy else "")
         + ": only unengaged units make way.",
     )
     verdict.check(
@@ -80,9 +81,9 @@ def _check_free(verdict: Verdict, situation: Situation, unit: Unit) -> None:
         stage="eligible-if",
         passed=not unit.flag("spell_prevents_movement"),
         subject=unit.id,
-        pass_text=f"{unit.id} is free to move"
+        pass_text=f"{named(unit)} is free to move"
         + (" ([house]: confused units may still make way)." if unit.flag("confused") else "."),
-        fail_text=f"A spell holds {unit.id}: only units free to move make way.",
+        fail_text=f"A spell holds {named(unit)}: only units free to move make way.",
     )
 
 
@@ -107,8 +108,9 @@ def _friend_made_way_for(verdict: Verdict, situation: Situation, unit: Unit, mov
         stage="eligible-if",
         passed=friend.army == unit.army and friend.id != unit.id and not is_character(friend),
         subject=unit.id,
-        pass_text=f"{unit.id} makes way for {friend.id}, a friendly unit.",
-        fail_text=f"A unit makes way only for another friendly unit, and {friend.id} is not one "
+        pass_text=f"{named(unit)} makes way for {named(friend)}, a friendly unit.",
+        fail_text=f"A unit makes way only for another friendly unit, and {named(friend)} is not "
+        "one "
         "(a character in the way is moved aside instead).",
     )
     return friend
@@ -136,8 +138,9 @@ def _check_the_way(
             stage="while-moving",
             passed=not crossed,
             subject=start.id,
-            pass_text=f"{start.id} crosses no impassable terrain.",
-            fail_text=f"{start.id} would cross {', '.join(crossed)}, impassable terrain: a unit "
+            pass_text=f"{named(start)} crosses no impassable terrain.",
+            fail_text=f"{named(start)} would cross {', '.join(crossed)}, impassable terrain: a "
+            "unit "
             "making way may not.",
         )
         touched = set()
@@ -154,8 +157,9 @@ def _check_the_way(
             stage="while-moving",
             passed=not touched,
             subject=start.id,
-            pass_text=f"{start.id} touches no enemy unit and no unit in combat.",
-            fail_text=f"{start.id} would touch {', '.join(sorted(touched))} (an enemy, or a "
+            pass_text=f"{named(start)} touches no enemy unit and no unit in combat.",
+            fail_text=f"{named(start)} would touch {', '.join(map(named, sorted(touched)))} (an "
+            "enemy, or a "
             "unit in combat): a unit making way may not.",
         )
 
@@ -175,10 +179,10 @@ def adjudicate_make_way(situation: Situation, move: Move) -> Verdict:
     check_distances(verdict, unit, ends, limit, RULE, why)
     if not verdict.legal:
         return verdict
-    roll = confusion_roll(unit.id, 1, f"made way for {friend.id}")
+    roll = confusion_roll(unit.id, 1, f"made way for {named(friend)}")
     if off_the_table(situation, ends):
         verdict.events.append(roll)
-        how = f"Making way takes {unit.id} over the table edge"
+        how = f"Making way takes {named(unit)} over the table edge"
         return leave_the_table(
             verdict, situation, unit, move, how, back_on_the_table(situation, ends)
         )
@@ -190,8 +194,10 @@ def adjudicate_make_way(situation: Situation, move: Move) -> Verdict:
         passed=True,
         subject=unit.id,
         text=(
-            f"{unit.id} made way for {friend.id}: roll a D6 for it, confused on a 6 (the D6 "
-            f"{friend.id} owes for forcing it aside is reported in {friend.id}'s own verdict)."
+            f"{named(unit)} made way for {named(friend)}: roll a D6 for it, confused on a 6 (the "
+            "D6 "
+            f"{named(friend)} owes for forcing it aside is reported in {named(friend)}'s own "
+            "verdict)."
         ),
     )
     verdict.events.append(roll)

@@ -15,6 +15,7 @@ refused with a finding that explains why.
 from __future__ import annotations
 
 from ..move import Move
+from ..naming import named
 from ..situation import Model, Unit
 from ..verdict import Verdict
 from .moving import article, model_has
@@ -50,8 +51,8 @@ def check_declaration(verdict: Verdict, unit: Unit, move: Move) -> bool:
         stage="before-moving",
         passed=can_fly(unit),
         subject=unit.id,
-        pass_text=f"{unit.id} can FLY, so it may take to the skies.",
-        fail_text=f"{unit.id} has no FLY model, so it cannot take to the skies.",
+        pass_text=f"{named(unit)} can FLY, so it may take to the skies.",
+        fail_text=f"{named(unit)} has no FLY model, so it cannot take to the skies.",
     )
     ok &= verdict.check(
         rule="21.03",
@@ -69,7 +70,7 @@ def check_declaration(verdict: Verdict, unit: Unit, move: Move) -> bool:
             stage="before-moving",
             passed=not late,
             subject=unit.id,
-            pass_text=f"{unit.id} declared it would take to the skies before rolling for its "
+            pass_text=f"{named(unit)} declared it would take to the skies before rolling for its "
             f"{move.type}.",
             fail_text=f"Too late: taking to the skies must be declared before the {move.type} "
             "roll, not after seeing the dice.",
@@ -80,7 +81,7 @@ def check_declaration(verdict: Verdict, unit: Unit, move: Move) -> bool:
             stage="before-moving",
             passed=not late,
             subject=unit.id,
-            pass_text=f"{unit.id} declared it would take to the skies before any model moved.",
+            pass_text=f"{named(unit)} declared it would take to the skies before any model moved.",
             fail_text="Too late: taking to the skies must be declared before any model of the "
             "unit moves.",
         )

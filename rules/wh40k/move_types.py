@@ -21,6 +21,7 @@ from ..dice import Dice
 from ..errors import InvalidInput
 from ..geometry import EPSILON, fmt, within
 from ..move import Move, Pose
+from ..naming import named
 from ..situation import Model, Situation, Unit, overlap
 from ..systems import Offer
 from ..verdict import Finding, Verdict
@@ -94,7 +95,8 @@ def eligible(
             passed=False,
             subject=unit.id,
             text=(
-                f"{unit.id} made a surge move this phase, so it cannot move again until the next "
+                f"{named(unit)} made a surge move this phase, so it cannot move again until the "
+                "next "
                 "phase."
             ),
         )
@@ -104,8 +106,9 @@ def eligible(
             stage="eligible-if",
             passed=not engaged,
             subject=unit.id,
-            pass_text=f"{unit.id} is unengaged.",
-            fail_text=f"{unit.id} is engaged with {', '.join(engaged)}. An engaged unit cannot "
+            pass_text=f"{named(unit)} is unengaged.",
+            fail_text=f"{named(unit)} is engaged with {', '.join(map(named, engaged))}. An "
+            "engaged unit cannot "
             f"make {article(move_type)} move.",
         )
     if move_type == "fall-back":
@@ -114,8 +117,8 @@ def eligible(
             stage="eligible-if",
             passed=bool(engaged),
             subject=unit.id,
-            pass_text=f"{unit.id} is engaged with {', '.join(engaged)}.",
-            fail_text=f"{unit.id} is unengaged. Only an engaged unit can fall back.",
+            pass_text=f"{named(unit)} is engaged with {', '.join(map(named, engaged))}.",
+            fail_text=f"{named(unit)} is unengaged. Only an engaged unit can fall back.",
         )
         chosen = fall_back_mode(unit, declarations)
         if chosen not in FALL_BACK_MODES:
@@ -128,9 +131,9 @@ def eligible(
             stage="eligible-if",
             passed=not (shocked and chosen == "ordered-retreat"),
             subject=unit.id,
-            pass_text=f"{unit.id} falls back as "
+            pass_text=f"{named(unit)} falls back as "
             f"{'an Ordered Retreat' if chosen == 'ordered-retreat' else 'a Desperate Escape'}.",
-            fail_text=f"{unit.id} is battle-shocked, so it cannot make an Ordered Retreat: it "
+            fail_text=f"{named(unit)} is battle-shocked, so it cannot make an Ordered Retreat: it "
             "must fall back as a Desperate Escape.",
         )
     if move_type == "charge":
@@ -142,7 +145,7 @@ def eligible(
                 stage="eligible-if",
                 passed=False,
                 subject=unit.id,
-                text=f"{unit.id} is an AIRCRAFT unit, and AIRCRAFT units cannot charge.",
+                text=f"{named(unit)} is an AIRCRAFT unit, and AIRCRAFT units cannot charge.",
             )
         enemies = situation.enemies_of(unit)
         nearest = min((unit_distance(unit, e) for e in enemies), default=math.inf)
@@ -151,11 +154,11 @@ def eligible(
             stage="eligible-if",
             passed=within(nearest, CHARGE_RANGE),
             subject=unit.id,
-            pass_text=f'{unit.id} is {fmt(nearest)}" from the nearest enemy, within 12".',
-            fail_text=f'{unit.id} has no enemy within 12" (nearest {fmt(nearest)}"), so it '
+            pass_text=f'{named(unit)} is {fmt(nearest)}" from the nearest enemy, within 12".',
+            fail_text=f'{named(unit)} has no enemy within 12" (nearest {fmt(nearest)}"), so it '
             "cannot charge."
             if enemies
-            else f"{unit.id} has no enemy to charge.",
+            else f"{named(unit)} has no enemy to charge.",
             measured=None if nearest == math.inf else nearest,
             limit=CHARGE_RANGE,
         )
@@ -168,8 +171,8 @@ def eligible(
                 stage="eligible-if",
                 passed=not unit.flag(flag),
                 subject=unit.id,
-                pass_text=f"{unit.id} has not {participle} this turn.",
-                fail_text=f"{unit.id} {word} this turn, so it cannot charge.",
+                pass_text=f"{named(unit)} has not {participle} this turn.",
+                fail_text=f"{named(unit)} {word} this turn, so it cannot charge.",
             )
     return ok
 
@@ -187,7 +190,8 @@ def _characteristic(unit: Unit, move_type: str) -> float:
     if unit.move is None:
         raise InvalidInput(
             "unit",
-            f"unit {unit.id} has no Move characteristic (`move`), which a {move_type} move needs",
+            f"unit {named(unit)} has no Move characteristic (`move`), which a {move_type} move "
+            "needs",
         )
     return unit.move
 
@@ -224,14 +228,17 @@ def _target_refusal(
 ) -> str | None:
     """Why `target` cannot be picked for this charge roll (11.02), or None when it can."""
     if target.army == unit.army:
-        return f"{target.id} is a friendly unit; only enemy units can be charged."
+        return f"{named(target)} is a friendly unit; only enemy units can be charged."
     if target.has("AIRCRAFT") and not flying.can_fly(unit):
         return (
-            f"{target.id} is an AIRCRAFT unit: only a unit that can FLY may pick it as a charge "
+            f"{named(target)} is an AIRCRAFT unit: only a unit that can FLY may pick it as a "
+            "charge "
             "target."
         )
     if not within(distance, CHARGE_RANGE):
-        return f'Target {target.id} is {fmt(distance)}" away: charge targets must be within 12".'
+        return (
+            f'Target {named(target)} is {fmt(distance)}" away: charge targets must be within 12".'
+        )
     if not within(distance, max_distance):
         reach = (
             'the roll less 2" for taking to the skies'
@@ -239,7 +246,7 @@ def _target_refusal(
             else ("the roll")
         )
         return (
-            f'Target {target.id} is {fmt(distance)}" away, beyond the {fmt(max_distance)}" '
+            f'Target {named(target)} is {fmt(distance)}" away, beyond the {fmt(max_distance)}" '
             f"charge ({reach}): in 11th edition the targets are picked after the roll, among "
             "the enemy units within it."
         )
@@ -281,7 +288,7 @@ def _check_charge_targets(
             stage="before-moving",
             passed=refusal is None,
             subject=unit.id,
-            pass_text=f'Target {t.id} is {fmt(d)}" away, within 12" and within the '
+            pass_text=f'Target {named(t)} is {fmt(d)}" away, within 12" and within the '
             f'{fmt(max_distance)}" charge.',
             fail_text=refusal or "",
             measured=None if not math.isfinite(d) else d,
@@ -443,8 +450,9 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
             stage="after-moving",
             passed=not engaged_after,
             subject=unit.id,
-            pass_text=f"{unit.id} ends unengaged.",
-            fail_text=f"{unit.id} would end engaged with {', '.join(engaged_after)}; after "
+            pass_text=f"{named(unit)} ends unengaged.",
+            fail_text=f"{named(unit)} would end engaged with "
+            f"{', '.join(map(named, engaged_after))}; after "
             f"{article(move.type)} move the unit must be unengaged.",
         )
     else:
@@ -455,9 +463,10 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
             stage="after-moving",
             passed=not missing,
             subject=unit.id,
-            pass_text=f"{unit.id} ends engaged with every target ({', '.join(target_ids)}).",
-            fail_text=f"{unit.id} must end engaged with every charge target, but not with "
-            f"{', '.join(missing)}.",
+            pass_text=f"{named(unit)} ends engaged with every target "
+            f"({', '.join(map(named, target_ids))}).",
+            fail_text=f"{named(unit)} must end engaged with every charge target, but not with "
+            f"{', '.join(map(named, missing))}.",
         )
         others = [e for e in engaged_after if e not in target_ids]
         verdict.check(
@@ -465,8 +474,9 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
             stage="after-moving",
             passed=not others,
             subject=unit.id,
-            pass_text=f"{unit.id} is engaged with no enemy it did not target.",
-            fail_text=f"{unit.id} would end engaged with {', '.join(others)}, which it did not "
+            pass_text=f"{named(unit)} is engaged with no enemy it did not target.",
+            fail_text=f"{named(unit)} would end engaged with {', '.join(map(named, others))}, "
+            "which it did not "
             "declare as a target: a charge may only engage its targets.",
         )
     if move.type in ("advance", "fall-back"):
@@ -476,7 +486,7 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
             passed=True,
             subject=unit.id,
             text=(
-                f"{unit.id} cannot charge this turn after "
+                f"{named(unit)} cannot charge this turn after "
                 f"{'advancing' if move.type == 'advance' else 'falling back'}."
             ),
         )
@@ -509,7 +519,8 @@ def _events(unit: Unit, move: Move, outcome: MoveOutcome) -> list[dict[str, Any]
             "dice": "D6",
             "fails_on": [1, 2],
             "mortal_wounds": 3 if big else 1,
-            "text": f"{m.id} takes a hazard roll: on a 1 or 2 it suffers {3 if big else 1} mortal "
+            "text": f"{named(m)} takes a hazard roll: on a 1 or 2 it suffers {3 if big else 1} "
+            "mortal "
             "wound"
             f"{'s' if big else ''}.",
         }
@@ -521,7 +532,7 @@ def _events(unit: Unit, move: Move, outcome: MoveOutcome) -> list[dict[str, Any]
                 "event": "battle-shock-roll",
                 "rule": "09.07",
                 "unit": unit.id,
-                "text": f"{unit.id} made a Desperate Escape without being battle-shocked: it "
+                "text": f"{named(unit)} made a Desperate Escape without being battle-shocked: it "
                 "takes a "
                 "battle-shock roll.",
             }
@@ -755,8 +766,10 @@ def _charge_while_moving(
             stage="while-moving",
             passed=bool(closer),
             subject=mid,
-            pass_text=f'{mid} ends closer to target {towards} ({fmt(before)}" to {fmt(after)}").',
-            fail_text=f"{mid} must end closer to at least one charge target, but it gets closer "
+            pass_text=f'{named(mid)} ends closer to target {towards} ({fmt(before)}" to '
+            f'{fmt(after)}").',
+            fail_text=f"{named(mid)} must end closer to at least one charge target, but it gets "
+            "closer "
             f'to none (nearest: {fmt(before)}" before, {fmt(after)}" after).',
             measured=after,
             limit=before,
@@ -768,7 +781,7 @@ def _charge_while_moving(
                 stage="while-moving",
                 passed=True,
                 subject=mid,
-                text=f'{mid} ends within 1" of a target.',
+                text=f'{named(mid)} ends within 1" of a target.',
                 measured=after,
                 limit=CHARGE_CLOSE,
             )
@@ -790,7 +803,8 @@ def _charge_while_moving(
                     stage="while-moving",
                     passed=True,
                     subject=mid,
-                    text=f'{mid} could not get within 1" of a target, so ending {fmt(after)}" '
+                    text=f'{named(mid)} could not get within 1" of a target, so ending '
+                    f'{fmt(after)}" '
                     "away is allowed.",
                     measured=after,
                     limit=CHARGE_CLOSE,
@@ -801,7 +815,8 @@ def _charge_while_moving(
                     stage="while-moving",
                     passed=False,
                     subject=mid,
-                    text=f'{mid} ends {fmt(after)}" from the nearest target, but it could have '
+                    text=f'{named(mid)} ends {fmt(after)}" from the nearest target, but it could '
+                    "have "
                     f'got within 1" ({spot_text(could)}): a charging model must end within 1" '
                     "of a target if it can.",
                     measured=after,
@@ -813,7 +828,7 @@ def _charge_while_moving(
                 stage="while-moving",
                 passed=True,
                 subject=mid,
-                text=f"{mid} ends engaged with a target.",
+                text=f"{named(mid)} ends engaged with a target.",
             )
         else:
             could = _could_end_within(
@@ -833,7 +848,7 @@ def _charge_while_moving(
                     stage="while-moving",
                     passed=True,
                     subject=mid,
-                    text=f"{mid} could not reach engagement range of a target.",
+                    text=f"{named(mid)} could not reach engagement range of a target.",
                 )
             else:
                 ok &= verdict.check(
@@ -841,7 +856,8 @@ def _charge_while_moving(
                     stage="while-moving",
                     passed=False,
                     subject=mid,
-                    text=f"{mid} ends outside engagement range, but it could have reached it "
+                    text=f"{named(mid)} ends outside engagement range, but it could have reached "
+                    "it "
                     f"({spot_text(could)}): a charging model must end engaged with a target if "
                     "it can.",
                 )

@@ -45,6 +45,7 @@ from .. import pathfinding
 from ..errors import InvalidInput
 from ..geometry import EPSILON, Base, fmt, segment_point_distance, swept_footprint, within
 from ..move import Move, Pose
+from ..naming import named
 from ..situation import CURVE_SLACK, Model, Situation, TerrainFeature, Unit, overlap
 from ..systems import SYSTEMS
 from ..verdict import Verdict
@@ -435,13 +436,13 @@ def _check_ids(unit: Unit, move: Move) -> None:
     ids = {m.id for m in unit.models}
     for mid, pose in (move.end or {}).items():
         if mid not in ids:
-            raise InvalidInput(f"end.{mid}", f"{mid!r} is not a model of unit {unit.id}")
+            raise InvalidInput(f"end.{mid}", f"{mid!r} is not a model of unit {named(unit)}")
         if pose is not None and pose.z is not None and pose.z < 0:
             # 1.1: elevation is measured up from the table; nothing stands below it.
             raise InvalidInput(f"end.{mid}.z", "an elevation must be 0 (on the table) or more")
     for mid in move.paths:
         if mid not in ids:
-            raise InvalidInput(f"paths.{mid}", f"{mid!r} is not a model of unit {unit.id}")
+            raise InvalidInput(f"paths.{mid}", f"{mid!r} is not a model of unit {named(unit)}")
 
 
 def _trace(
@@ -689,9 +690,9 @@ def judge_move(
             stage="while-moving",
             passed=within(dist, max_distance),
             subject=start.id,
-            pass_text=f"{start.id} moves {fmt(dist)}{u}{climb} of the {fmt(max_distance)}{u} "
+            pass_text=f"{named(start)} moves {fmt(dist)}{u}{climb} of the {fmt(max_distance)}{u} "
             "allowed.",
-            fail_text=f"{start.id} would need {fmt(dist)}{u}{climb}, more than the "
+            fail_text=f"{named(start)} would need {fmt(dist)}{u}{climb}, more than the "
             f"{fmt(max_distance)}{u} this move allows.",
             measured=dist,
             limit=max_distance,
@@ -703,7 +704,7 @@ def judge_move(
                 passed=False,
                 subject=start.id,
                 text=(
-                    f"{start.id} has no legal path to that spot: enemy models or solid "
+                    f"{named(start)} has no legal path to that spot: enemy models or solid "
                     "terrain block every way there."
                 ),
             )
@@ -719,7 +720,7 @@ def judge_move(
                 passed=False,
                 subject=start.id,
                 text=(
-                    f"{start.id}'s path crosses {what}; a model cannot move through "
+                    f"{named(start)}'s path crosses {what}; a model cannot move through "
                     f"{'enemy models' if blocked[0] == 'model' else 'solid terrain'}."
                 ),
             )
@@ -729,7 +730,7 @@ def judge_move(
                 stage="while-moving",
                 passed=True,
                 subject=start.id,
-                text=_THROUGH_TEXT[why].format(model=start.id, enemy=enemy_model),
+                text=_THROUGH_TEXT[why].format(model=named(start), enemy=named(enemy_model)),
             )
         if not edge_ok:
             ok &= verdict.check(
@@ -738,7 +739,7 @@ def judge_move(
                 passed=False,
                 subject=start.id,
                 text=(
-                    f"{start.id}'s base would leave the table; no part of a model may "
+                    f"{named(start)}'s base would leave the table; no part of a model may "
                     "cross the table edge."
                 ),
             )
@@ -812,7 +813,7 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
             subject=unit.id,
             pass_text="No model ends on top of another model.",
             fail_text="Models would end overlapping: "
-            + ", ".join(f"{a} on {b}" for a, b in clashes)
+            + ", ".join(f"{named(a)} on {named(b)}" for a, b in clashes)
             + ".",
         )
         inside = []
@@ -828,7 +829,7 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
             subject=unit.id,
             pass_text="No model ends inside solid terrain.",
             fail_text="A model cannot end inside solid terrain: "
-            + ", ".join(f"{m} in {t}" for m, t in inside)
+            + ", ".join(f"{named(m)} in {t}" for m, t in inside)
             + ".",
         )
         ok &= _end_in_enclosed(situation, unit, moved, verdict)
@@ -842,7 +843,7 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
                 passed=False,
                 subject=unit.id,
                 text="A model cannot end partway through a wall: "
-                + ", ".join(f"{m} across a wall of {t}" for m, t in astride)
+                + ", ".join(f"{named(m)} across a wall of {t}" for m, t in astride)
                 + ".",
             )
         for mm in moved:
@@ -857,7 +858,8 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
                     passed=False,
                     subject=a.id,
                     text=(
-                        f"{a.id} cannot end above the table (z = {fmt(a.z)}{u}): only INFANTRY, "
+                        f"{named(a)} cannot end above the table (z = {fmt(a.z)}{u}): only "
+                        "INFANTRY, "
                         "BEASTS, SWARM, FLY and MONSTER models may stand on a terrain floor."
                     ),
                     measured=a.z,
@@ -881,8 +883,9 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
         stage="end-of-move",
         passed=c.ok,
         subject=unit.id,
-        pass_text=f"{unit.id} ends in coherency.",
-        fail_text=f"{unit.id} would end out of coherency ({'; '.join(c.failures())}): every model "
+        pass_text=f"{named(unit)} ends in coherency.",
+        fail_text=f"{named(unit)} would end out of coherency ({'; '.join(c.failures())}): every "
+        "model "
         'needs a unit mate within 2", every pair within 9" and no pair more than 5" apart '
         "vertically, all in one connected group.",
         measured=measured,
@@ -977,8 +980,8 @@ def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Ve
             stage="end-of-move",
             passed=a.z <= height + EPSILON,
             subject=a.id,
-            pass_text=f"{a.id} ends {fmt(a.z)}{u} up, on a feature {fmt(height)}{u} tall.",
-            fail_text=f"{a.id} would end {fmt(a.z)}{u} up, but the terrain under it is only "
+            pass_text=f"{named(a)} ends {fmt(a.z)}{u} up, on a feature {fmt(height)}{u} tall.",
+            fail_text=f"{named(a)} would end {fmt(a.z)}{u} up, but the terrain under it is only "
             f"{fmt(height)}{u} tall: a model cannot float.",
             measured=a.z,
             limit=height,
@@ -995,11 +998,12 @@ def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Ve
             stage="end-of-move",
             passed=stable,
             subject=a.id,
-            pass_text=f"{a.id} stands on a floor {fmt(a.z)}{u} up, its whole base over it.",
-            fail_text=f"{a.id} would end {fmt(a.z)}{u} up with no floor at that height under it: a "
+            pass_text=f"{named(a)} stands on a floor {fmt(a.z)}{u} up, its whole base over it.",
+            fail_text=f"{named(a)} would end {fmt(a.z)}{u} up with no floor at that height under "
+            "it: a "
             "model stands on a floor or on the table, never in mid-air."
             if support is None
-            else f"{a.id} would end on the floor {fmt(a.z)}{u} up with its base reaching "
+            else f"{named(a)} would end on the floor {fmt(a.z)}{u} up with its base reaching "
             f"{fmt(hang)}{u} beyond the floor's edge: a model must stand with its whole base "
             f"on the floor (at most {fmt(tolerance)}{u} over).",
             measured=None if support is None else hang,
@@ -1014,7 +1018,8 @@ def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Ve
             passed=False,
             subject=a.id,
             text=(
-                f"{a.id} had to climb {fmt(mm.vertical)}{u} over {dense[0]} in this move, and only "
+                f"{named(a)} had to climb {fmt(mm.vertical)}{u} over {dense[0]} in this move, "
+                "and only "
                 "INFANTRY, BEASTS, SWARM and MOBILE models may end on a dense feature's upper "
                 "floors "
                 "after climbing it."
@@ -1109,7 +1114,7 @@ def _end_in_enclosed(
         text=(
             'A model cannot end through an enclosed part of a building or container (3" or less '
             "above the ground): "
-            + ", ".join(f'{m} inside {t} (enclosed, {fmt(h)}" tall)' for m, t, h in inside)
+            + ", ".join(f'{named(m)} inside {t} (enclosed, {fmt(h)}" tall)' for m, t, h in inside)
             + "."
         ),
     )

@@ -40,6 +40,7 @@ from ..dice import Dice
 from ..errors import InvalidInput
 from ..geometry import EPSILON, fmt, within
 from ..move import Move, Pose
+from ..naming import named
 from ..situation import Model, Situation, Unit
 from ..verdict import Finding, Verdict
 from .flying import can_fly
@@ -184,7 +185,7 @@ class Trigger:
 
     def describe(self) -> str:
         if self.event == "enemy-ended-move":
-            return f"{self.by} ended a move"
+            return f"{named(self.by)} ended a move"
         parts = [
             f"{n} {one if n == 1 else many}"
             for n, one, many in (
@@ -195,9 +196,9 @@ class Trigger:
             if n
         ]
         return (
-            f"{self.by} shot it ({', '.join(parts)})"
+            f"{named(self.by)} shot it ({', '.join(parts)})"
             if parts
-            else f"{self.by} shot it to no effect"
+            else f"{named(self.by)} shot it to no effect"
         )
 
 
@@ -211,11 +212,11 @@ def without_destroyed(situation: Situation, unit_id: str, trigger: Trigger | Non
     for mid in trigger.destroyed:
         if mid not in own:
             raise InvalidInput(
-                "declarations.trigger.destroyed", f"{mid!r} is not a model of unit {unit_id}"
+                "declarations.trigger.destroyed", f"{mid!r} is not a model of unit {named(unit_id)}"
             )
     if own <= set(trigger.destroyed):
         raise InvalidInput(
-            "declarations.trigger.destroyed", f"no model of unit {unit_id} survives to surge"
+            "declarations.trigger.destroyed", f"no model of unit {named(unit_id)} survives to surge"
         )
     return situation.moved(removed=trigger.destroyed)
 
@@ -239,7 +240,7 @@ def trigger_check(
 
     if trigger is None:
         return refuse(
-            f"{ability.name} lets {unit.id} surge when {wants}; no such event was declared, "
+            f"{ability.name} lets {named(unit)} surge when {wants}; no such event was declared, "
             "so it has not been triggered."
         )
     if not situation.has_unit(trigger.by):
@@ -249,7 +250,8 @@ def trigger_check(
     by = situation.unit(trigger.by)
     if by.army == unit.army:
         return refuse(
-            f"{trigger.by} is a friendly unit; only an enemy unit can trigger {ability.name}."
+            f"{named(trigger.by)} is a friendly unit; only an enemy unit can trigger "
+            f"{ability.name}."
         )
     if ability.trigger == "enemy-ended-move-within-8":
         if trigger.event != "enemy-ended-move":
@@ -266,11 +268,11 @@ def trigger_check(
             # (a document that does not say whose phase it is gets the benefit of the doubt).
             return refuse(
                 f"{ability.name} triggers when an enemy unit ends a move in its Movement phase; "
-                f"this is {turn.active_army}'s {turn.phase} phase, so {trigger.by} ending a "
+                f"this is {turn.active_army}'s {turn.phase} phase, so {named(trigger.by)} ending a "
                 "move now does not trigger it."
             )
         gap = unit_distance(by, unit)
-        ended = f'{trigger.by} ended its move {gap:.2f}" from {unit.id},'
+        ended = f'{named(trigger.by)} ended its move {gap:.2f}" from {named(unit)},'
         needs = f'the {ENEMY_MOVE_TRIGGER_RANGE:g}" {ability.name} needs.'
         return verdict.check(
             rule=RULE,
@@ -283,7 +285,7 @@ def trigger_check(
             limit=ENEMY_MOVE_TRIGGER_RANGE,
         )
     if trigger.event != "shot":
-        return refuse(f"{ability.name} needs {unit.id} to be shot, not {trigger.describe()}.")
+        return refuse(f"{ability.name} needs {named(unit)} to be shot, not {trigger.describe()}.")
     count = {
         "models-destroyed-by-shooting": trigger.models_destroyed,
         "models-hit-by-shooting": max(trigger.hits, trigger.wounds_lost, trigger.models_destroyed),
@@ -344,7 +346,7 @@ def find_ability(unit: Unit, ability_id: str | None) -> tuple[SurgeAbility | Non
     if ability_id is not None:
         if unit.ability(ability_id) is None:
             raise InvalidInput(
-                "declarations.ability", f"unit {unit.id} has no ability {ability_id!r}"
+                "declarations.ability", f"unit {named(unit)} has no ability {ability_id!r}"
             )
         found = next((a for a in abilities if a.id == ability_id), None)
         if found is None:
@@ -358,11 +360,11 @@ def find_ability(unit: Unit, ability_id: str | None) -> tuple[SurgeAbility | Non
     if not abilities:
         return (
             None,
-            f"{unit.id} has no ability that grants a surge move; a unit can only surge when a "
+            f"{named(unit)} has no ability that grants a surge move; a unit can only surge when a "
             "rule lets it.",
         )
     return None, (
-        f"{unit.id} has several surge abilities ({', '.join(a.id for a in abilities)}); "
+        f"{named(unit)} has several surge abilities ({', '.join(a.id for a in abilities)}); "
         "declare which one is used."
     )
 
@@ -392,9 +394,9 @@ def eligibility_findings(
                 stage="eligible-if",
                 passed=not used,
                 subject=unit.id,
-                pass_text=f"{ability.name} can be used once per {ability.limit}; {unit.id} has "
+                pass_text=f"{ability.name} can be used once per {ability.limit}; {named(unit)} has "
                 f"not used it yet this {ability.limit}.",
-                fail_text=f"{ability.name} can be used once per {ability.limit} and {unit.id} "
+                fail_text=f"{ability.name} can be used once per {ability.limit} and {named(unit)} "
                 f"has already used it this {ability.limit}.",
                 measured=len(used),
                 limit=0,
@@ -404,8 +406,8 @@ def eligibility_findings(
         stage="eligible-if",
         passed=not unit.flag("battle_shocked"),
         subject=unit.id,
-        pass_text=f"{unit.id} is not battle-shocked.",
-        fail_text=f"{unit.id} is battle-shocked, and a battle-shocked unit cannot surge.",
+        pass_text=f"{named(unit)} is not battle-shocked.",
+        fail_text=f"{named(unit)} is battle-shocked, and a battle-shocked unit cannot surge.",
     )
     engaged = engaged_enemy_units(situation, unit)
     checks.check(
@@ -413,8 +415,9 @@ def eligibility_findings(
         stage="eligible-if",
         passed=not engaged,
         subject=unit.id,
-        pass_text=f"{unit.id} is unengaged.",
-        fail_text=f"{unit.id} is engaged with {', '.join(engaged)}, and only an unengaged unit "
+        pass_text=f"{named(unit)} is unengaged.",
+        fail_text=f"{named(unit)} is engaged with {', '.join(map(named, engaged))}, and only an "
+        "unengaged unit "
         "can surge.",
     )
     # A surge is a move (RULES.md 1.6): a surge recorded this phase, with any ability, counts
@@ -425,11 +428,11 @@ def eligibility_findings(
         stage="eligible-if",
         passed=not (surged or unit.flag("moved_this_phase")),
         subject=unit.id,
-        pass_text=f"{unit.id} has not moved this phase.",
-        fail_text=f"{unit.id} already surged this phase: a surge is a move, so it has already "
+        pass_text=f"{named(unit)} has not moved this phase.",
+        fail_text=f"{named(unit)} already surged this phase: a surge is a move, so it has already "
         "moved this phase and cannot surge again, with this ability or another."
         if surged
-        else f"{unit.id} has already moved this phase, so it cannot surge now.",
+        else f"{named(unit)} has already moved this phase, so it cannot surge now.",
     )
     return checks.findings
 
@@ -501,7 +504,7 @@ def choose_surge_target(
     """21.02 before moving: record the surge target finding(s); None when there is none."""
     choice = surge_target_candidates(situation, unit)
     note = (
-        f" AIRCRAFT units are ignored because {unit.id} cannot FLY "
+        f" AIRCRAFT units are ignored because {named(unit)} cannot FLY "
         f"({', '.join(choice.ignored_aircraft)})."
         if choice.ignored_aircraft
         else ""
@@ -513,7 +516,7 @@ def choose_surge_target(
             passed=False,
             subject=unit.id,
             text=(
-                f"There is no enemy unit {unit.id} could surge toward, so it has no surge "
+                f"There is no enemy unit {named(unit)} could surge toward, so it has no surge "
                 f"target.{note}"
             ),
         )
@@ -531,8 +534,8 @@ def choose_surge_target(
                 passed=False,
                 subject=unit.id,
                 text=(
-                    f"The surge target must be the closest enemy unit, {target} "
-                    f'({choice.distance:.2f}" away), not {declared}.{note}'
+                    f"The surge target must be the closest enemy unit, {named(target)} "
+                    f'({choice.distance:.2f}" away), not {named(declared)}.{note}'
                 ),
                 measured=unit_distance(unit, situation.unit(declared)),
                 limit=choice.distance,
@@ -544,7 +547,7 @@ def choose_surge_target(
             passed=True,
             subject=unit.id,
             text=(
-                f"The surge target is {target}, the closest enemy unit "
+                f"The surge target is {named(target)}, the closest enemy unit "
                 f'({choice.distance:.2f}" away).{note}'
             ),
             measured=choice.distance,
@@ -610,7 +613,8 @@ def _refuse_take_to_the_skies(move: Move, unit: Unit, verdict: Verdict) -> None:
             passed=False,
             subject=unit.id,
             text=(
-                f"{unit.id} cannot take to the skies for a surge move: that is only for normal, "
+                f"{named(unit)} cannot take to the skies for a surge move: that is only for "
+                "normal, "
                 "advance, fall-back and charge moves, so a surge is always made along the ground."
             ),
         )
@@ -650,7 +654,7 @@ def adjudicate_surge(situation: Situation, move: Move) -> Verdict:
             stage="before-moving",
             passed=False,
             subject=unit.id,
-            text=f"{unit.id} cannot make this surge move, so none of its models moves.",
+            text=f"{named(unit)} cannot make this surge move, so none of its models moves.",
         )
         return verdict
     dice = Dice(move.dice, move.seed)
@@ -708,8 +712,9 @@ def _while_moving(
                 passed=True,
                 subject=mid,
                 text=(
-                    f'{mid} moved {fmt(moved)}" of {fmt(space.max_distance)}" and ends engaged '
-                    f"with {target}."
+                    f'{named(mid)} moved {fmt(moved)}" of {fmt(space.max_distance)}" and ends '
+                    "engaged "
+                    f"with {named(target)}."
                 ),
                 measured=moved,
                 limit=space.max_distance,
@@ -723,9 +728,10 @@ def _while_moving(
                 passed=True,
                 subject=mid,
                 text=(
-                    f'{mid} moved {fmt(moved)}" of {fmt(space.max_distance)}" and ends '
+                    f'{named(mid)} moved {fmt(moved)}" of {fmt(space.max_distance)}" and ends '
                     f'{fmt(gap)}" from '
-                    f"{target}; it could not have ended engaged with {target}, nor more than "
+                    f"{named(target)}; it could not have ended engaged with {named(target)}, nor "
+                    "more than "
                     f'{fmt(tolerance)}" closer to it.'
                 ),
                 measured=gap,
@@ -737,7 +743,8 @@ def _while_moving(
                 passed=False,
                 subject=mid,
                 text=(
-                    f'{mid} ends {fmt(gap)}" from {target}, not engaged, but it could have ended '
+                    f'{named(mid)} ends {fmt(gap)}" from {named(target)}, not engaged, but it '
+                    "could have ended "
                     f"engaged with it at ({better.model.x:.2f}, {better.model.y:.2f}) "
                     f"{level_text(better.model)}, "
                     f'{fmt(better.moved)}" from its '
@@ -753,7 +760,7 @@ def _while_moving(
                 passed=False,
                 subject=mid,
                 text=(
-                    f'{mid} ends {fmt(gap)}" from {target}, but it could have got to '
+                    f'{named(mid)} ends {fmt(gap)}" from {named(target)}, but it could have got to '
                     f'{fmt(better.distance)}" at ({better.model.x:.2f}, {better.model.y:.2f}) '
                     f"{level_text(better.model)}; a model that cannot engage the surge "
                     f"target must end as close to it as it can."
@@ -774,16 +781,19 @@ def _after_moving(
         stage="after-moving",
         passed=not engaged,
         subject=unit.id,
-        pass_text=f"{unit.id} is engaged with no enemy unit other than the surge target {target}.",
-        fail_text=f"{unit.id} would end engaged with {', '.join(engaged)}, which is not its "
-        f"surge target {target}; a surge may only end engaged with the surge target.",
+        pass_text=f"{named(unit)} is engaged with no enemy unit other than the surge target "
+        f"{named(target)}.",
+        fail_text=f"{named(unit)} would end engaged with {', '.join(map(named, engaged))}, which "
+        "is not its "
+        f"surge target {named(target)}; a surge may only end engaged with the surge target.",
     )
     verdict.check(
         rule=RULE,
         stage="after-moving",
         passed=True,
         subject=unit.id,
-        text=f"{unit.id} is marked as having moved this phase, so it cannot move again this phase.",
+        text=f"{named(unit)} is marked as having moved this phase, so it cannot move again this "
+        "phase.",
     )
 
 
