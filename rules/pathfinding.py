@@ -54,6 +54,7 @@ from shapely import STRtree
 from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
 from shapely.ops import nearest_points
 
+from . import budget
 from .geometry import EPSILON
 
 #: Quarter-circle segments of an inflation arc (6 -> 24 per full circle). Fewer make the graph
@@ -69,6 +70,9 @@ ARC_FACTOR = 1.0 / math.cos(0.75 * math.pi / (2 * ARC_QUAD_SEGMENTS)) + 1e-9
 #: space (more than the sliver for any pair of bases up to 170 mm: 6.7" x 0.9 % = 0.06"). The hop
 #: is part of the path, and the move judge checks every segment exactly.
 DEFAULT_SNAP = 0.08
+#: CPU seconds per (corners squared) to build the path graph, measured (bench/cost_model.py):
+#: a search is refused before this step when its estimate exceeds the time left (rules/budget.py).
+GRAPH_SECONDS = 1.1e-7
 _TANGENT_EPS = 1e-12
 
 
@@ -173,6 +177,7 @@ class Navigator:
 
     # -- graph -------------------------------------------------------------------------------
     def _build_graph(self) -> None:
+        budget.check_now("building the path graph")
         pts: list[np.ndarray] = []
         prev: list[np.ndarray] = []
         nxt: list[np.ndarray] = []
@@ -210,6 +215,7 @@ class Navigator:
         self._prev = np.concatenate(prev) if prev else np.empty((0, 2))
         self._next = np.concatenate(nxt) if nxt else np.empty((0, 2))
         n = len(self.nodes)
+        budget.afford(GRAPH_SECONDS * n * n, f"a path graph of {n:,} corners")
         self.adjacency: list[list[tuple[int, float]]] = [[] for _ in range(n)]
         self._zero_adjacency: list[list[tuple[int, float]]] = [[] for _ in range(n)]
         if n < 2:
@@ -236,6 +242,7 @@ class Navigator:
         for a, b, length, pen in zip(
             i.tolist(), j.tolist(), lengths.tolist(), penalty.tolist(), strict=True
         ):
+            budget.check("building the path graph")
             cost = length + pen
             self.adjacency[a].append((b, cost))
             self.adjacency[b].append((a, cost))
@@ -414,6 +421,7 @@ class Navigator:
         closed = np.zeros(n, dtype=bool)
         best = np.full(n, math.inf)
         while heap:
+            budget.check("finding the shortest path")
             f, _, cost, node, par, check = heapq.heappop(heap)
             if node == GOAL:
                 a = s if par == START else tuple(nodes[par])
@@ -482,6 +490,7 @@ class Navigator:
                     heap.append((d, k, -1))
             heapq.heapify(heap)
             while heap:
+                budget.check("measuring how far models can reach")
                 d, k, par = heapq.heappop(heap)
                 if k in dist:
                     continue
@@ -604,6 +613,7 @@ class Navigator:
                     ((float(self.nodes[k][0]), float(self.nodes[k][1])), distance - d, wedge)
                 )
         for v, rho, wedge in centres:
+            budget.check_now("drawing where models can reach")
             if rho <= 1e-9:
                 continue
             area = wedge  # None: the whole disc

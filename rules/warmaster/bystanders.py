@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
+from .. import budget
 from ..geometry import EPSILON, fmt
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
@@ -105,6 +106,7 @@ def nearest_join(
 
 
 def _free(situation: Situation, character: Unit, cand: Model, ignore: set) -> bool:
+    budget.check("searching for a place to stand")
     b = board(situation)
     fp = cand.footprint
     if not b.table.buffer(EPSILON).contains(fp) or cannot_enter(situation, character, fp):
