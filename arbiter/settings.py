@@ -215,6 +215,11 @@ RATE_LIMITS = {
     "import": env_rate("RATE_LIMIT_IMPORT", (30, 3600)),
     "api": env_rate("RATE_LIMIT_API", (120, 60)),
 }
+# Quotas per account (battlefield/models.py check_quota, README "Limits"): scenarios kept
+# (copies and deleted ones not yet purged included) and bytes of scenario documents; 0: none.
+QUOTA_SCENARIOS = env_int("QUOTA_SCENARIOS", 200)
+QUOTA_BYTES = env_int("QUOTA_BYTES", 50_000_000)
+
 # The engine's deadline per request, in seconds of the worker thread's CPU time (rules/budget.py):
 # a judgement or search that runs out answers "too complex to judge here" (README "Limits").
 # 0 turns it off.

@@ -5,6 +5,7 @@
 - `RateLimited` -> 429 with `Retry-After`;
 - `StaleScenario` (an edit made on an older version) -> 409 with an offer to reload; the stored
   scenario, the other person's change, is kept;
+- `OverQuota` (a user's scenarios over their quota) -> 429 (how many) or 413 (bytes stored);
 - the engine's deadline (`settings.ENGINE_DEADLINE`, rules/budget.py) set for the whole request;
   a search that runs out where no view turned it into a finding or a message (`OutOfTime`) ->
   413 "too complex to judge here", never a killed worker.
@@ -24,7 +25,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 
 from rules.budget import OutOfTime, deadline
 
-from .models import StaleScenario
+from .models import OverQuota, StaleScenario
 from .ratelimit import RateLimited
 
 
@@ -107,6 +108,8 @@ class LimitsMiddleware:
                 "change again.",
                 reload_url=reload_url(request),
             )
+        if isinstance(exception, OverQuota):
+            return answer(request, exception.status, "Quota reached", exception.message)
         if isinstance(exception, OutOfTime):
             return answer(
                 request,
