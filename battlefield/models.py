@@ -14,6 +14,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.exceptions import BadRequest, ValidationError
 from django.db import IntegrityError, models, transaction
+from django.db.models.functions import Cast, Length
 from django.urls import reverse
 from django.utils import timezone
 
@@ -143,11 +144,7 @@ def check_quota(scenario: Scenario) -> None:
         return
     this = document_bytes(scenario.document)
     stored = (
-        others.aggregate(
-            total=models.Sum(
-                models.functions.Length(models.functions.Cast("document", models.TextField()))
-            )
-        )["total"]
+        others.aggregate(total=models.Sum(Length(Cast("document", models.TextField()))))["total"]
         or 0
     )
     if stored + this > limit:

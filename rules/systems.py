@@ -349,7 +349,7 @@ def adjudicate(situation: Situation, move: Move) -> Verdict:
     if move.end is None and move_type.suggest is None:
         raise _needs_end(move_type)
     try:
-        if move.end is None:
+        if move.end is None and move_type.suggest is not None:
             move = move_type.suggest(situation, move)
         return move_type.adjudicate(situation, move)
     except OutOfTime as out:
