@@ -57,8 +57,8 @@ def main() -> None:
         for mid, pose in move["end"].items():
             poses[f"pose-{mid}-x"] = str(pose["x"])
             poses[f"pose-{mid}-y"] = str(pose["y"])
-        check = {"unit": "u0", "type": "normal", "roll": "hand", **poses}
-        preview = f"{base}?unit=u0&type=normal&roll=hand"
+        check = {"unit": "u0", "type": "normal", "roll": "server", "seed": "1", **poses}
+        preview = f"{base}?unit=u0&type=normal&roll=server&seed=1"
 
         def cold():
             forget()
