@@ -215,6 +215,16 @@ RATE_LIMITS = {
     "import": env_rate("RATE_LIMIT_IMPORT", (30, 3600)),
     "api": env_rate("RATE_LIMIT_API", (120, 60)),
 }
+# Quotas per account (battlefield/models.py check_quota, README "Limits"): scenarios kept
+# (copies and deleted ones not yet purged included) and bytes of scenario documents; 0: none.
+QUOTA_SCENARIOS = env_int("QUOTA_SCENARIOS", 200)
+QUOTA_BYTES = env_int("QUOTA_BYTES", 50_000_000)
+
+# The engine's deadline per request, in seconds of the worker thread's CPU time (rules/budget.py):
+# a judgement or search that runs out answers "too complex to judge here" (README "Limits").
+# 0 turns it off.
+ENGINE_DEADLINE = float(os.environ.get("ENGINE_DEADLINE", "2"))
+
 # How many proxies in front of the app servers append to X-Forwarded-For (0: use the peer).
 TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)
 

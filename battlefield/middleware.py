@@ -4,7 +4,11 @@
   Django's own RequestDataTooBig -> 413, not 400);
 - `RateLimited` -> 429 with `Retry-After`;
 - `StaleScenario` (an edit made on an older version) -> 409 with an offer to reload; the stored
-  scenario, the other person's change, is kept.
+  scenario, the other person's change, is kept;
+- `OverQuota` (a user's scenarios over their quota) -> 429 (how many) or 413 (bytes stored);
+- the engine's deadline (`settings.ENGINE_DEADLINE`, rules/budget.py) set for the whole request;
+  a search that runs out where no view turned it into a finding or a message (`OutOfTime`) ->
+  413 "too complex to judge here", never a killed worker.
 
 Each answer is JSON `{"error", "field"}` for the API (paths under /api/ or requests that accept
 JSON only), a bare message element for htmx partial requests (htmx swaps 4xx answers), and a
@@ -19,7 +23,9 @@ from django.http import HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
 
-from .models import StaleScenario
+from rules.budget import OutOfTime, deadline
+
+from .models import OverQuota, StaleScenario
 from .ratelimit import RateLimited
 
 
@@ -84,7 +90,8 @@ class LimitsMiddleware:
                 "Too large",
                 f"The form is {int(length):,} bytes; the limit is {form_limit:,} bytes.",
             )
-        return self.get_response(request)
+        with deadline(settings.ENGINE_DEADLINE):
+            return self.get_response(request)
 
     def process_exception(self, request, exception):
         if isinstance(exception, RateLimited):
@@ -100,6 +107,15 @@ class LimitsMiddleware:
                 "saved and theirs is kept. Reload to see the current version, then make your "
                 "change again.",
                 reload_url=reload_url(request),
+            )
+        if isinstance(exception, OverQuota):
+            return answer(request, exception.status, "Quota reached", exception.message)
+        if isinstance(exception, OutOfTime):
+            return answer(
+                request,
+                413,
+                "Too complex",
+                f"{exception.message}. Try a smaller table, fewer terrain pieces or fewer models.",
             )
         if isinstance(exception, RequestDataTooBig):
             return answer(

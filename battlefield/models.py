@@ -7,12 +7,14 @@ and a `club` foreign key will sit beside it.
 from __future__ import annotations
 
 import copy
+import json
 import secrets
 from datetime import timedelta
 
 from django.conf import settings
 from django.core.exceptions import BadRequest, ValidationError
 from django.db import IntegrityError, models, transaction
+from django.db.models.functions import Cast, Length
 from django.urls import reverse
 from django.utils import timezone
 
@@ -104,6 +106,55 @@ def blank_document(system: str, name: str, width: float, height: float) -> dict:
 
 #: Days a deleted scenario stays restorable by its owner (`purge_deleted` removes it after).
 RESTORE_DAYS = 30
+
+
+class OverQuota(Exception):  # noqa: N818 (the site's word for it)
+    """A user's scenarios would go over their quota (settings `QUOTA_SCENARIOS`,
+    `QUOTA_BYTES`; README "Limits"): nothing is stored. `status` is the answer's: 429 for the
+    number of scenarios, 413 for the bytes stored."""
+
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.message, self.status = message, status
+
+
+def document_bytes(document) -> int:
+    """The bytes a document takes stored: its compact JSON text, UTF-8."""
+    text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+    return len(text.encode("utf-8", "surrogatepass"))  # a document stored before text was checked
+
+
+def check_quota(scenario: Scenario) -> None:
+    """Refuse (OverQuota) saving `scenario` when its owner would then hold more scenarios or
+    more bytes of documents than the quota (deleted ones count until purged: they are still
+    stored). Scenarios with no owner (the demo tables) are the site's own."""
+    if scenario.owner_id is None:
+        return
+    others = Scenario.objects.filter(owner_id=scenario.owner_id)
+    if scenario.pk is not None:
+        others = others.exclude(pk=scenario.pk)
+    most = settings.QUOTA_SCENARIOS
+    if scenario.pk is None and most and others.count() >= most:
+        raise OverQuota(
+            f"You have {most:,} scenarios, the most one account may keep here. Delete some you "
+            "no longer need (a deleted scenario still counts for 30 days, until it is purged).",
+            429,
+        )
+    limit = settings.QUOTA_BYTES
+    if not limit:
+        return
+    this = document_bytes(scenario.document)
+    stored = (
+        others.aggregate(total=models.Sum(Length(Cast("document", models.TextField()))))["total"]
+        or 0
+    )
+    if stored + this > limit:
+        raise OverQuota(
+            f"This would make your scenarios {stored + this:,} bytes in all; one account may "
+            f"keep at most {limit:,} bytes here. Delete scenarios you no longer need, or make "
+            "this one smaller.",
+            413,
+        )
 
 
 class StaleScenario(Exception):
@@ -205,6 +256,7 @@ class Scenario(models.Model):
         """
         self.system = self.document.get("system", "")
         self.name = str(self.document.get("name", ""))[:200]
+        check_quota(self)
         if self._state.adding or self.pk is None:
             return super().save(*args, **kwargs)
         read_version = self.version

@@ -35,6 +35,7 @@ from django.views.decorators.http import require_GET, require_POST, require_safe
 
 import rules
 from rules import InvalidInput, Move, Situation, adjudicate, move_options, suggest
+from rules.budget import TooComplex
 from rules.dice import Dice
 from rules.move import MOVE_FORMAT
 from rules.systems import SYSTEMS, Declaration, MoveType
@@ -428,6 +429,8 @@ def reach_overlays(situation, move: Move, verdict) -> list:
         return memo[key]
     try:
         regions = reach(situation, move)
+    except TooComplex:  # over the engine's deadline: no overlay, and not tried again each time
+        regions = []
     except (InvalidInput, NotImplementedError):
         return []
     overlays = []

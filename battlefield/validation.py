@@ -280,7 +280,43 @@ def validate_scenario(doc) -> Situation:
     total = sum(len(u["models"]) for u in doc["units"])
     if total > LIMITS["models"]:
         raise TooLarge("units", f"{total} models; a scenario may hold at most {LIMITS['models']}")
+    check_cost(doc)
     return Situation.from_document(doc)
+
+
+def outline_vertices(doc: dict) -> tuple[int, int]:
+    """(terrain vertices, hull-base vertices) of a scenario that passed its schema: the corners
+    the path graph may have to join (README "Limits"). A wall counts twice (it is drawn and
+    avoided as a strip, both sides of its path)."""
+    terrain = 0
+    for piece in doc.get("terrain", []):
+        terrain += len(piece.get("footprint", []))
+        terrain += sum(2 * len(w.get("path", [])) for w in piece.get("walls", []))
+        for name in ("floors", "enclosed"):
+            terrain += sum(len(part.get("footprint", [])) for part in piece.get(name, []))
+    hulls = sum(
+        len(m["base"]["hull"]) for u in doc["units"] for m in u["models"] if "hull" in m["base"]
+    )
+    return terrain, hulls
+
+
+def check_cost(doc: dict) -> None:
+    """Refuse (TooLarge, 413) a scenario whose outlines are too costly to judge here: the path
+    graph joins every corner to every other it sees, so judging grows with the square of the
+    outline vertices (bench/cost_model.py measures it; README "Limits" has the table)."""
+    terrain, hulls = outline_vertices(doc)
+    limit = LIMITS["outline_vertices"]
+    if terrain + hulls <= limit:
+        return
+    pieces = len(doc.get("terrain", []))
+    hull_models = sum(1 for u in doc["units"] for m in u["models"] if "hull" in m["base"])
+    raise TooLarge(
+        "terrain" if terrain >= hulls else "units",
+        f"this table has {pieces:,} terrain pieces with {terrain:,} vertices in all and "
+        f"{hull_models:,} hull bases with {hulls:,} vertices in all; at most {limit:,} vertices "
+        "(terrain and hull bases together) are judged here: use fewer or simpler terrain "
+        "outlines, or round bases",
+    )
 
 
 @cache

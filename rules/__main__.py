@@ -30,6 +30,14 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("scenario", help="scenario JSON file (FORMAT.md), or - for stdin")
     parser.add_argument("move", help="move JSON file (FORMAT.md)")
     parser.add_argument("--compact", action="store_true", help="print the verdict on one line")
+    parser.add_argument(
+        "--deadline",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="give up judging after this much CPU time: the verdict then has a failed "
+        '"engine" finding, too complex to judge (exit 1); no deadline by default',
+    )
     return parser
 
 
@@ -65,6 +73,7 @@ def main(
     )
 
     from . import InvalidInput, adjudicate  # noqa: PLC0415
+    from .budget import deadline  # noqa: PLC0415
     from .situation import LIMITS  # noqa: PLC0415
 
     stdout = stdout or sys.stdout
@@ -84,7 +93,8 @@ def main(
             what=f"move file {options.move}",
         )
         move = validate_move(move_doc, situation.system)
-        verdict = adjudicate(situation, move)
+        with deadline(options.deadline):
+            verdict = adjudicate(situation, move)
         text = json.dumps(
             verdict.as_dict(), indent=None if options.compact else 2, ensure_ascii=False
         )

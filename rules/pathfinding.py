@@ -55,6 +55,7 @@ from shapely import STRtree
 from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
 from shapely.ops import nearest_points
 
+from . import budget
 from .geometry import EPSILON
 
 #: Quarter-circle segments of an inflation arc (6 -> 24 per full circle). Fewer make the graph
@@ -70,6 +71,9 @@ ARC_FACTOR = 1.0 / math.cos(0.75 * math.pi / (2 * ARC_QUAD_SEGMENTS)) + 1e-9
 #: space (more than the sliver for any pair of bases up to 170 mm: 6.7" x 0.9 % = 0.06"). The hop
 #: is part of the path, and the move judge checks every segment exactly.
 DEFAULT_SNAP = 0.08
+#: CPU seconds per (corners squared) to build the path graph, measured (bench/cost_model.py):
+#: a search is refused before this step when its estimate exceeds the time left (rules/budget.py).
+GRAPH_SECONDS = 1.1e-7
 _TANGENT_EPS = 1e-12
 #: The graph's all-pairs tangent test runs on blocks of rows of about this many pairs (a few
 #: arrays of 8 bytes each: ~50 MB), so a table with thousands of corners stays in memory.
@@ -168,6 +172,7 @@ class Navigator:
 
     # -- graph -------------------------------------------------------------------------------
     def _build_graph(self) -> None:
+        budget.check_now("building the path graph")
         pts: list[np.ndarray] = []
         prev: list[np.ndarray] = []
         nxt: list[np.ndarray] = []
@@ -209,6 +214,7 @@ class Navigator:
         self._points: list[tuple[float, float]] = [(x, y) for x, y in self.nodes.tolist()]
         self._to_prev, self._to_next = self._prev - self.nodes, self._next - self.nodes
         n = len(self.nodes)
+        budget.afford(GRAPH_SECONDS * n * n, f"a path graph of {n:,} corners")
         self.adjacency: list[list[tuple[int, float]]] = [[] for _ in range(n)]
         self._zero_adjacency: list[list[tuple[int, float]]] = [[] for _ in range(n)]
         if n < 2:
@@ -234,6 +240,7 @@ class Navigator:
         for a, b, length, pen in zip(
             i.tolist(), j.tolist(), lengths.tolist(), penalty.tolist(), strict=True
         ):
+            budget.check("building the path graph")
             cost = length + pen
             self.adjacency[a].append((b, cost))
             self.adjacency[b].append((a, cost))
@@ -467,6 +474,7 @@ class Navigator:
         closed = [False] * n
         best = [math.inf] * n
         while heap:
+            budget.check("finding the shortest path")
             f, _, cost, node, par, check = heapq.heappop(heap)
             if node == GOAL:
                 a = s if par == START else nodes[par]
@@ -535,6 +543,7 @@ class Navigator:
                     heap.append((d, k, -1))
             heapq.heapify(heap)
             while heap:
+                budget.check("measuring how far models can reach")
                 d, k, par = heapq.heappop(heap)
                 if k in dist:
                     continue
@@ -644,6 +653,7 @@ class Navigator:
         ends = np.searchsorted(centre, np.arange(len(centres) + 1))
         pieces = []
         for k, area in enumerate(areas):
+            budget.check_now("drawing where models can reach")
             first, last = ends[k], ends[k + 1]
             if first == last or area.is_empty:
                 pieces.append(area)

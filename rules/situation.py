@@ -41,6 +41,9 @@ LIMITS = {
     "terrain": 200,
     "vertices": 100,
     "parts": 50,  # walls, floors, enclosed parts of one terrain feature (each)
+    # Outline vertices in all, of terrain (footprints and parts) and hull bases: the corners of
+    # the path graph, whose cost grows with their square (README "Limits", bench/cost_model.py).
+    "outline_vertices": 3000,
 }
 
 

@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from .budget import OutOfTime, TooComplex
 from .errors import InvalidInput
 from .naming import naming
 from .verdict import Finding, Verdict
@@ -307,6 +308,23 @@ def _not_covered(situation: Situation, move: Move) -> Verdict:
     return verdict
 
 
+def _out_of_time(move: Move, out: OutOfTime) -> Verdict:
+    """The verdict of a judgement that ran past its deadline (rules/budget.py): one failed
+    finding that says so, never a silent pass."""
+    verdict = Verdict(move={"unit": move.unit, "type": move.type})
+    verdict.check(
+        rule="engine",
+        stage="eligible-if",
+        passed=False,
+        subject=move.unit,
+        text=(
+            f"{out.message}. Arbiter cannot say whether this move is legal; try a smaller "
+            "table, fewer terrain pieces or fewer models."
+        ),
+    )
+    return verdict
+
+
 def _move_type(situation: Situation, move: Move) -> MoveType:
     system = system_of(situation)
     if move.type not in system.move_types:
@@ -343,11 +361,14 @@ def adjudicate(situation: Situation, move: Move) -> Verdict:
         move_type = _move_type(situation, move)
         if move_type.adjudicate is None:
             return _not_covered(situation, move)
-        if move.end is None:
-            if move_type.suggest is None:
-                raise _needs_end(move_type)
-            move = move_type.suggest(situation, move)
-        return move_type.adjudicate(situation, move)
+        if move.end is None and move_type.suggest is None:
+            raise _needs_end(move_type)
+        try:
+            if move.end is None and move_type.suggest is not None:
+                move = move_type.suggest(situation, move)
+            return move_type.adjudicate(situation, move)
+        except OutOfTime as out:
+            return _out_of_time(move, out)
 
 
 def suggest(situation: Situation, move: Move) -> Move:
@@ -373,7 +394,10 @@ def suggest(situation: Situation, move: Move) -> Move:
             )
         if move_type.suggest is None:
             raise _needs_end(move_type)
-        return move_type.suggest(situation, move)
+        try:
+            return move_type.suggest(situation, move)
+        except OutOfTime as out:
+            raise TooComplex(out) from None
 
 
 def reach(situation: Situation, move: Move) -> list[tuple[Any, str]]:
@@ -393,7 +417,10 @@ def reach(situation: Situation, move: Move) -> list[tuple[Any, str]]:
         move_type = _move_type(situation, move)
         if move_type.adjudicate is None or move_type.reach is None:
             return []
-        return move_type.reach(situation, move)
+        try:
+            return move_type.reach(situation, move)
+        except OutOfTime as out:
+            raise TooComplex(out) from None
 
 
 def move_options(

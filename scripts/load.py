@@ -14,6 +14,16 @@ address; the limit itself is tested in tests/battlefield/test_ratelimit.py).
     python scripts/load.py --clients 50 --seconds 60 [--workers 3] [--threads 4]   # gthread
     python scripts/load.py --workers 5 --threads 1                                  # sync
 
+The mixed mix (`--mix mixed`, issue 15) is a club evening: each client in turn asks the share
+page of the busy 40K demo table, the stepper's preview of a 40K normal move (GET, the reach
+overlay), Check, the editor page, the adjudication API with the same move, and (one client in
+five, each on its own copy of the table, signed in) Commit with the version it read and then Undo;
+at the end the steps stored are counted against the commits and undos answered (lost and
+duplicated steps must both be 0).
+
+    python scripts/load.py --mix mixed --clients 50 --seconds 60               # gthread
+    python scripts/load.py --mix mixed --clients 50 --seconds 60 --threads 1   # sync
+
 The polling mix (`--mix poll`, issue 17's live table) instead has each client act as a viewer
 of the share page: it asks the live endpoint every `--every` seconds with the version it shows
 as an ETag (nothing changes, so every answer should be an empty 304), and the run reports the
@@ -39,6 +49,7 @@ import tempfile
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -101,6 +112,35 @@ print(f"{s.share_url()}steps/{step.index}/")
 """
 
 
+#: The mixed mix's data: a signed-in player with `COPIES` copies of the busy 40K demo table
+#: (one per committing client), and the paths and ids the clients need, as JSON.
+MIXED_SETUP = """
+import json, sys
+from django.contrib.auth import get_user_model
+from django.test import Client
+from battlefield.models import Scenario
+demo = Scenario.objects.get(demo_key="40k-battlefield")
+player = get_user_model().objects.create_user("load-player")
+copies = [
+    Scenario.objects.create(document=demo.document, owner=player, visibility="unlisted")
+    for _ in range(COPIES)
+]
+client = Client()
+client.force_login(player)
+print(json.dumps({
+    "share": demo.share_url(),
+    "session": client.cookies["sessionid"].value,
+    "copies": [c.pk for c in copies],
+    "document": demo.document,
+}))
+"""
+
+#: The mixed mix's 40K move: the Intercessors 3 in to the right (legal on the demo table).
+MIXED_UNIT, MIXED_DX = "intercessors", 3.0
+#: One client in this many commits and undoes (each on its own copy of the table).
+COMMIT_EVERY = 5
+
+
 def demo_paths(env: dict) -> tuple[str, str]:
     """The share page of the home-back demo and its step 0 page."""
     lines = [x for x in manage(env, "shell", "-v", "0", "-c", SETUP).split() if x.startswith("/s/")]
@@ -152,6 +192,137 @@ def client(base: str, requests: list, stop_at: float, results: Results, offset: 
         except Exception as exc:  # a load test counts every failure, it never stops on one
             error = type(exc).__name__
         results.add(name, time.perf_counter() - started, error)
+
+
+def mixed_setup(env: dict, copies: int) -> dict:
+    out = manage(env, "shell", "-v", "0", "-c", MIXED_SETUP.replace("COPIES", str(copies)))
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def mixed_forms(document: dict) -> tuple[dict, dict]:
+    """The stepper's form for the mixed mix's move, and the same move as a move document."""
+    unit = next(u for u in document["units"] if u["id"] == MIXED_UNIT)
+    form = {"unit": MIXED_UNIT, "type": "normal", "roll": "server", "seed": "1"}  # no dice
+    end = {}
+    for m in unit["models"]:
+        form[f"pose-{m['id']}-x"] = str(m["x"] + MIXED_DX)
+        form[f"pose-{m['id']}-y"] = str(m["y"])
+        end[m["id"]] = {"x": m["x"] + MIXED_DX, "y": m["y"]}
+    move = {"format": "arbiter.move/1", "unit": MIXED_UNIT, "type": "normal", "end": end}
+    return form, move
+
+
+class Player:
+    """One signed-in browser: the session and CSRF cookies, and the CSRF header with them."""
+
+    def __init__(self, base: str, session: str):
+        self.base = base
+        token = secrets.token_hex(16)  # a CSRF secret of 32 characters, as Django's own
+        self.headers = {
+            "Cookie": f"sessionid={session}; csrftoken={token}",
+            "X-CSRFToken": token,
+        }
+
+    def ask(self, path: str, form: dict | None = None, headers: dict | None = None):
+        """(status, body) of a GET (form None) or a form POST; redirects are not followed."""
+        data = None
+        all_headers = {**self.headers, **(headers or {})}
+        if form is not None:
+            data = urllib.parse.urlencode(form).encode()
+            all_headers["Content-Type"] = "application/x-www-form-urlencoded"
+        request = urllib.request.Request(f"{self.base}{path}", data=data, headers=all_headers)
+        try:
+            with urllib.request.build_opener(_NoRedirect).open(request, timeout=30) as response:
+                return response.status, response.read().decode()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.read().decode(errors="replace")
+
+    def ask_json(self, path: str, body: bytes):
+        """(status, "") of a POST to the API: JSON, no cookies, no CSRF (as a script sends)."""
+        headers = {"Content-Type": "application/json"}
+        request = urllib.request.Request(f"{self.base}{path}", data=body, headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                response.read()
+                return response.status, ""
+        except urllib.error.HTTPError as exc:
+            return exc.code, ""
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+VERSION = re.compile(r'name="version" value="(\d+)"')
+
+
+def mixed_client(player: Player, plan: dict, stop_at: float, results: Results, n: int) -> None:
+    """One client of the mixed mix: every kind of request in turn (see the module doc)."""
+    share, form, api_body = plan["share"], plan["form"], plan["api"]
+    mine = plan["copies"][n // COMMIT_EVERY] if n % COMMIT_EVERY == 0 else None
+    preview_pk = mine or plan["copies"][0]
+    query = urllib.parse.urlencode(form)
+    partial = {"HX-Request": "true", "HX-Request-Type": "partial"}
+    kinds = ["share", "preview", "check", "editor", "api"] + (["commit"] if mine else [])
+    i = n
+    while time.monotonic() < stop_at:
+        kind = kinds[i % len(kinds)]
+        i += 1
+        started = time.perf_counter()
+        error = None
+        try:
+            if kind == "share":
+                status, _ = player.ask(share)
+            elif kind == "preview":
+                status, _ = player.ask(f"/scenarios/{preview_pk}/move?{query}")
+            elif kind == "check":
+                status, _ = player.ask(f"/scenarios/{preview_pk}/move/check", form, partial)
+            elif kind == "editor":
+                status, _ = player.ask(f"/scenarios/{preview_pk}/edit")
+            elif kind == "api":
+                status, _ = player.ask_json("/api/v1/adjudicate", api_body)
+            else:  # commit, then undo, each with the version the page showed
+                status = commit_and_undo(player, mine, form, query, plan, results)
+            if status not in (200, 302, 303):
+                error = f"HTTP {status}"
+        except Exception as exc:  # a load test counts every failure, it never stops on one
+            error = type(exc).__name__
+        results.add(kind, time.perf_counter() - started, error)
+
+
+def commit_and_undo(player: Player, pk: int, form: dict, query: str, plan: dict, results) -> int:
+    """Commit the move on this client's own copy with the version its page shows, then undo it
+    the same way; counts the steps the server said it stored."""
+    status, page = player.ask(f"/scenarios/{pk}/move?{query}")
+    version = VERSION.search(page)
+    if status != 200 or version is None:
+        return status if status != 200 else 599
+    status, _ = player.ask(f"/scenarios/{pk}/move/commit", {**form, "version": version.group(1)})
+    if status not in (200, 302, 303):
+        return status
+    with results.lock:
+        plan["stored"][pk] = plan["stored"].get(pk, 0) + 1
+    status, page = player.ask(f"/scenarios/{pk}/move")
+    version = VERSION.search(page) or re.search(r'"version" value="(\d+)"', page)
+    if version is None:
+        return 598
+    status, _ = player.ask(f"/scenarios/{pk}/move/undo", {"version": version.group(1)})
+    if status in (200, 302, 303):
+        with results.lock:
+            plan["stored"][pk] = plan["stored"].get(pk, 0) + 1
+    return status
+
+
+STEP_COUNT = """
+from battlefield.models import Step
+print(" ".join(f"{pk}:{Step.objects.filter(scenario_id=pk).count()}" for pk in PKS))
+"""
+
+
+def count_steps(env: dict, pks: list[int]) -> dict[int, int]:
+    out = manage(env, "shell", "-v", "0", "-c", STEP_COUNT.replace("PKS", repr(pks)))
+    return {int(k): int(v) for k, v in (x.split(":") for x in out.split())}
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -247,9 +418,10 @@ def main() -> None:
     parser.add_argument("--partial", help="path of another partial (default: the step's)")
     parser.add_argument(
         "--mix",
-        choices=["pages", "poll"],
+        choices=["pages", "poll", "mixed"],
         default="pages",
-        help="pages: share page, step partial, API (default); poll: live-table viewers",
+        help="pages: share page, step partial, API (default); poll: live-table viewers; "
+        "mixed: share, 40K preview, Check, editor, API, Commit and Undo (issue 15)",
     )
     parser.add_argument("--every", type=float, default=2.0, help="poll interval (--mix poll)")
     args = parser.parse_args()
@@ -259,6 +431,18 @@ def main() -> None:
         manage(env, "migrate", "--noinput", "-v0")
         manage(env, "load_demo")
         share, step = demo_paths(env)
+        plan = None
+        if args.mix == "mixed":
+            data = mixed_setup(env, (args.clients + COMMIT_EVERY - 1) // COMMIT_EVERY)
+            form, move = mixed_forms(data["document"])
+            plan = {
+                "share": data["share"],
+                "session": data["session"],
+                "copies": data["copies"],
+                "form": form,
+                "api": json.dumps({"scenario": data["document"], "move": move}).encode(),
+                "stored": {},
+            }
         payload = json.dumps(
             {
                 "scenario": json.loads(
@@ -321,6 +505,30 @@ def main() -> None:
                 print(
                     f"server CPU: {cpu:.2f} s in {elapsed:.1f} s = {100 * cpu / elapsed:.1f} % "
                     f"of one core ({args.clients} viewers polling every {args.every:g} s)"
+                )
+                return
+            if plan is not None:
+                stop_at = time.monotonic() + args.seconds
+                started = time.monotonic()
+                players = [
+                    threading.Thread(
+                        target=mixed_client,
+                        args=(Player(base, plan["session"]), plan, stop_at, results, i),
+                    )
+                    for i in range(args.clients)
+                ]
+                for player in players:
+                    player.start()
+                for player in players:
+                    player.join(timeout=args.seconds + 60)
+                report(results, time.monotonic() - started)
+                stored = count_steps(env, plan["copies"])
+                answered = plan["stored"]
+                lost = sum(max(0, answered.get(pk, 0) - n) for pk, n in stored.items())
+                duplicated = sum(max(0, n - answered.get(pk, 0)) for pk, n in stored.items())
+                print(
+                    f"steps: {sum(answered.values())} committed or undone as answered, "
+                    f"{sum(stored.values())} stored; lost {lost}, duplicated {duplicated}"
                 )
                 return
             stop_at = time.monotonic() + args.seconds

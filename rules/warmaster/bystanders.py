@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 import shapely
 from shapely.geometry import box
 
+from .. import budget
 from ..geometry import EPSILON, fmt
 from ..naming import named
 from ..situation import Model, Situation, Unit
@@ -141,6 +142,7 @@ def _free_contacts(
 
 
 def _free(situation: Situation, character: Unit, cand: Model, ignore: set) -> bool:
+    budget.check("searching for a place to stand")
     b = board(situation)
     fp = cand.footprint
     if not b.table.buffer(EPSILON).contains(fp) or cannot_enter(situation, character, fp):

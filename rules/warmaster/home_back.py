@@ -34,6 +34,7 @@ import shapely
 from shapely.geometry import LineString, Point, Polygon, box
 from shapely.ops import nearest_points
 
+from .. import budget
 from ..dice import Dice
 from ..errors import InvalidInput
 from ..geometry import EPSILON, fmt
@@ -421,6 +422,7 @@ class _Context:
         """May a stand of the homing unit end with this footprint? Besides where any flyer may
         end: not on a stand of its own already placed, and no nearer the character than the
         first stand (`min_gap`)."""
+        budget.check("placing the stands homing back")
         return (
             fp.distance(self.char_fp) >= min_gap - EPSILON
             and not any(overlaps(fp, other) for other in placed)

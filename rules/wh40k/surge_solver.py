@@ -55,6 +55,7 @@ import shapely
 from shapely.geometry import Point
 from shapely.ops import nearest_points, unary_union
 
+from ..budget import check_now
 from ..geometry import EPSILON
 from ..situation import Model, Situation, Unit, overlap
 from .measuring import (
@@ -454,6 +455,7 @@ class SurgeSpace:
         """Model `mid` ended at (x, y, z) with `mates` fixed: (the placed model, path length)
         if every condition holds exactly, else None. `mates_coherency` is coherency(mates) when
         the caller has it already."""
+        check_now("placing the surging models")
         start = self.starts[mid]
         model = start.placed(x, y, z)
         if not may_stand(self.situation, self.unit, model, start):

@@ -12,6 +12,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 
 from rules import InvalidInput, adjudicate
+from rules.budget import deadline
 from rules.situation import LIMITS
 
 from ...validation import API_BODY_BYTES, TooLarge, parse_json, validate_move, validate_scenario
@@ -32,6 +33,14 @@ class Command(BaseCommand):
         parser.add_argument("scenario", help="scenario JSON file (FORMAT.md), or - for stdin")
         parser.add_argument("move", help="move JSON file (FORMAT.md)")
         parser.add_argument("--compact", action="store_true", help="print the verdict on one line")
+        parser.add_argument(
+            "--deadline",
+            type=float,
+            default=None,
+            metavar="SECONDS",
+            help="give up judging after this much CPU time: the verdict then has a failed "
+            '"engine" finding, too complex to judge (exit 1); no deadline by default',
+        )
 
     def handle(self, *args, **options):
         try:
@@ -46,7 +55,8 @@ class Command(BaseCommand):
                 what=f"move file {options['move']}",
             )
             move = validate_move(move_doc, situation.system)
-            verdict = adjudicate(situation, move)
+            with deadline(options["deadline"]):
+                verdict = adjudicate(situation, move)
             # Built inside the try: the verdict's scenario-after is made on demand, and
             # anything wrong there is reported like the rest, never as a traceback.
             text = json.dumps(
