@@ -24,6 +24,7 @@ like the stepper's, catch it themselves). Scenario.save refuses a save that race
 from __future__ import annotations
 
 from django.core.exceptions import BadRequest, PermissionDenied
+from django.db import connection
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -121,19 +122,29 @@ CHECKED_FIELDS = ("share_token", "version", "visibility", "owner_id", "club_id",
 
 
 def light_scenario(share_token: str) -> Scenario | None:
-    """The scenario with only CHECKED_FIELDS read, by one plain SELECT (None if there is none):
-    the live table asks this for every viewer every 2 s, and building the ORM query cost more
-    than running it. Check it with `can_view` before answering anything about it."""
-    table = Scenario._meta.db_table
-    columns = ", ".join(
-        str(f.column) for f in Scenario._meta.concrete_fields if f.attname in CHECKED_FIELDS
-    )
-    rows = list(
-        Scenario.objects.raw(
-            f"SELECT id, {columns} FROM {table} WHERE share_token = %s", [share_token]
+    """The scenario with only CHECKED_FIELDS read, by one plain SELECT on the unique share token
+    (None if there is none, or if it is deleted: nobody sees a deleted scenario through its
+    link, so its deletion date need not be read): the live table asks this for every viewer
+    every 2 s, and building an ORM query cost five times running it (issue 17). Check it with
+    `can_view` before answering anything about it."""
+    fields = [
+        f for f in Scenario._meta.concrete_fields if f.primary_key or f.attname in CHECKED_FIELDS
+    ]
+    read = [f for f in fields if f.attname != "deleted_at"]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {', '.join(str(f.column) for f in read)} FROM {Scenario._meta.db_table} "
+            "WHERE share_token = %s AND deleted_at IS NULL",
+            [share_token],
         )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = dict(zip((f.attname for f in read), row, strict=True), deleted_at=None)
+    # (from_db takes the values in the model's field order)
+    return Scenario.from_db(
+        connection.alias, [f.attname for f in fields], [values[f.attname] for f in fields]
     )
-    return rows[0] if rows else None
 
 
 def _get(*, light: bool = False, **lookup) -> Scenario:
