@@ -115,6 +115,16 @@ else:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# What pages keep per scenario version (battlefield/pagecache.py), in each process's memory: at
+# most 100 entries of at most PAGE_ENTRY_BYTES (1 MB) each, so at most 100 MB and in practice a
+# few MB (a busy table's page is ~60 KB). Point it at Redis to share it between app servers.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "OPTIONS": {"MAX_ENTRIES": 100},
+    }
+}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -147,12 +147,13 @@ def light_scenario(share_token: str) -> Scenario | None:
     )
 
 
-def _get(*, light: bool = False, **lookup) -> Scenario:
+def _get(*, light: bool = False, document: bool = True, **lookup) -> Scenario:
     if light:
         if (scenario := light_scenario(lookup["share_token"])) is None:
             raise Http404("No such scenario")
         return scenario
-    return get_object_or_404(Scenario.objects.select_related("club", "owner"), **lookup)
+    scenarios = Scenario.objects.select_related("club", "owner")
+    return get_object_or_404(scenarios if document else scenarios.defer("document"), **lookup)
 
 
 def viewable_scenario(request, pk: int) -> Scenario:
@@ -163,10 +164,12 @@ def viewable_scenario(request, pk: int) -> Scenario:
     return scenario
 
 
-def shared_scenario(request, token: str, *, light: bool = False) -> Scenario:
+def shared_scenario(request, token: str, *, light: bool = False, document: bool = True) -> Scenario:
     """The scenario by share token if it may be seen through its link; otherwise 404.
-    `light`: read only the columns the check needs (CHECKED_FIELDS)."""
-    scenario = _get(share_token=token, light=light)
+    `light`: read only the columns the check needs (CHECKED_FIELDS). `document=False`: leave
+    the document unread until something asks for it (a page served from what was kept for its
+    version needs no more than the row)."""
+    scenario = _get(share_token=token, light=light, document=document)
     if not can_view(request, scenario, via_link=True):
         raise Http404("No such scenario")
     return scenario

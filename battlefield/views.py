@@ -40,7 +40,7 @@ from . import permissions
 from .accounts import SharingForm
 from .forms import ImportForm, NewScenarioForm, RenameForm
 from .models import RESTORE_DAYS, Lesson, Scenario, blank_document
-from .pagecache import page_drawing, situation_of
+from .pagecache import page_drawing, reader_content, situation_of
 from .permissions import (
     deletable_scenario,
     editable_scenario,
@@ -206,10 +206,13 @@ def scenario_detail(request, pk: int):
 @require_GET
 def share(request, token: str):
     """The read-only share page: anyone with the link, no account, no edit controls."""
-    scenario = shared_scenario(request, token)
-    return page(
-        request, "battlefield/scenario.html", scenario_context(request, scenario, editable=False)
-    )
+    scenario = shared_scenario(request, token, document=False)
+    context = scenario_context(request, scenario, editable=False)
+    if context["can_manage"] or context["can_delete"]:  # the owner's controls: not kept
+        return page(request, "battlefield/scenario.html", context)
+    # A reader's content is the same for every reader of this version (issue 16: <= 5 ms).
+    content = reader_content(request, scenario, context)
+    return page(request, "battlefield/share.html", {**context, "content": content})
 
 
 def scenario_context(request, scenario: Scenario, *, editable: bool, **extra) -> dict:

@@ -38,8 +38,7 @@ def forget() -> None:
     from battlefield import pagecache
 
     cache.clear()
-    with pagecache._SITUATIONS_LOCK:
-        pagecache._SITUATIONS.clear()
+    pagecache.forget_situations()
 
 
 def main() -> None:
@@ -78,6 +77,7 @@ def main() -> None:
             "trigger-by": document["units"][1]["id"],
             "trigger-models_destroyed": "1",
             "dice": "4",
+            "after": "done",  # nothing further is declared after the surge's roll
         }
         for m in unit["models"]:
             data[f"pose-{m['id']}-x"] = str(m["x"])

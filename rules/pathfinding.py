@@ -55,6 +55,7 @@ from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
 from shapely.ops import nearest_points
 
 from .geometry import EPSILON
+from .memory import approximate_bytes
 
 #: Quarter-circle segments of an inflation arc (6 -> 24 per full circle). Fewer make the graph
 #: smaller (its preparation grows with the square of the corners), more make it tighter.
@@ -628,10 +629,14 @@ class Navigator:
 #: same prepared polygon a question at once can crash the process; libgeos/geos#825), so each
 #: thread keeps its own cache: a navigator is only ever used by the thread that built it.
 _LOCAL = threading.local()
+#: Each thread keeps at most this many navigators, and at most this many bytes of them (issue
+#: 16: a 600-model table's navigator is tens of MB, so a count alone does not bound memory).
 _CACHE_SIZE = 32
+_CACHE_BYTES = 64 * 2**20
 
 
 def _cache() -> OrderedDict:
+    """This thread's navigators: key -> (navigator, approximate bytes)."""
     cache = getattr(_LOCAL, "navigators", None)
     if cache is None:
         cache = _LOCAL.navigators = OrderedDict()
@@ -641,6 +646,11 @@ def _cache() -> OrderedDict:
 def clear_cache() -> None:
     """Forget this thread's navigators (tests, benchmarks)."""
     _cache().clear()
+
+
+def cached_bytes() -> int:
+    """The approximate bytes of this thread's navigators."""
+    return sum(size for _, size in _cache().values())
 
 
 def navigator(
@@ -663,12 +673,14 @@ def navigator(
         tuple((o.key, o.height) for o in climbs),
     )
     cache = _cache()
-    nav = cache.get(key)
-    if nav is not None:
+    kept = cache.get(key)
+    if kept is not None:
         cache.move_to_end(key)
-        return nav
-    nav = cache[key] = Navigator(width, height, radius, hard, climbs, snap)
-    while len(cache) > _CACHE_SIZE:
+        return kept[0]
+    nav = Navigator(width, height, radius, hard, climbs, snap)
+    cache[key] = (nav, approximate_bytes(nav))
+    # The newest is always kept (it is in use); older ones go while over either bound.
+    while len(cache) > 1 and (len(cache) > _CACHE_SIZE or cached_bytes() > _CACHE_BYTES):
         cache.popitem(last=False)
     return nav
 
@@ -678,6 +690,7 @@ __all__ = [
     "EPSILON",
     "Navigator",
     "Obstacle",
+    "cached_bytes",
     "clear_cache",
     "inflate",
     "inflated_disc",

@@ -2,12 +2,15 @@
 page draws the table once per version (not twice per request), a step's picture is drawn once
 and kept with the step, and a change to the scenario is seen at once."""
 
+import re
+
 import pytest
 from django.core.cache import cache
 from django.test import Client
 
 from battlefield import pagecache, stepper
 from battlefield.models import Scenario, Step
+from rules.memory import approximate_bytes
 from tests.documents import scenario
 
 from .test_steps import committed  # noqa: F401  (fixture)
@@ -62,3 +65,95 @@ def test_a_step_picture_is_drawn_once_and_kept_with_the_step(committed, monkeypa
     assert first.content == second.content and first.content.startswith(b"\x89PNG")
     assert len(drawn) == 1
     assert bytes(Step.objects.get(scenario=committed, index=0).png) == first.content
+
+
+def csrf_input(response) -> str:
+    return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', response.content.decode())[1]
+
+
+def test_readers_share_one_rendering_of_the_page_each_with_their_own_csrf_token(monkeypatch):
+    """The share page's content is rendered once per version for every reader; the "Copy to
+    edit" form in it carries each visitor's own CSRF token, which works for them only."""
+    rendered = count_calls(monkeypatch, pagecache, "render_to_string")
+    s = Scenario.objects.create(document=scenario(), visibility=Scenario.Visibility.UNLISTED)
+    one, two = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    first, second = one.get(s.share_url()), two.get(s.share_url())
+    assert first.status_code == second.status_code == 200
+    assert len(rendered) == 1
+    assert "Copy to edit" in second.content.decode()
+    fork = f"/s/{s.share_token}/copy"
+    # Someone else's token is refused; one's own goes through (to the login, with no account).
+    assert one.post(fork, {"csrfmiddlewaretoken": csrf_input(second)}).status_code == 403
+    assert one.post(fork, {"csrfmiddlewaretoken": csrf_input(first)}).status_code == 302
+
+
+def test_the_owner_never_gets_the_readers_page_nor_readers_the_owners(django_user_model):
+    owner = django_user_model.objects.create_user("owner")
+    s = Scenario.objects.create(
+        document=scenario(), owner=owner, visibility=Scenario.Visibility.UNLISTED
+    )
+    signed_in = Client()
+    signed_in.force_login(owner)
+    reader = Client()
+    assert "New share link" not in reader.get(s.share_url()).content.decode()
+    assert "New share link" in signed_in.get(s.share_url()).content.decode()
+    assert "New share link" not in reader.get(s.share_url()).content.decode()
+
+
+def test_a_change_of_who_may_see_it_shows_at_once(django_user_model):
+    owner = django_user_model.objects.create_user("owner")
+    s = Scenario.objects.create(
+        document=scenario(), owner=owner, visibility=Scenario.Visibility.UNLISTED
+    )
+    reader = Client()
+    assert "Anyone with this link" in reader.get(s.share_url()).content.decode()
+    s.visibility = Scenario.Visibility.PUBLIC
+    s.save()
+    page = reader.get(s.share_url()).content.decode()
+    assert "Anyone with this link" in page and 'name="robots"' not in page
+    s.visibility = Scenario.Visibility.PRIVATE
+    s.save()
+    assert reader.get(s.share_url()).status_code == 404
+
+
+def test_an_htmx_partial_of_the_share_page_is_the_kept_content(monkeypatch):
+    rendered = count_calls(monkeypatch, pagecache, "render_to_string")
+    s = Scenario.objects.create(document=scenario(), visibility=Scenario.Visibility.UNLISTED)
+    whole = Client().get(s.share_url())
+    partial = (
+        Client()
+        .get(s.share_url(), headers={"HX-Request": "true", "HX-Request-Type": "partial"})
+        .content.decode()
+    )
+    assert len(rendered) == 1
+    assert partial.strip().startswith("<article") and "<html" not in partial
+    assert svg(whole) in partial
+
+
+def test_an_entry_over_the_byte_bound_is_not_kept(monkeypatch):
+    """The cache framework's entries are bounded in bytes (issue 16): a page or drawing over
+    PAGE_ENTRY_BYTES is computed for each request instead of kept."""
+    monkeypatch.setattr(pagecache, "PAGE_ENTRY_BYTES", 1000)
+    drawn = count_calls(monkeypatch, pagecache, "table_svg_and_legend")
+    rendered = count_calls(monkeypatch, pagecache, "render_to_string")
+    s = Scenario.objects.create(document=scenario())
+    for _ in range(2):
+        assert Client().get(s.share_url()).status_code == 200
+    assert len(drawn) == len(rendered) == 2
+
+
+def test_situations_are_kept_within_their_byte_bound(monkeypatch):
+    """The Situations kept per version are bounded by their approximate size, not only their
+    number: with room for about two, a third pushes the oldest out."""
+    pagecache.forget_situations()
+    first = Scenario.objects.create(document=scenario())
+    one = approximate_bytes(first.situation) * pagecache.SITUATION_GROWTH
+    monkeypatch.setattr(pagecache, "SITUATION_CACHE_BYTES", int(one * 2.5))
+    others = [Scenario.objects.create(document=scenario()) for _ in range(3)]
+    for s in [first, *others]:
+        pagecache.situation_of(s)
+    count, size = pagecache.kept_situations()
+    assert count == 2 and size <= pagecache.SITUATION_CACHE_BYTES
+    kept = pagecache.situation_of(others[-1])
+    assert pagecache.situation_of(others[-1]) is kept  # the newest is still kept
+    pagecache.forget_situations()
