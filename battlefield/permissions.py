@@ -156,9 +156,10 @@ def _get(*, light: bool = False, document: bool = True, **lookup) -> Scenario:
     return get_object_or_404(scenarios if document else scenarios.defer("document"), **lookup)
 
 
-def viewable_scenario(request, pk: int) -> Scenario:
-    """The scenario by id if this visitor may see it; otherwise 404 (never reveal it exists)."""
-    scenario = _get(pk=pk)
+def viewable_scenario(request, pk: int, *, document: bool = True) -> Scenario:
+    """The scenario by id if this visitor may see it; otherwise 404 (never reveal it exists).
+    `document=False`: as for `shared_scenario`."""
+    scenario = _get(pk=pk, document=document)
     if not can_view(request, scenario):
         raise Http404("No such scenario")
     return scenario

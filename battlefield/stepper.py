@@ -743,11 +743,12 @@ def tried_scenario(request, pk: int | None = None, token: str | None = None):
     scenario may try moves on it, since choosing, Suggest and Check store nothing): by id for
     those who may see it by id, by share token for anyone the link admits; 404 otherwise.
     Commit and Undo stay for those who may edit."""
+    # (the document is read only if the Situation kept for this version is not: pagecache)
     if token is not None:
-        scenario = shared_scenario(request, token)
+        scenario = shared_scenario(request, token, document=False)
     else:
         assert pk is not None, "a stepper URL names the scenario by id or by token"
-        scenario = viewable_scenario(request, pk)
+        scenario = viewable_scenario(request, pk, document=False)
     return scenario, scenario_urls(scenario, token=token, commit=can_edit(request, scenario))
 
 
