@@ -40,7 +40,7 @@ def main() -> None:
     from django.contrib.auth.models import User
     from django.db import connection
     from django.test import Client
-    from django.test.utils import setup_test_environment
+    from django.test.utils import setup_test_environment, teardown_test_environment
     from timing import compare, median_cpu_ms
 
     from battlefield.models import Scenario
@@ -96,6 +96,7 @@ def main() -> None:
         )
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
+        teardown_test_environment()  # (the next benchmark in this process sets up its own)
 
 
 if __name__ == "__main__":
