@@ -9,6 +9,8 @@ change of who may see it) and never comes back to an old document, so anything c
   overlays (`stepper.reach_overlays`) are kept per version too.
 - `page_drawing`: the table SVG and its legend rows for the scenario page and the share page,
   drawn once (one scene for both).
+- `per_version`: anything else a page shows that only a new version changes (the stepper's log
+  of steps, which would otherwise read every step's document on every Check).
 - `reader_content`: the share page's whole content as a reader sees it (anyone who may not
   manage or delete the scenario), rendered once per version; only the page around it (the
   visitor's own menu, CSRF token and CSP nonce) is rendered per request.
@@ -121,6 +123,18 @@ def page_drawing(scenario) -> dict:
         drawing = {"svg": svg, "legend_rows": rows}
         _keep(key, drawing, len(svg) + 200 * len(rows))
     return drawing
+
+
+def per_version(scenario, name: str, compute):
+    """`compute()`, kept for the scenario's version under `name` (something pages show that
+    only a change of the scenario changes, like its log of steps: every step comes with a new
+    version)."""
+    key = f"arbiter:{name}:{PAGE_REVISION}:{scenario.share_token}:{scenario.version}"
+    value = cache.get(key)
+    if value is None:
+        value = compute()
+        _keep(key, value, len(repr(value)))
+    return value
 
 
 #: Rendered where the CSRF token goes in a kept page, and replaced by the visitor's own token

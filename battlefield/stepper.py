@@ -40,7 +40,7 @@ from rules.systems import SYSTEMS, Declaration, MoveType
 
 from . import ratelimit
 from .models import Scenario, StaleScenario, Step
-from .pagecache import situation_of
+from .pagecache import per_version, situation_of
 from .permissions import can_edit, editable_scenario, shared_scenario, viewable_scenario
 from .pictures import Overlay, table_png, table_svg
 from .ratelimit import rate_limit
@@ -754,11 +754,15 @@ def tried_scenario(request, pk: int | None = None, token: str | None = None):
 
 def base_context(request, scenario: Scenario) -> dict:
     may_edit = can_edit(request, scenario)
+    # (each step reads its document to name the unit: kept per version, not read per Check)
+    log, can_undo = per_version(
+        scenario, "step-log", lambda: (log_rows(scenario), undoable(scenario) is not None)
+    )
     context = {
         "scenario": scenario,
-        "log": log_rows(scenario),
+        "log": log,
         "may_edit": may_edit,
-        "undoable": may_edit and undoable(scenario) is not None,
+        "undoable": may_edit and can_undo,
         "save_note": None,
     }
     if not may_edit:

@@ -157,3 +157,19 @@ def test_situations_are_kept_within_their_byte_bound(monkeypatch):
     kept = pagecache.situation_of(others[-1])
     assert pagecache.situation_of(others[-1]) is kept  # the newest is still kept
     pagecache.forget_situations()
+
+
+def test_the_step_log_is_read_once_per_version(committed, client, django_assert_max_num_queries):  # noqa: F811
+    """The stepper's log names each step's unit from the step's own document: read once per
+    version, not on every page and Check; a new step (a new version) shows at once."""
+    url = f"/scenarios/{committed.pk}/move"
+    first = client.get(url)
+    assert "Step 0" in first.content.decode()
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    assert not [q for q in queries.captured_queries if "battlefield_step" in q["sql"]]
+    client.post(f"/scenarios/{committed.pk}/move/undo", {"version": str(committed.version)})
+    assert "Undo of step 0" in client.get(url).content.decode()
