@@ -173,3 +173,37 @@ def test_the_step_log_is_read_once_per_version(committed, client, django_assert_
     assert not [q for q in queries.captured_queries if "battlefield_step" in q["sql"]]
     client.post(f"/scenarios/{committed.pk}/move/undo", {"version": str(committed.version)})
     assert "Undo of step 0" in client.get(url).content.decode()
+
+
+def test_a_second_check_on_the_same_board_and_declared_move_reuses_the_reach_overlay(
+    client, django_user_model, monkeypatch
+):
+    """The reachable region depends on the board (the version) and the declared move, not on
+    where the player put the models: worked out once for both (issue 16: half of a Check)."""
+    from shapely.geometry import box
+
+    import rules
+
+    asked = []
+
+    def reach(situation, move):
+        asked.append((move.unit, tuple(move.dice or ())))
+        return [(box(25, 15, 35, 25), "ground")]
+
+    monkeypatch.setattr(rules, "reach", reach, raising=False)
+    owner = django_user_model.objects.create_user("checker")
+    client.force_login(owner)
+    s = Scenario.objects.create(document=scenario(), owner=owner)
+    check = f"/scenarios/{s.pk}/move/check"
+    declared = {"unit": "B", "type": "advance", "roll": "hand", "dice": "3"}
+    for x in ("30", "31", "29.5"):  # three placements of the same move
+        moved = {**declared, "pose-B1-x": x, "pose-B1-y": "25", "pose-B2-x": "33"}
+        response = client.post(check, {**moved, "pose-B2-y": "25"})
+        assert 'class="overlay reachable reachable-ground"' in response.content.decode()
+    assert asked == [("B", (3,))]
+    # Other dice are another declared move; a changed board (a new version) another board.
+    client.post(check, {**declared, "dice": "5", "pose-B1-x": "30", "pose-B1-y": "25"})
+    assert len(asked) == 2
+    s.rename("Moved on")
+    client.post(check, {**declared, "pose-B1-x": "30", "pose-B1-y": "25"})
+    assert len(asked) == 3
