@@ -1065,9 +1065,13 @@ def step_url(step: Step) -> str:
 # -- step links -------------------------------------------------------------------------------
 
 
-def shared_step(request, token: str, index: int) -> tuple[Scenario, Step]:
-    scenario = shared_scenario(request, token)  # 404 unless its link may be used (issue 7)
-    step = get_object_or_404(Step, scenario=scenario, index=index)
+def shared_step(request, token: str, index: int, *, document: bool = True) -> tuple[Scenario, Step]:
+    """`document=False`: leave the scenario's document and the step's picture unread until
+    something asks for them."""
+    # 404 unless its link may be used (issue 7)
+    scenario = shared_scenario(request, token, document=document)
+    steps = Step.objects if document else Step.objects.defer("png")
+    step = get_object_or_404(steps, scenario=scenario, index=index)
     return scenario, step
 
 
@@ -1092,20 +1096,28 @@ def step_situations(step: Step):
 @require_GET
 def step_detail(request, token: str, index: int):
     """A committed step, read-only for anyone with the link: before and after, dice, verdict."""
-    scenario, step = shared_step(request, token, index)
-    before, after, highlight = step_situations(step)
+    scenario, step = shared_step(request, token, index, document=False)
+
+    def drawn() -> dict:
+        """What the step shows, from its documents (a step never changes; kept per version)."""
+        before, after, highlight = step_situations(step)
+        names = names_of_document(step.before)
+        return {
+            "summary": step_summary(step),
+            "findings": finding_rows(step.verdict.get("findings", []), names),
+            "events": event_rows(step.verdict.get("events", []), names),
+            "before_svg": table_svg(before, dom_id="before") if before else None,
+            "after_svg": table_svg(after, highlight=highlight, dom_id="after") if after else None,
+            "unit_name": (after or before).unit_name if (after or before) else "",
+        }
+
     context = {
         "scenario": scenario,
         "step": step,
-        "summary": step_summary(step),
+        **per_version(scenario, f"step-page-{index}", drawn),
         "verdict": step.verdict,
-        "findings": finding_rows(step.verdict.get("findings", []), names_of_document(step.before)),
-        "events": event_rows(step.verdict.get("events", []), names_of_document(step.before)),
         "dice": step.dice.get("dice", []),
         "seed": step.dice.get("seed"),
-        "before_svg": table_svg(before, dom_id="before") if before else None,
-        "after_svg": table_svg(after, highlight=highlight, dom_id="after") if after else None,
-        "unit_name": (after or before).unit_name if (after or before) else "",
         "og_image": request.build_absolute_uri(reverse("step_png", args=[token, index])),
         "page_url": request.build_absolute_uri(step_url(step)),
         "previous": index - 1 if index > 0 else None,

@@ -207,3 +207,15 @@ def test_a_second_check_on_the_same_board_and_declared_move_reuses_the_reach_ove
     s.rename("Moved on")
     client.post(check, {**declared, "pose-B1-x": "30", "pose-B1-y": "25"})
     assert len(asked) == 3
+
+
+def test_a_step_page_draws_its_tables_once(committed, monkeypatch):  # noqa: F811
+    """A step never changes: its before and after tables are drawn for the first visitor and
+    kept (per version of its scenario), not drawn again for every visitor."""
+    drawn = count_calls(monkeypatch, stepper, "table_svg")
+    url = f"/s/{committed.share_token}/steps/0/"
+    first, second = Client().get(url), Client().get(url)
+    assert first.status_code == second.status_code == 200
+    assert len(drawn) == 2  # before and after, once
+    assert 'id="before"' in second.content.decode() and 'id="after"' in second.content.decode()
+    assert "Normal move by Khorne Berzerkers" in second.content.decode()
