@@ -7,6 +7,7 @@ see them)."""
 from __future__ import annotations
 
 import sys
+import types
 
 import numpy as np
 import shapely
@@ -16,6 +17,16 @@ from shapely.geometry.base import BaseGeometry
 GEOS_COORDINATE_BYTES = 24
 #: A GEOS geometry's own structure, and a prepared geometry's index, per geometry (about).
 GEOS_GEOMETRY_BYTES = 200
+#: What an entry refers to but does not own (code, classes, modules: walking a module would
+#: measure the whole program).
+SHARED = (
+    bool,
+    type,
+    types.ModuleType,
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    types.MethodType,
+)
 #: Items measured of a long list or tuple (the rest are taken to be alike).
 SAMPLE = 32
 
@@ -27,7 +38,7 @@ def approximate_bytes(root: object) -> int:
     total = 0
     while stack:
         obj = stack.pop()
-        if id(obj) in seen or obj is None or isinstance(obj, (bool, type)):
+        if id(obj) in seen or obj is None or isinstance(obj, SHARED):
             continue
         seen.add(id(obj))
         if isinstance(obj, BaseGeometry):

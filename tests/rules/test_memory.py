@@ -69,3 +69,10 @@ def test_a_navigator_over_the_bound_alone_is_still_kept_while_in_use(fresh_navig
     assert navigators_for([0.5])[0] is nav
     navigators_for([0.6])
     assert len(pathfinding._cache()) == 1
+
+
+def test_code_and_modules_an_entry_refers_to_are_not_counted():
+    import rules
+
+    entry = {"reach": rules.reach, "module": rules, "rows": [1.5] * 10}
+    assert approximate_bytes(entry) < 2_000
