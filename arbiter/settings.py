@@ -102,6 +102,9 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
+            # Kept open between requests, as with PostgreSQL: opening one (and setting WAL on it)
+            # cost more than the live table's whole "nothing changed" answer (issue 17).
+            "CONN_MAX_AGE": 60,
             "OPTIONS": {
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,
@@ -111,6 +114,16 @@ else:
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# What pages keep per scenario version (battlefield/pagecache.py), in each process's memory: at
+# most 100 entries of at most PAGE_ENTRY_BYTES (1 MB) each, so at most 100 MB and in practice a
+# few MB (a busy table's page is ~60 KB). Point it at Redis to share it between app servers.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "OPTIONS": {"MAX_ENTRIES": 100},
+    }
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

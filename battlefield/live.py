@@ -20,6 +20,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET
 
 from .models import Scenario, Step
+from .pagecache import per_version
 from .permissions import can_view, light_scenario, shared_scenario
 from .stepper import step_summary
 
@@ -38,7 +39,9 @@ def live_context(scenario: Scenario, *, since: int | None = None, steps: int | N
         "live_scenario": scenario,
         "live_etag": etag(scenario.version),
         "live_since": scenario.version if since is None else since,
-        "live_steps": scenario.steps.count() if steps is None else steps,
+        "live_steps": per_version(scenario, "step-count", scenario.steps.count)
+        if steps is None
+        else steps,
         "live_seconds": POLL_SECONDS,
     }
 

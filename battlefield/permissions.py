@@ -24,6 +24,7 @@ like the stepper's, catch it themselves). Scenario.save refuses a save that race
 from __future__ import annotations
 
 from django.core.exceptions import BadRequest, PermissionDenied
+from django.db import connection
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -121,41 +122,55 @@ CHECKED_FIELDS = ("share_token", "version", "visibility", "owner_id", "club_id",
 
 
 def light_scenario(share_token: str) -> Scenario | None:
-    """The scenario with only CHECKED_FIELDS read, by one plain SELECT (None if there is none):
-    the live table asks this for every viewer every 2 s, and building the ORM query cost more
-    than running it. Check it with `can_view` before answering anything about it."""
-    table = Scenario._meta.db_table
-    columns = ", ".join(
-        str(f.column) for f in Scenario._meta.concrete_fields if f.attname in CHECKED_FIELDS
-    )
-    rows = list(
-        Scenario.objects.raw(
-            f"SELECT id, {columns} FROM {table} WHERE share_token = %s", [share_token]
+    """The scenario with only CHECKED_FIELDS read, by one plain SELECT on the unique share token
+    (None if there is none, or if it is deleted: nobody sees a deleted scenario through its
+    link, so its deletion date need not be read): the live table asks this for every viewer
+    every 2 s, and building an ORM query cost five times running it (issue 17). Check it with
+    `can_view` before answering anything about it."""
+    fields = [
+        f for f in Scenario._meta.concrete_fields if f.primary_key or f.attname in CHECKED_FIELDS
+    ]
+    read = [f for f in fields if f.attname != "deleted_at"]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {', '.join(str(f.column) for f in read)} FROM {Scenario._meta.db_table} "
+            "WHERE share_token = %s AND deleted_at IS NULL",
+            [share_token],
         )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = dict(zip((f.attname for f in read), row, strict=True), deleted_at=None)
+    # (from_db takes the values in the model's field order)
+    return Scenario.from_db(
+        connection.alias, [f.attname for f in fields], [values[f.attname] for f in fields]
     )
-    return rows[0] if rows else None
 
 
-def _get(*, light: bool = False, **lookup) -> Scenario:
+def _get(*, light: bool = False, document: bool = True, **lookup) -> Scenario:
     if light:
         if (scenario := light_scenario(lookup["share_token"])) is None:
             raise Http404("No such scenario")
         return scenario
-    return get_object_or_404(Scenario.objects.select_related("club", "owner"), **lookup)
+    scenarios = Scenario.objects.select_related("club", "owner")
+    return get_object_or_404(scenarios if document else scenarios.defer("document"), **lookup)
 
 
-def viewable_scenario(request, pk: int) -> Scenario:
-    """The scenario by id if this visitor may see it; otherwise 404 (never reveal it exists)."""
-    scenario = _get(pk=pk)
+def viewable_scenario(request, pk: int, *, document: bool = True) -> Scenario:
+    """The scenario by id if this visitor may see it; otherwise 404 (never reveal it exists).
+    `document=False`: as for `shared_scenario`."""
+    scenario = _get(pk=pk, document=document)
     if not can_view(request, scenario):
         raise Http404("No such scenario")
     return scenario
 
 
-def shared_scenario(request, token: str, *, light: bool = False) -> Scenario:
+def shared_scenario(request, token: str, *, light: bool = False, document: bool = True) -> Scenario:
     """The scenario by share token if it may be seen through its link; otherwise 404.
-    `light`: read only the columns the check needs (CHECKED_FIELDS)."""
-    scenario = _get(share_token=token, light=light)
+    `light`: read only the columns the check needs (CHECKED_FIELDS). `document=False`: leave
+    the document unread until something asks for it (a page served from what was kept for its
+    version needs no more than the row)."""
+    scenario = _get(share_token=token, light=light, document=document)
     if not can_view(request, scenario, via_link=True):
         raise Http404("No such scenario")
     return scenario

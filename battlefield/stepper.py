@@ -43,7 +43,7 @@ from rules.systems import SYSTEMS, Declaration, MoveType
 from . import permissions, ratelimit
 from .editor import casualties, remove_casualty, restore_casualty, set_turn
 from .models import Scenario, StaleScenario, Step
-from .pagecache import situation_of
+from .pagecache import per_version, situation_of
 from .permissions import can_edit, editable_scenario, shared_scenario, viewable_scenario
 from .pictures import Overlay, table_png, table_svg
 from .ratelimit import rate_limit
@@ -831,21 +831,26 @@ def tried_scenario(request, pk: int | None = None, token: str | None = None):
     scenario may try moves on it, since choosing, Suggest and Check store nothing): by id for
     those who may see it by id, by share token for anyone the link admits; 404 otherwise.
     Commit and Undo stay for those who may edit."""
+    # (the document is read only if the Situation kept for this version is not: pagecache)
     if token is not None:
-        scenario = shared_scenario(request, token)
+        scenario = shared_scenario(request, token, document=False)
     else:
         assert pk is not None, "a stepper URL names the scenario by id or by token"
-        scenario = viewable_scenario(request, pk)
+        scenario = viewable_scenario(request, pk, document=False)
     return scenario, scenario_urls(scenario, token=token, commit=can_edit(request, scenario))
 
 
 def base_context(request, scenario: Scenario) -> dict:
     may_edit = can_edit(request, scenario)
+    # (each step reads its document to name the unit: kept per version, not read per Check)
+    log, can_undo = per_version(
+        scenario, "step-log", lambda: (log_rows(scenario), undoable(scenario) is not None)
+    )
     context = {
         "scenario": scenario,
-        "log": log_rows(scenario),
+        "log": log,
         "may_edit": may_edit,
-        "undoable": may_edit and undoable(scenario) is not None,
+        "undoable": may_edit and can_undo,
         "save_note": None,
     }
     if not may_edit:
@@ -1255,9 +1260,13 @@ def step_url(step: Step) -> str:
 # -- step links -------------------------------------------------------------------------------
 
 
-def shared_step(request, token: str, index: int) -> tuple[Scenario, Step]:
-    scenario = shared_scenario(request, token)  # 404 unless its link may be used (issue 7)
-    step = get_object_or_404(Step, scenario=scenario, index=index)
+def shared_step(request, token: str, index: int, *, document: bool = True) -> tuple[Scenario, Step]:
+    """`document=False`: leave the scenario's document and the step's picture unread until
+    something asks for them."""
+    # 404 unless its link may be used (issue 7)
+    scenario = shared_scenario(request, token, document=document)
+    steps = Step.objects if document else Step.objects.defer("png")
+    step = get_object_or_404(steps, scenario=scenario, index=index)
     return scenario, step
 
 
@@ -1282,38 +1291,44 @@ def step_situations(step: Step):
 @require_GET
 def step_detail(request, token: str, index: int):
     """A committed step, read-only for anyone with the link: before and after, dice, verdict."""
-    scenario, step = shared_step(request, token, index)
-    before, after, highlight = step_situations(step)
+    scenario, step = shared_step(request, token, index, document=False)
+
+    def drawn() -> dict:
+        """What the step shows, from its documents (a step never changes; kept per version)."""
+        before, after, highlight = step_situations(step)
+        names = names_of_document(step.before)
+        move = step.verdict.get("move", {})
+        return {
+            "summary": step_summary(step),
+            "findings": finding_rows(step.verdict.get("findings", []), names),
+            "events": event_rows(step.verdict.get("events", []), names),
+            # the target by the name the table labels (#13), not its id
+            "target_name": names.get(move.get("target") or "", move.get("target")),
+            "before_svg": table_svg(
+                before,
+                overlays=shown_overlays(before, step.verdict, trails=False, ghosts=False),
+                dom_id="before",
+            )
+            if before
+            else None,
+            "after_svg": table_svg(
+                after,
+                highlight=highlight,
+                overlays=shown_overlays(before, step.verdict, placed=after) if before else (),
+                dom_id="after",
+            )
+            if after
+            else None,
+            "unit_name": (after or before).unit_name if (after or before) else "",
+        }
+
     context = {
         "scenario": scenario,
         "step": step,
-        "summary": step_summary(step),
+        **per_version(scenario, f"step-page-{index}", drawn),
         "verdict": step.verdict,
-        "findings": finding_rows(step.verdict.get("findings", []), names_of_document(step.before)),
-        "events": event_rows(step.verdict.get("events", []), names_of_document(step.before)),
         "dice": step.dice.get("dice", []),
         "seed": step.dice.get("seed"),
-        # the target by the name the table labels (#13), not its id
-        "target_name": names_of_document(step.before).get(
-            step.verdict.get("move", {}).get("target") or "",
-            step.verdict.get("move", {}).get("target"),
-        ),
-        "before_svg": table_svg(
-            before,
-            overlays=shown_overlays(before, step.verdict, trails=False, ghosts=False),
-            dom_id="before",
-        )
-        if before
-        else None,
-        "after_svg": table_svg(
-            after,
-            highlight=highlight,
-            overlays=shown_overlays(before, step.verdict, placed=after) if before else (),
-            dom_id="after",
-        )
-        if after
-        else None,
-        "unit_name": (after or before).unit_name if (after or before) else "",
         "og_image": request.build_absolute_uri(reverse("step_png", args=[token, index])),
         "page_url": request.build_absolute_uri(step_url(step)),
         "previous": index - 1 if index > 0 else None,

@@ -42,7 +42,7 @@ from . import permissions
 from .accounts import SharingForm
 from .forms import ImportForm, NewScenarioForm, RenameForm
 from .models import RESTORE_DAYS, Lesson, Scenario, blank_document
-from .pagecache import page_drawing, situation_of
+from .pagecache import page_drawing, reader_content, situation_of
 from .permissions import (
     deletable_scenario,
     editable_scenario,
@@ -208,10 +208,15 @@ def scenario_detail(request, pk: int):
 @require_GET
 def share(request, token: str):
     """The read-only share page: anyone with the link, no account, no edit controls."""
-    scenario = shared_scenario(request, token)
+    scenario = shared_scenario(request, token, document=False)
     context = scenario_context(request, scenario, editable=False)
     context["copy_asked"] = request.GET.get(COPY_ASKED) == "1" and request.user.is_authenticated
-    return page(request, "battlefield/scenario.html", context)
+    if context["can_manage"] or context["can_delete"] or context["copy_asked"]:
+        # the owner's controls, or the prompt to copy after signing in: this visitor's own page
+        return page(request, "battlefield/scenario.html", context)
+    # A reader's content is the same for every reader of this version (issue 16: <= 5 ms).
+    content = reader_content(request, scenario, context)
+    return page(request, "battlefield/share.html", {**context, "content": content})
 
 
 def scenario_context(request, scenario: Scenario, *, editable: bool, **extra) -> dict:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
-import secrets
 from typing import Any
 
 from .errors import InvalidInput
 from .verdict import Die
+
+_SYSTEM_RANDOM = random.SystemRandom()
 
 
 class Dice:
@@ -20,7 +21,9 @@ class Dice:
 
     def __init__(self, entered: tuple[int, ...] | None, seed: int | None = None):
         self.entered = list(entered) if entered is not None else None
-        self.seed = seed if seed is not None else secrets.randbits(32)
+        # (the operating system's randomness, as `secrets` uses, without importing `secrets`
+        # and its hashing modules, a part of every `python -m rules` start)
+        self.seed = seed if seed is not None else _SYSTEM_RANDOM.getrandbits(32)
         self._rng = random.Random(self.seed)
         self.rolled: list[Die] = []
 

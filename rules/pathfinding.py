@@ -720,13 +720,16 @@ class Navigator:
 #: same prepared polygon a question at once can crash the process; libgeos/geos#825), so each
 #: thread keeps its own cache: a navigator is only ever used by the thread that built it.
 _LOCAL = threading.local()
+#: Each thread keeps at most this many navigators, and at most this many bytes of them (issue
+#: 16: a 600-model table's navigator is tens of MB, so a count alone does not bound memory).
 _CACHE_SIZE = 32
-#: ... and at most about this many bytes of them (`Navigator.footprint_bytes`): one navigator of a
-#: 600-model, 200-piece table weighs tens of MB, a bench table's one or two.
-_CACHE_BYTES = 96 * 1024 * 1024
+#: (`Navigator.footprint_bytes`): one navigator of a 600-model, 200-piece table weighs tens of
+#: MB, a bench table's one or two.
+_CACHE_BYTES = 96 * 2**20
 
 
 def _cache() -> OrderedDict:
+    """This thread's navigators: key -> (navigator, approximate bytes)."""
     cache = getattr(_LOCAL, "navigators", None)
     if cache is None:
         cache = _LOCAL.navigators = OrderedDict()
@@ -736,6 +739,11 @@ def _cache() -> OrderedDict:
 def clear_cache() -> None:
     """Forget this thread's navigators (tests, benchmarks)."""
     _cache().clear()
+
+
+def cached_bytes() -> int:
+    """The approximate bytes of this thread's navigators."""
+    return sum(size for _, size in _cache().values())
 
 
 def navigator(
@@ -758,17 +766,15 @@ def navigator(
         tuple((o.key, o.height) for o in climbs),
     )
     cache = _cache()
-    nav = cache.get(key)
-    if nav is not None:
+    kept = cache.get(key)
+    if kept is not None:
         cache.move_to_end(key)
-        return nav
-    nav = cache[key] = Navigator(width, height, radius, hard, climbs, snap)
-    # the least recently used go first, while there are too many or they weigh too much (the
-    # one just built always stays)
-    total = sum(n.footprint_bytes for n in cache.values())
-    while len(cache) > 1 and (len(cache) > _CACHE_SIZE or total > _CACHE_BYTES):
-        _, gone = cache.popitem(last=False)
-        total -= gone.footprint_bytes
+        return kept[0]
+    nav = Navigator(width, height, radius, hard, climbs, snap)
+    cache[key] = (nav, nav.footprint_bytes)
+    # The newest is always kept (it is in use); older ones go while over either bound.
+    while len(cache) > 1 and (len(cache) > _CACHE_SIZE or cached_bytes() > _CACHE_BYTES):
+        cache.popitem(last=False)
     return nav
 
 
@@ -777,6 +783,7 @@ __all__ = [
     "EPSILON",
     "Navigator",
     "Obstacle",
+    "cached_bytes",
     "clear_cache",
     "inflate",
     "inflated_disc",

@@ -113,6 +113,28 @@ def test_a_reload_link_to_another_site_is_not_offered(shared):
     assert f'href="{shared.share_url()}"' in response.content.decode()
 
 
+def test_a_signed_in_viewer_gets_the_304_without_a_session_or_user_lookup(
+    client, shared, django_assert_num_queries
+):
+    """The fast path (issue 17): a viewer who is signed in (session cookie sent) still costs
+    one read of the scenario's row per poll, and nothing of the session or the account."""
+    url = f"/s/{shared.share_token}/live?since=1&steps=0"
+    assert client.cookies.get("sessionid")  # the owner is signed in
+    with django_assert_num_queries(1) as queries:
+        response = client.get(url, headers={"If-None-Match": '"v1"'})
+    assert response.status_code == 304 and response.content == b""
+    (query,) = [q["sql"] for q in queries.captured_queries]
+    assert "battlefield_scenario" in query
+    assert "session" not in query and "auth_user" not in query
+
+
+def test_a_deleted_scenario_stops_answering_its_pollers(client, shared):
+    url = f"/s/{shared.share_token}/live"
+    shared.soft_delete()
+    assert Client().get(url, headers={"If-None-Match": '"v1"'}).status_code == 404
+    assert client.get(url, headers={"If-None-Match": '"v1"'}).status_code == 404  # owner too
+
+
 def test_a_private_scenario_does_not_answer_strangers(owner):
     private = Scenario.objects.create(
         document=scenario(), owner=owner, visibility=Scenario.Visibility.PRIVATE

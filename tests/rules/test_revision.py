@@ -29,3 +29,11 @@ def test_the_rules_revision_is_the_rules_contract_in_force():
         f"shared/RULES.md changed (SHA-256 starts {digest}): bring the engine in line, then "
         f"update RULES_REVISION in rules/revision.py"
     )
+
+
+def test_the_engine_version_is_the_installed_packages():
+    from importlib import metadata
+
+    from rules.revision import engine_version
+
+    assert engine_version() == f"arbiter {metadata.version('arbiter')}"
