@@ -145,19 +145,24 @@ CSRF_PLACEHOLDER = "arbiter-csrf-placeholder-f3b9c1"
 def reader_content(request, scenario, context: dict) -> SafeString:
     """The share page's `content` partial for a reader, rendered once per version: keyed by
     the scenario's share token (random and never reused, unlike a row id), its version, who may
-    see it (visibility, club) and the site address its links are written with. Rendered without
-    the request, so nothing of the visitor's own (session, account, messages) is kept in it."""
+    see it (visibility, club), the site address its links are written with, and whether the
+    reader is signed in (a signed-in reader copies with a form, a signed-out one is sent to log
+    in first). Rendered without the request, so nothing else of the visitor's own (session,
+    account, messages) is kept in it."""
     club = scenario.club.name if scenario.club_id else ""
     origin = request.build_absolute_uri("/")
     address = hashlib.sha256(f"{origin}\n{club}".encode()).hexdigest()[:16]
+    signed_in = bool(request.user.is_authenticated)
     key = (
         f"arbiter:reader-content:{PAGE_REVISION}:{scenario.share_token}:{scenario.version}:"
-        f"{scenario.visibility}:{scenario.club_id}:{address}"
+        f"{scenario.visibility}:{scenario.club_id}:{address}:{int(signed_in)}"
     )
     html = cache.get(key)
     if html is None:
+        reader = {"is_authenticated": signed_in}  # all the content reads of its visitor
         html = render_to_string(
-            "battlefield/scenario.html#content", {**context, "csrf_token": CSRF_PLACEHOLDER}
+            "battlefield/scenario.html#content",
+            {**context, "user": reader, "csrf_token": CSRF_PLACEHOLDER},
         )
         _keep(key, html, len(html))
     return mark_safe(html.replace(CSRF_PLACEHOLDER, get_token(request)))  # noqa: S308 (ours)

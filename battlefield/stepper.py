@@ -966,7 +966,9 @@ def step_seed(scenario: Scenario) -> int:
     back, reloading, editing the table (e.g. removing and restoring a casualty) or editing the
     seed in the URL cannot change; committing a move (or an undo, also a step) makes the next
     step's roll a new one."""
-    value = f"{scenario.pk}:{scenario.steps.count()}"
+    # the step count kept per version (the live table's, battlefield/live.py): a step changes
+    # the version, so it is never stale
+    value = f"{scenario.pk}:{per_version(scenario, 'step-count', scenario.steps.count)}"
     return int(salted_hmac(STEP_DICE_SALT, value, algorithm="sha256").hexdigest()[:8], 16)
 
 

@@ -26,7 +26,7 @@ from ..errors import InvalidInput
 from ..geometry import EPSILON
 from ..move import Move
 from ..naming import named
-from ..situation import Model, Situation, Unit
+from ..situation import Model, Situation, Unit, on_table
 from ..verdict import Verdict
 from .bystanders import carry_joined, joined_characters
 from .flying import finish, pose_dict
@@ -148,13 +148,19 @@ def leave_the_table(
             verdict.events.append({"event": "slain", "unit": c.id, "general": c.has("GENERAL")})
         removed = [m.id for u in (unit, *joined) for m in u.models]
         return finish(verdict, situation, [], {}, removed)
+    carried = carry_joined(situation, unit, where)
+    if not all(on_table(c, situation.table) for c in carried):
+        # [house] a character stood between its unit and the edge: the unit and its characters
+        # come back on together, keeping their places (the group touches the edge it crossed)
+        group = back_on_the_table(situation, where + carried)
+        where, carried = group[: len(where)], group[len(where) :]
     for m in where:
         start = unit.model(m.id)
         verdict.models[m.id] = {
             "distance_moved": round(math.hypot(m.x - start.x, m.y - start.y), 4),
             "end": pose_dict(m),
         }
-    return finish(verdict, situation, where + carry_joined(situation, unit, where), {})
+    return finish(verdict, situation, where + carried, {})
 
 
 __all__ = ["RULE", "back_on_the_table", "leave_the_table", "off_the_table"]

@@ -71,20 +71,29 @@ def csrf_input(response) -> str:
     return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', response.content.decode())[1]
 
 
-def test_readers_share_one_rendering_of_the_page_each_with_their_own_csrf_token(monkeypatch):
-    """The share page's content is rendered once per version for every reader; the "Copy to
-    edit" form in it carries each visitor's own CSRF token, which works for them only."""
+def test_readers_share_one_rendering_of_the_page_each_with_their_own_csrf_token(
+    monkeypatch, django_user_model
+):
+    """The share page's content is rendered once per version for every signed-in reader (and
+    once for those signed out, who are sent to log in before copying); the "Copy to edit" form
+    in it carries each visitor's own CSRF token, which works for them only."""
     rendered = count_calls(monkeypatch, pagecache, "render_to_string")
     s = Scenario.objects.create(document=scenario(), visibility=Scenario.Visibility.UNLISTED)
     one, two = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    one.force_login(django_user_model.objects.create_user("one"))
+    two.force_login(django_user_model.objects.create_user("two"))
     first, second = one.get(s.share_url()), two.get(s.share_url())
     assert first.status_code == second.status_code == 200
     assert len(rendered) == 1
     assert "Copy to edit" in second.content.decode()
     fork = f"/s/{s.share_token}/copy"
-    # Someone else's token is refused; one's own goes through (to the login, with no account).
+    # Someone else's token is refused; one's own goes through (to the copy).
     assert one.post(fork, {"csrfmiddlewaretoken": csrf_input(second)}).status_code == 403
     assert one.post(fork, {"csrfmiddlewaretoken": csrf_input(first)}).status_code == 302
+    # A signed-out reader gets the version rendered for readers signed out: a link to log in.
+    signed_out = Client().get(s.share_url()).content.decode()
+    assert len(rendered) == 2 and "Copy to edit" in signed_out
+    assert f'action="{fork}"' not in signed_out
 
 
 def test_the_owner_never_gets_the_readers_page_nor_readers_the_owners(django_user_model):

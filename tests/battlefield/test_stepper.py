@@ -560,6 +560,7 @@ def test_the_server_roll_is_the_steps_own_and_the_url_cannot_change_it(client, c
     charging.rename("Charge, later")  # editing the table does not re-roll the step
     assert str(step_seed(charging)) == bound
     Step.append(charging, {"unit": "A", "type": "charge"}, {"legal": True}, before=charge_table())
+    charging.rename("Charge, after the step")  # a commit saves the moved table: a new version
     assert str(step_seed(charging)) != bound  # the next step has dice of its own
 
 

@@ -245,3 +245,16 @@ def test_a_drive_back_over_the_edge_with_the_d6_given_is_judged():
     event = leave_event(verdict)
     assert (event["roll"], event["modifier"], event["outcome"]) == (3, -1, "off-table")
     assert after_x(verdict, "F1") == 1
+
+
+def test_a_character_between_its_unit_and_the_edge_comes_back_with_it_keeping_its_place():
+    """Found by the odd-tables property test: a joined Hero standing between its unit and the
+    edge was carried off with it and, when the unit came back on, left beyond the edge (the
+    judgement then failed to build the table after the move). [house] The unit and its
+    characters come back together, keeping their places: the Hero (4 cm across, centre 3 cm to
+    the left of F1's) ends touching the edge, F1 still 3 cm to its right."""
+    verdict = judge(table(hero(7, 50)), fall_back(roll=6))
+    assert verdict.legal, failed_rules(verdict)
+    hero_x, stand_x = after_x(verdict, "H1"), after_x(verdict, "F1")
+    assert hero_x == pytest.approx(1)  # its left edge on the table's edge
+    assert stand_x - hero_x == pytest.approx(10 - 7)
