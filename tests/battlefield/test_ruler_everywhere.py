@@ -5,7 +5,10 @@ rate limit like the other engine endpoints."""
 
 from __future__ import annotations
 
+from io import StringIO
+
 import pytest
+from django.core.management import call_command
 from django.test import Client
 
 from battlefield.models import Scenario
@@ -69,3 +72,31 @@ def test_the_ruler_counts_against_the_api_rate_limit(settings):
     url = f"/s/{shared.share_token}/ruler"
     codes = [visitor.get(url, B1_TO_POINT).status_code for _ in range(3)]
     assert codes == [200, 200, 429]
+
+
+@pytest.fixture
+def demo(db):
+    call_command("load_demo", stdout=StringIO())
+
+
+def test_a_lessons_ruler_measures_the_table_each_step_shows(demo):
+    anyone = Client()
+    assert 'data-ruler-url="/lessons/surge-basics/4/ruler"' in (
+        anyone.get("/lessons/surge-basics/4/").content.decode()
+    )
+    # The "Try it" step's placement form measures too.
+    assert 'data-ruler-url="/lessons/surge-basics/7/ruler"' in (
+        anyone.get("/lessons/surge-basics/7/").content.decode()
+    )
+    b4_to_c3 = {"a": "model:B4", "b": "model:C3"}
+    before = anyone.get("/lessons/surge-basics/4/ruler", b4_to_c3).content.decode()
+    # B4 (24.4, 24.5), 32 mm base; C3 (30, 24.5), 50 mm base: 5.6 - 0.63 - 0.98 = 3.99 in.
+    assert "<strong>3.99″</strong>" in before and "not in engagement range" in before
+    # Step 6 shows the table after the surge, which ends every Berzerker engaged (21.02).
+    after = [
+        anyone.get("/lessons/surge-basics/6/ruler", {"a": "model:B4", "b": f"model:{c}"})
+        for c in ("C1", "C2", "C3")
+    ]
+    assert all(r.status_code == 200 for r in after)
+    assert any("within engagement range" in r.content.decode() for r in after)
+    assert anyone.get("/lessons/surge-basics/99/ruler", b4_to_c3).status_code == 404
