@@ -398,4 +398,12 @@ def lesson_suggest(request, slug: str):
     )
 
 
-__all__ = ["PLACE", "lesson", "lesson_check", "lesson_ruler", "lesson_suggest", "load_lessons", "read_lesson"]
+__all__ = [
+    "PLACE",
+    "lesson",
+    "lesson_check",
+    "lesson_ruler",
+    "lesson_suggest",
+    "load_lessons",
+    "read_lesson",
+]
