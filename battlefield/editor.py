@@ -41,10 +41,11 @@ from rules.geometry import EPSILON, Base, fmt, footprint_distance, point_footpri
 from rules.situation import LIMITS, Situation
 from rules.systems import SYSTEMS
 
-from . import permissions
+from . import permissions, ratelimit
 from .catalogues import editor_extras
 from .games import game
 from .models import Scenario, ScenarioEdit, StaleScenario, UnitProfile
+from .pagecache import situation_of
 from .permissions import editable_scenario
 from .pictures import table_svg
 from .views import page
@@ -1127,8 +1128,12 @@ def measure(situation: Situation, a, b) -> dict:
     return result
 
 
-def _ruler(request, scenario: Scenario):
-    situation = scenario.situation
+def ruler_answer(request, situation: Situation):
+    """The ruler's answer on `situation` (the table the page shows): GET ?a=...&b=..., rendered
+    into editor_ruler.html. Every measurement runs the engine's geometry, so each one counts
+    against the "api" rate limit like Check and Suggest (a GET: counted here, not by
+    `rate_limit`, which counts POSTs)."""
+    ratelimit.check(request, "api")
     try:
         a = _end(situation, request.GET.get("a", ""), "a")
         b = _end(situation, request.GET.get("b", ""), "b")
@@ -1152,15 +1157,12 @@ def _ruler(request, scenario: Scenario):
 @require_GET
 def ruler(request, pk: int):
     """GET ?a=model:B1&b=point:30,20: the distance (a small fragment the page's script shows)."""
-    return _ruler(request, editable_scenario(request, pk))
+    return ruler_answer(request, editable_scenario(request, pk).situation)
 
 
 @require_GET
 def share_ruler(request, token: str):
-    """The ruler on a shared (read-only) table, for whoever may see it through its link."""
-    # permissions decides who may see a shared table once accounts exist (shared_scenario);
-    # until then anyone with the link may, as on the share page.
-    shared = getattr(permissions, "shared_scenario", None)
-    if shared is not None:
-        return _ruler(request, shared(request, token))
-    return _ruler(request, get_object_or_404(Scenario, share_token=token))
+    """The ruler on a shared (read-only) table, for whoever may see it through its link (the
+    share page, the scenario page and the move pages measure through it)."""
+    scenario = permissions.shared_scenario(request, token, document=False)
+    return ruler_answer(request, situation_of(scenario))

@@ -26,6 +26,7 @@ from rules import InvalidInput, adjudicate, suggest
 from rules.geometry import fmt
 from rules.situation import base_distance
 
+from .editor import ruler_answer
 from .games import game
 from .models import Lesson, Scenario, load_row
 from .pictures import Overlay, table_svg
@@ -122,6 +123,7 @@ def lesson_urls(lesson: Lesson, number: int) -> Urls:
         here=reverse("lesson_step", args=[lesson.slug, number]),
         check=reverse("lesson_check", args=[lesson.slug]),
         suggest=reverse("lesson_suggest", args=[lesson.slug]),
+        ruler=reverse("lesson_ruler", args=[lesson.slug, number]),
     )
 
 
@@ -208,7 +210,9 @@ def lesson_context(lesson: Lesson, number: int, params: QueryDict, *, verdict=No
             highlight=focus_models(shown, step.get("focus")),
             overlays=overlays,
             dom_id="table",
+            interactive=True,  # its models are the ruler's ends, by pointer or keyboard
         )
+        context["ruler_url"] = reverse("lesson_ruler", args=[lesson.slug, number])
         context["focus_names"] = focus_names(situation, step.get("focus"))
     return context
 
@@ -315,6 +319,22 @@ def lesson(request, slug: str, number: int = 1):
     return page(request, "battlefield/lesson.html", context, partial="lesson", status=status)
 
 
+@require_GET
+def lesson_ruler(request, slug: str, number: int):
+    """The ruler on a lesson step's table (`editor.ruler_answer`): the table the step shows (a
+    narrated step's before or after table; the "Try it" step's starting table, its models
+    measured where the page has them through the poses the script sends)."""
+    lesson_obj = get_object_or_404(Lesson.objects.select_related("scenario"), slug=slug)
+    steps = lesson_obj.steps
+    if not 1 <= number <= len(steps):
+        raise Http404("No such step")
+    step = steps[number - 1]
+    situation = situation_of(lesson_obj.scenario)
+    if "try" not in step:
+        situation, _ = step_table(lesson_obj, step, situation)
+    return ruler_answer(request, situation)
+
+
 def posted_lesson(request, slug: str):
     lesson_obj = get_object_or_404(Lesson.objects.select_related("scenario"), slug=slug)
     found = try_step(lesson_obj)
@@ -378,4 +398,12 @@ def lesson_suggest(request, slug: str):
     )
 
 
-__all__ = ["PLACE", "lesson", "lesson_check", "lesson_suggest", "load_lessons", "read_lesson"]
+__all__ = [
+    "PLACE",
+    "lesson",
+    "lesson_check",
+    "lesson_ruler",
+    "lesson_suggest",
+    "load_lessons",
+    "read_lesson",
+]

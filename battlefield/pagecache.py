@@ -119,7 +119,8 @@ def page_drawing(scenario) -> dict:
     key = f"arbiter:page-drawing:{PAGE_REVISION}:{scenario.share_token}:{scenario.version}"
     drawing = cache.get(key)
     if drawing is None:
-        svg, rows = table_svg_and_legend(situation_of(scenario))
+        # interactive: the page's ruler takes its models as ends (issue 13)
+        svg, rows = table_svg_and_legend(situation_of(scenario), interactive=True)
         drawing = {"svg": svg, "legend_rows": rows}
         _keep(key, drawing, len(svg) + 200 * len(rows))
     return drawing

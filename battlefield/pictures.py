@@ -99,11 +99,13 @@ def _legend_rows(drawing) -> list[LegendRow]:
     return rows
 
 
-def table_svg_and_legend(situation: Situation) -> tuple[SafeString, list[LegendRow]]:
-    """`table_svg(situation)` and `legend_entries(situation)` from one drawing (a page showing
-    both need not draw the table twice)."""
+def table_svg_and_legend(
+    situation: Situation, *, interactive: bool = False
+) -> tuple[SafeString, list[LegendRow]]:
+    """`table_svg(situation, interactive=...)` and `legend_entries(situation)` from one drawing
+    (a page showing both need not draw the table twice)."""
     drawing = scene(situation)
-    context = {"scene": drawing, "dom_id": "table", "interactive": False}
+    context = {"scene": drawing, "dom_id": "table", "interactive": interactive}
     return SafeString(render_to_string("battlefield/table.svg", context)), _legend_rows(drawing)
 
 

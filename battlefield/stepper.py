@@ -26,7 +26,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.db import transaction
-from django.http import HttpResponse, QueryDict
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -41,7 +41,7 @@ from rules.move import MOVE_FORMAT
 from rules.systems import SYSTEMS, Declaration, MoveType
 
 from . import permissions, ratelimit
-from .editor import casualties, remove_casualty, restore_casualty, set_turn
+from .editor import casualties, remove_casualty, restore_casualty, ruler_answer, set_turn
 from .models import Scenario, StaleScenario, Step
 from .pagecache import per_version, situation_of
 from .permissions import can_edit, editable_scenario, shared_scenario, viewable_scenario
@@ -1310,6 +1310,7 @@ def step_detail(request, token: str, index: int):
                 before,
                 overlays=shown_overlays(before, step.verdict, trails=False, ghosts=False),
                 dom_id="before",
+                interactive=True,  # its models are the ruler's ends (step_ruler)
             )
             if before
             else None,
@@ -1318,6 +1319,7 @@ def step_detail(request, token: str, index: int):
                 highlight=highlight,
                 overlays=shown_overlays(before, step.verdict, placed=after) if before else (),
                 dom_id="after",
+                interactive=True,  # its models are the ruler's ends (step_ruler)
             )
             if after
             else None,
@@ -1337,6 +1339,24 @@ def step_detail(request, token: str, index: int):
         "next": index + 1 if scenario.steps.filter(index=index + 1).exists() else None,
     }
     return page(request, "battlefield/step.html", context)
+
+
+#: The step page's two tables, as the ruler's `table` parameter names them.
+STEP_TABLES = ("before", "after")
+
+
+@require_GET
+def step_ruler(request, token: str, index: int, table: str):
+    """The ruler on a step page's before or after table (`editor.ruler_answer`), for whoever
+    may see the step through its link."""
+    if table not in STEP_TABLES:
+        raise Http404("A step has a before and an after table")
+    _, step = shared_step(request, token, index, document=False)
+    before, after, _ = step_situations(step)
+    situation = before if table == "before" else after
+    if situation is None:
+        raise Http404("This table was not recorded for this step")
+    return ruler_answer(request, situation)
 
 
 @require_safe

@@ -39,8 +39,12 @@ urlpatterns = [
     path("s/<slug:token>/move/suggest", stepper.move_suggest, name="share_move_suggest"),
     path("s/<slug:token>/steps/<int:index>/", stepper.step_detail, name="step"),
     path("s/<slug:token>/steps/<int:index>/table.png", stepper.step_png, name="step_png"),
+    path(
+        "s/<slug:token>/steps/<int:index>/<str:table>/ruler", stepper.step_ruler, name="step_ruler"
+    ),
     path("lessons/<slug:slug>/", lessons.lesson, name="lesson"),
     path("lessons/<slug:slug>/<int:number>/", lessons.lesson, name="lesson_step"),
+    path("lessons/<slug:slug>/<int:number>/ruler", lessons.lesson_ruler, name="lesson_ruler"),
     path("lessons/<slug:slug>/check", lessons.lesson_check, name="lesson_check"),
     path("lessons/<slug:slug>/suggest", lessons.lesson_suggest, name="lesson_suggest"),
 ]

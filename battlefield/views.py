@@ -231,6 +231,8 @@ def scenario_context(request, scenario: Scenario, *, editable: bool, **extra) ->
         "legend": legend(situation, drawing["legend_rows"]),
         "editable": editable,
         "share_absolute_url": request.build_absolute_uri(scenario.share_url()),
+        # the ruler measures through the share link, which everyone who sees this page may use
+        "ruler_url": reverse("share_ruler", args=[scenario.share_token]),
         "og_image": png_url,
         "unit_name": situation.unit_name,
         "can_delete": permissions.can_delete(request, scenario),

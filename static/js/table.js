@@ -18,7 +18,8 @@
 //   button), Escape clears the selection and the ruler.
 // - Ruler: with the form's [data-tool="ruler"] pressed, click two models or points (or press R
 //   on two models); the server measures (form's data-ruler-url, ?a=...&b=...) and its answer goes
-//   into [data-ruler-output]; the line is drawn on the table.
+//   into [data-ruler-output]; the line is drawn on the table. A form with data-measure-only
+//   (templates/battlefield/_ruler.html) holds only the ruler, for a table that is looked at.
 // - Buttons with data-turn="<degrees>" in the form turn the selected model (the whole unit
 //   about its centre while "whole unit" is on).
 // - Moving groups (issue 13): with the form's [data-group] button pressed (or G), a drag, an
@@ -762,7 +763,7 @@
     } else if (key === "End") {
       go(all.length - 1);
     } else if (key === "Enter") {
-      submit(form);
+      if (!("measureOnly" in form.dataset)) submit(form); // a table only looked at saves nothing
     } else if (key === " ") {
       select(form, g);
     } else if (key === "r") {

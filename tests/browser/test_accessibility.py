@@ -46,13 +46,17 @@ def pages(django_user_model) -> tuple[dict[str, str], object]:
         "scenario": f"/scenarios/{scenario.pk}/",
         "editor": f"/scenarios/{scenario.pk}/edit",
         "move": f"/scenarios/{scenario.pk}/move?{SURGE}",
+        "share": f"/s/{scenario.share_token}/",
         "step": f"/s/{scenario.share_token}/steps/0/",
         "lesson": "/lessons/surge-basics/",
+        "lesson-measured": "/lessons/surge-basics/4/",
     }, owner
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
-@pytest.mark.parametrize("name", ["home", "scenario", "editor", "move", "step", "lesson"])
+@pytest.mark.parametrize(
+    "name", ["home", "scenario", "share", "editor", "move", "step", "lesson", "lesson-measured"]
+)
 def test_no_serious_or_critical_accessibility_violations(new_context, login, pages, size, name):
     paths, owner = pages
     # axe is injected as a script: the site's Content Security Policy would (rightly) refuse it
