@@ -38,6 +38,7 @@ from shapely.ops import nearest_points, unary_union
 
 from rules import InvalidInput
 from rules.geometry import EPSILON, Base, fmt, footprint_distance, point_footprint_distance
+from rules.naming import named, naming
 from rules.situation import LIMITS, Situation
 from rules.systems import SYSTEMS
 
@@ -1102,14 +1103,16 @@ def measure(situation: Situation, a, b) -> dict:
         vertical = abs(a_val.z - b_val.z)
         p, q = nearest_points(a_val.footprint, b_val.footprint)
         line = ((p.x, p.y), (q.x, q.y))
-        what = f"from {a_val.id} to {b_val.id}, base edge to base edge"
+        with naming(situation):  # models by the names players know them by (issue 13)
+            what = f"from {named(a_val)} to {named(b_val)}, base edge to base edge"
     else:
         model, point = (a_val, b_val) if kind_a == "model" else (b_val, a_val)
         distance = point_footprint_distance(model.base, model.pos, point)
         vertical = 0.0
         p, _ = nearest_points(model.footprint, Point(point))
         line = ((p.x, p.y), point)
-        what = f"from the edge of {model.id}'s base to the point"
+        with naming(situation):
+            what = f"from the edge of {named(model)}'s base to the point"
     result = {
         "horizontal": distance,
         "vertical": vertical,

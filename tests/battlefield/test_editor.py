@@ -594,6 +594,7 @@ def test_the_ruler_measures_models_edge_to_edge(client, squads):
     html = response.content.decode()
     # Centres 1.5 in apart, two 32 mm bases (radius 0.63 in each): 1.5 - 1.2598 = 0.24 in.
     assert "<strong>0.24″</strong>" in html and "base edge to base edge" in html
+    assert "from B1 of Khorne Berzerkers to B2 of Khorne Berzerkers" in html  # names (#13)
     assert "engagement" not in html  # same army
 
 

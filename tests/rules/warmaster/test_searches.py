@@ -113,7 +113,9 @@ def test_a_drive_back_that_stops_short_could_not_go_a_tolerance_further(case):
     total = float(sum(dice))
     start, end = unit.models[0], verdict.after.model(unit.models[0].id)
     travelled = math.hypot(end.x - start.x, end.y - start.y)
-    assume(travelled < total - PLACEMENT_TOLERANCE and travelled > 0)
+    # the situation after the move keeps poses to 6 decimals: a block that did not move can
+    # show 5e-7 cm of travel in a direction of its own (found by this test in CI)
+    assume(total - PLACEMENT_TOLERANCE > travelled > 1e-4)
     ux, uy = (end.x - start.x) / travelled, (end.y - start.y) / travelled
     note(f"{doc}\n{[f.text for f in verdict.findings]}\n{verdict.events}")
     assert _block_stops(situation, unit, ux, uy, travelled + PLACEMENT_TOLERANCE)
