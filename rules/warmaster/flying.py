@@ -120,6 +120,15 @@ def pose_dict(m: Model) -> dict:
     return {"x": round(m.x, 6), "y": round(m.y, 6), "facing": round(m.facing, 6)}
 
 
+def record_slide(verdict: Verdict, start: Model, end: Model) -> None:
+    """The per-stand result of a stand that moved without turning (home back, the moves the
+    engine computes, coming back onto the table): the straight distance its centre moved."""
+    verdict.models[start.id] = {
+        "distance_moved": round(math.hypot(end.x - start.x, end.y - start.y), 4),
+        "end": pose_dict(end),
+    }
+
+
 def check_flown_end(
     verdict: Verdict,
     situation: Situation,
@@ -311,11 +320,7 @@ def check_engine_placement(
     for engine, hand in zip(engine_ends, ends, strict=True):
         off = math.hypot(engine.x - hand.x, engine.y - hand.y)
         ok = off <= PLACEMENT_TOLERANCE and same_facing(engine.facing, hand.facing, 1e-3)
-        start = unit.model(hand.id)
-        verdict.models[hand.id] = {
-            "distance_moved": round(math.hypot(hand.x - start.x, hand.y - start.y), 4),
-            "end": pose_dict(hand),
-        }
+        record_slide(verdict, unit.model(hand.id), hand)
         verdict.check(
             rule=rule,
             stage="after-moving",

@@ -55,7 +55,7 @@ from .flying import (
     new_verdict,
     no_end_index,
     phase_check,
-    pose_dict,
+    record_slide,
     refuse_ground_unit,
 )
 from .stands import (
@@ -562,10 +562,7 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
     tol = PLACEMENT_TOLERANCE
     char_fp = plan.char_stand.footprint
     for start, end in zip(unit.models, ends, strict=True):
-        verdict.models[start.id] = {
-            "distance_moved": round(math.hypot(end.x - start.x, end.y - start.y), 4),
-            "end": pose_dict(end),
-        }
+        record_slide(verdict, start, end)
         turned = not same_facing(start.facing, end.facing, 1e-3)
         verdict.check(
             rule=RULE,

@@ -20,8 +20,6 @@ How the engine reads it:
 
 from __future__ import annotations
 
-import math
-
 from ..errors import InvalidInput
 from ..geometry import EPSILON
 from ..move import Move
@@ -29,7 +27,7 @@ from ..naming import named
 from ..situation import Model, Situation, Unit, on_table
 from ..verdict import Verdict
 from .bystanders import carry_joined, joined_characters
-from .flying import finish, pose_dict
+from .flying import finish, record_slide
 from .stands import board
 
 RULE = "general/leaving-the-table"
@@ -155,11 +153,7 @@ def leave_the_table(
         group = back_on_the_table(situation, where + carried)
         where, carried = group[: len(where)], group[len(where) :]
     for m in where:
-        start = unit.model(m.id)
-        verdict.models[m.id] = {
-            "distance_moved": round(math.hypot(m.x - start.x, m.y - start.y), 4),
-            "end": pose_dict(m),
-        }
+        record_slide(verdict, unit.model(m.id), m)
     return finish(verdict, situation, where + carried, {})
 
 
