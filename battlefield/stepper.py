@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
@@ -469,12 +469,16 @@ def failing_models(situation, verdict) -> list[str]:
 
 
 def unit_choices(situation) -> list[dict]:
+    """The units to choose from, by the names players know them by (issue 13); a unit's id is
+    shown only beside a name two units share."""
     names = {a.id: a.name for a in situation.armies}
     active = situation.turn.active_army if situation.turn else None
+    seen = Counter(u.name for u in situation.units)
     return [
         {
             "id": u.id,
             "name": u.name,
+            "shared_name": seen[u.name] > 1,
             "army": names.get(u.army, u.army),
             "models": len(u.models),
             "active": u.army == active,

@@ -82,7 +82,7 @@ def test_a_warmaster_home_back_with_dice_entered_by_hand(fresh, request):
     page = fresh()
     own_copy(page, "warmaster-home-back")
     page.get_by_role("link", name="Make a move").click()
-    page.get_by_role("link", name="Giant Eagles (eagles)").click()
+    page.get_by_role("link", name="Giant Eagles", exact=True).click()
     page.wait_for_url(re.compile(r"\?unit=eagles$"))
     page.get_by_role("link", name="Home back (flyers)").click()
     page.get_by_label("Enter physical dice:").check()

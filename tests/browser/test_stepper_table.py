@@ -146,7 +146,7 @@ def test_an_anonymous_visitor_tries_a_move_from_the_share_page_and_nothing_is_sa
     page.goto(f"{site}{s.share_url()}")  # not signed in
     page.get_by_role("link", name="Try a move").click()
     expect(page.get_by_role("heading", name="Try a move")).to_be_visible()
-    page.get_by_role("link", name="Giant Eagles (eagles)").click()
+    page.get_by_role("link", name="Giant Eagles", exact=True).click()
     page.get_by_role("link", name="Home back (flyers)").click()
     page.get_by_label("Enter physical dice:").check()
     page.get_by_label("Dice values, separated by spaces").fill("5")
