@@ -148,7 +148,7 @@ def _navigator(situation):
     mover = situation.unit("M")
     base = mover.models[0].base
     forget = getattr(pathfinding, "clear_cache", None)  # the baseline has one global cache
-    forget() if forget is not None else pathfinding.clear_cache()
+    forget() if forget is not None else pathfinding._CACHE.clear()
     hard, climbs = ground_obstacles(situation, mover, base, "normal")
     return pathfinding.navigator(
         situation.table.width, situation.table.height, base.radius, hard, climbs
