@@ -43,6 +43,8 @@ SYSTEM = register_system(
             StateFlag("advanced", "Advanced this phase", "phase", offers=False),
             StateFlag("orders_over", "Orders over this phase", "phase", offers=False),
             StateFlag("in_combat", "In combat", "battle"),
+            # 2.9 "Leaving the table": back on a 3-4, the unit may not move again this turn.
+            StateFlag("may_not_move", "Back from the table edge: no more moves this turn", "turn"),
         ),
         # RULES.md 2.2: the kinds the engine judges and, for each, the rulebook's names.
         terrain_field="type",

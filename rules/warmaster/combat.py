@@ -55,6 +55,7 @@ from .flying import (
     check_distances,
     check_engine_placement,
     check_flown_end,
+    check_may_still_move,
     check_on_table,
     end_models,
     engaged,
@@ -489,6 +490,7 @@ def adjudicate_pursuit(situation: Situation, move: Move) -> Verdict:
     if not refuse_ground_unit(verdict, unit):
         return verdict
     phase_check(verdict, situation, unit, "combat", RULE)
+    check_may_still_move(verdict, unit)
     plan = plan_pursuit(situation, unit, move)
     verdict.move.update(max_distance=plan["distance"], target=plan["target"])
     target = situation.unit(plan["target"])
@@ -567,6 +569,7 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
     if not refuse_ground_unit(verdict, unit):
         return verdict
     phase_check(verdict, situation, unit, "combat", RULE)
+    check_may_still_move(verdict, unit)
     dice = Dice(move.dice, move.seed)
     if advance:
         verdict.check(
@@ -630,7 +633,8 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
     if verdict.legal and off_the_table(situation, ends):
         where = back_on_the_table(situation, ends)
         how = f"The {what} takes {named(unit)} over the table edge"
-        return leave_the_table(verdict, situation, unit, move, how, where)
+        state = {unit.id: {"advanced": True}} if advance else {}
+        return leave_the_table(verdict, situation, unit, move, how, where, state=state)
     check_flown_end(verdict, situation, unit, ends, may_touch_enemy=advance)
     if not advance:
         _check_behind_the_line_of_contact(verdict, situation, unit, ends)

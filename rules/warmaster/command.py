@@ -34,6 +34,7 @@ from .flying import (
     FLYER_PACE,
     check_distances,
     check_flown_end,
+    check_may_still_move,
     check_out_of_combat,
     end_models,
     new_verdict,
@@ -460,6 +461,7 @@ def closest_visible_enemies(
 
 def _common_eligibility(verdict: Verdict, situation: Situation, unit: Unit, rule: str) -> None:
     phase_check(verdict, situation, unit, "command", rule)
+    check_may_still_move(verdict, unit)
     check_out_of_combat(verdict, situation, unit, rule, " and cannot move in the Command phase.")
 
 

@@ -79,6 +79,23 @@ def refuse_ground_unit(verdict: Verdict, unit: Unit, what: str = "flying units")
     return False
 
 
+def check_may_still_move(verdict: Verdict, unit: Unit) -> None:
+    """2.9 "Leaving the table": a unit that came back on a 3-4 may not move again this turn
+    (state `may_not_move`). [house] This refuses the moves its owner makes (orders, initiative,
+    home back, making way, pursuit, a combat advance or fall back); the moves the enemy forces on
+    it (a drive back, a retreat) still happen, as the rules give no other way to settle them.
+    Only a unit carrying the flag gets a finding: for the others the rule does not arise."""
+    if unit.flag("may_not_move"):
+        verdict.check(
+            rule="general/leaving-the-table",
+            stage="eligible-if",
+            passed=False,
+            subject=unit.id,
+            text=f"{named(unit)} came back from leaving the table on a 3-4 and may not move "
+            "again this turn (2.9).",
+        )
+
+
 def end_models(unit: Unit, move: Move) -> list[Model]:
     """The unit's stands at their proposed end poses (stands left out of `end` stay put)."""
     end = move.end or {}

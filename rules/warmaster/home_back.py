@@ -49,6 +49,7 @@ from .flying import (
     COMMAND_RANGE,
     PLACEMENT_TOLERANCE,
     check_flown_end,
+    check_may_still_move,
     check_out_of_combat,
     end_models,
     engine_may_place,
@@ -119,6 +120,7 @@ def eligibility(verdict: Verdict, situation: Situation, unit: Unit) -> bool:
     if not refuse_ground_unit(verdict, unit):
         return False
     phase_check(verdict, situation, unit, "command", RULE)
+    check_may_still_move(verdict, unit)
     verdict.check(
         rule=RULE,
         stage="eligible-if",

@@ -20,6 +20,9 @@ How the engine reads it:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ..errors import InvalidInput
 from ..geometry import EPSILON
 from ..move import Move
@@ -88,9 +91,12 @@ def leave_the_table(
     *,
     measured: float | None = None,
     limit: float | None = None,
+    state: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Verdict:
     """2.9: the whole unit leaves the table. `how` says what took it over the edge (a sentence
-    without its full stop); `where` are its stands where it left, touching the edge."""
+    without its full stop); `where` are its stands where it left, touching the edge; `state` the
+    unit state the move itself records (a combat advance is still the phase's advance). Back on
+    a 3-4, the unit and its joined characters carry `may_not_move` for the rest of the turn."""
     roll = move.declared("leave_table_roll")
     if roll is not None and (
         isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= DIE_FACES
@@ -154,7 +160,11 @@ def leave_the_table(
         where, carried = group[: len(where)], group[len(where) :]
     for m in where:
         record_slide(verdict, unit.model(m.id), m)
-    return finish(verdict, situation, where + carried, {})
+    after = {k: dict(v) for k, v in (state or {}).items()}
+    if outcome == "returns-may-not-move":
+        for u in (unit, *joined):
+            after.setdefault(u.id, {})["may_not_move"] = True
+    return finish(verdict, situation, where + carried, after)
 
 
 __all__ = ["RULE", "back_on_the_table", "leave_the_table", "off_the_table"]

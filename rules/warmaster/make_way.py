@@ -34,6 +34,7 @@ from .flying import (
     FLYER_PACE,
     check_distances,
     check_flown_end,
+    check_may_still_move,
     end_models,
     engaged,
     in_combat,
@@ -171,6 +172,7 @@ def adjudicate_make_way(situation: Situation, move: Move) -> Verdict:
     verdict = new_verdict(move, max_distance=limit)
     if not refuse_ground_unit(verdict, unit):
         return verdict
+    check_may_still_move(verdict, unit)
     _check_free(verdict, situation, unit)
     friend = _friend_made_way_for(verdict, situation, unit, move)
     if move.end is None:

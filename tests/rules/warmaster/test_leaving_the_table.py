@@ -258,3 +258,71 @@ def test_a_character_between_its_unit_and_the_edge_comes_back_with_it_keeping_it
     hero_x, stand_x = after_x(verdict, "H1"), after_x(verdict, "F1")
     assert hero_x == pytest.approx(1)  # its left edge on the table's edge
     assert stand_x - hero_x == pytest.approx(10 - 7)
+
+
+def unit_state(verdict, unit_id):
+    return next(u for u in verdict.after.document["units"] if u["id"] == unit_id).get("state", {})
+
+
+def test_a_unit_back_on_a_3_or_4_carries_may_not_move_for_the_rest_of_the_turn():
+    # 2.9: 3-4, back at once where it left, and it may not move again this turn; its joined
+    # Hero shares its fate. 5-6 carries nothing.
+    verdict = judge(table(hero(10, 62)), fall_back(roll=3))
+    assert verdict.legal, failed_rules(verdict)
+    assert unit_state(verdict, "F")["may_not_move"] is True
+    assert unit_state(verdict, "H")["may_not_move"] is True
+    back = judge(table(), fall_back(roll=5))
+    assert "may_not_move" not in unit_state(back, "F")
+
+
+def test_may_not_move_lasts_the_turn():
+    from rules.systems import SYSTEMS
+
+    flag = next(f for f in SYSTEMS["warmaster-revolution"].state_flags if f.name == "may_not_move")
+    assert flag.lasts == "turn"
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        {"unit": "F", "type": "combat-advance", "end": to_x(20)},
+        {"unit": "F", "type": "combat-fall-back", "dice": [4, 4, 4], "end": to_x(2)},
+    ],
+)
+def test_a_unit_that_may_not_move_again_this_turn_is_refused_its_own_moves(move):
+    doc = scenario([line_of_flyers("F", 10, 54, state={"may_not_move": True})], phase="combat")
+    verdict = judge(doc, move)
+    assert not verdict.legal
+    assert "general/leaving-the-table" in [rule for rule, *_ in failed_rules(verdict)]
+
+
+def test_a_unit_that_may_not_move_again_is_still_driven_back():
+    # [house] the moves the enemy forces on it (drive back, retreat) still happen: the rules give
+    # no other way to settle them.
+    doc = scenario(
+        [line_of_flyers("F", 100, 54, state={"may_not_move": True}), enemy("E", 130, 54)],
+        phase="shooting",
+    )
+    move = {
+        "unit": "F",
+        "type": "drive-back",
+        "dice": [2],
+        "declarations": {"shooter": "E1", "hits": 1},
+    }
+    verdict = judge(doc, move)
+    assert verdict.legal, failed_rules(verdict)
+
+
+def test_an_advance_over_the_edge_still_counts_as_the_phases_advance():
+    # 2.9: at most one advance per Combat phase, even when the first went over the edge and the
+    # unit came straight back on a 5.
+    doc = scenario([line_of_flyers("F", 10, 54)], phase="combat")
+    move = {
+        "unit": "F",
+        "type": "combat-advance",
+        "end": to_x(0),
+        "declarations": {"leave_table_roll": 5},
+    }
+    verdict = judge(doc, move)
+    assert verdict.legal, failed_rules(verdict)
+    assert unit_state(verdict, "F")["advanced"] is True
