@@ -20,6 +20,13 @@ pairs of nodes that see each other and whose segment is tangent to the obstacle 
 runs A* (heapq, Euclidean heuristic) with the edges from the start and to the goal checked lazily,
 only when A* reaches them.
 
+The graph costs corners squared to build whole. A table of more than `EAGER_GRAPH_CORNERS`
+corners (a crowded 600-model table has 3,500) builds it row by row instead: a node's edges the
+first time a search reaches the node, by the same tests on the same pairs, so every row is the
+one the whole graph has and every answer is the same (issue 16: a surge on such a table reaches
+80 of its 3,500 rows). Once searches have built 1 in `LAZY_GRAPH_FRACTION` rows the rest is
+built whole, so a search over the whole table costs little more than the whole graph would.
+
 Approximations, named:
 - Inflation is a circumscribed buffer: arcs are replaced by polygon edges lying outside the true
   arc (by at most 0.9 % of the radius for discs, 2 % at polygon corners: `DISC_FACTOR`,

@@ -492,8 +492,7 @@ def _trace(
                     if rule is not None and mode.skies:
                         continue  # flying over: nothing to record
                     for m in enemy.models:
-                        if not same_level(m.z, (start.z, end.z)):
-                            continue  # 1.5: bases on other levels are not in the way
+                        # far from the segment first: the cheaper test, and most models fail it
                         reach = start.base.radius + m.base.radius
                         if (
                             m.x < min(a[0], b[0]) - reach
@@ -502,6 +501,8 @@ def _trace(
                             or m.y > max(a[1], b[1]) + reach
                         ):
                             continue
+                        if not same_level(m.z, (start.z, end.z)):
+                            continue  # 1.5: bases on other levels are not in the way
                         if segment_blocker(start.base, a, b, facing, other=m):
                             if rule is None:
                                 hit = ("model", m.id)
