@@ -663,6 +663,11 @@ class Navigator:
         """Dijkstra from `s` over edges with no climbing, up to `limit`: distances and parents
         (-1 for the start)."""
         cand = self._candidates(s)
+        # Only corners nearer than `limit` can start a path (the exact test is below): a crowded
+        # table has thousands of candidates, and testing each one's segment costs most here.
+        if len(cand):
+            near = np.hypot(*(self.nodes[cand] - np.asarray(s, dtype=float)).T)
+            cand = cand[near < limit + 1e-6]
         dist: dict[int, float] = {}
         parent: dict[int, int] = {}
         if len(cand):

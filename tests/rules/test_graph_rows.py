@@ -166,3 +166,22 @@ def test_building_rows_stops_at_the_deadline(monkeypatch):
     with budget.deadline(1e-9), pytest.raises(budget.OutOfTime):
         for k in range(len(nav.nodes)):
             nav.adjacency[k]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_distances_within_a_limit_are_those_of_the_unlimited_search(seed):
+    # `_distances_from` tries only the corners nearer than the limit from the start: the same
+    # distances and parents as the search that tries every corner, cut at the limit
+    nav = Navigator(W, H, R, *random_board(seed))
+    rng = random.Random(seed)
+    tried = 0
+    for start in random_points(rng, 12):
+        if not nav.covers(start):
+            continue
+        every, every_parent = nav._distances_from(start, float("inf"))
+        for limit in (2.0, 6.0, 15.0):
+            dist, parent = nav._distances_from(start, limit)
+            assert dist == {k: d for k, d in every.items() if d < limit}
+            assert parent == {k: every_parent[k] for k in dist}
+            tried += len(dist)
+    assert tried > 0
