@@ -170,17 +170,24 @@ def ground_obstacles(
     climbs: list[pathfinding.Obstacle] = []
     if mode.skies:
         return hard, climbs
-    for enemy in situation.enemies_of(unit):
-        if passable(mode, enemy):
-            continue
-        for m in enemy.models:
-            if not same_level(m.z, levels):
-                continue
-            if m.base.kind == "round":
-                shape = pathfinding.inflated_disc(m.x, m.y, m.base.radius + r)
-            else:
-                shape = pathfinding.inflate(m.footprint, r)
-            hard.append(pathfinding.Obstacle(("model", m.id, m.x, m.y, m.facing, m.base), shape))
+    models = [
+        m
+        for enemy in situation.enemies_of(unit)
+        if not passable(mode, enemy)
+        for m in enemy.models
+        if same_level(m.z, levels)
+    ]
+    # round bases (most of a crowded table) all at once
+    round_bases = [m for m in models if m.base.kind == "round"]
+    discs = iter(
+        pathfinding.inflated_discs(
+            np.array([(m.x, m.y) for m in round_bases], dtype=float),
+            np.array([m.base.radius for m in round_bases], dtype=float) + r,
+        ).tolist()
+    )
+    for m in models:
+        shape = next(discs) if m.base.kind == "round" else pathfinding.inflate(m.footprint, r)
+        hard.append(pathfinding.Obstacle(("model", m.id, m.x, m.y, m.facing, m.base), shape))
     climber = climbs_dense(unit)
     for t in situation.terrain:
         key = ("terrain", t.id, t.points, t.category, t.height, t.solid)

@@ -185,3 +185,13 @@ def test_distances_within_a_limit_are_those_of_the_unlimited_search(seed):
             assert parent == {k: every_parent[k] for k in dist}
             tried += len(dist)
     assert tried > 0
+
+
+def test_discs_inflated_together_are_those_inflated_one_by_one():
+    rng = random.Random(11)
+    centres = [(rng.uniform(0, 60), rng.uniform(0, 44)) for _ in range(200)]
+    radii = [rng.choice([0.49, 0.63, 1.0, 1.57]) + R for _ in centres]
+    together = pathfinding.inflated_discs(centres, radii)
+    for (x, y), r, disc in zip(centres, radii, together, strict=True):
+        assert shapely.to_wkb(disc) == shapely.to_wkb(inflated_disc(x, y, r))
+    assert len(pathfinding.inflated_discs([], [])) == 0
