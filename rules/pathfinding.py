@@ -20,6 +20,13 @@ pairs of nodes that see each other and whose segment is tangent to the obstacle 
 runs A* (heapq, Euclidean heuristic) with the edges from the start and to the goal checked lazily,
 only when A* reaches them.
 
+The graph costs corners squared to build whole. A table of more than `EAGER_GRAPH_CORNERS`
+corners (a crowded 600-model table has 3,500) builds it row by row instead: a node's edges the
+first time a search reaches the node, by the same tests on the same pairs, so every row is the
+one the whole graph has and every answer is the same (issue 16: a surge on such a table reaches
+80 of its 3,500 rows). Once searches have built 1 in `LAZY_GRAPH_FRACTION` rows the rest is
+built whole, so a search over the whole table costs little more than the whole graph would.
+
 Approximations, named:
 - Inflation is a circumscribed buffer: arcs are replaced by polygon edges lying outside the true
   arc (by at most 0.9 % of the radius for discs, 2 % at polygon corners: `DISC_FACTOR`,
@@ -78,6 +85,15 @@ _TANGENT_EPS = 1e-12
 #: The graph's all-pairs tangent test runs on blocks of rows of about this many pairs (a few
 #: arrays of 8 bytes each: ~50 MB), so a table with thousands of corners stays in memory.
 GRAPH_BLOCK_CELLS = 1_000_000
+#: A graph of more corners than this is built row by row, each row the first time a search
+#: reaches its node (a surge on a crowded table reaches a few dozen of its thousands of corners;
+#: the whole graph costs `GRAPH_SECONDS` x corners squared). Smaller ones are built whole at
+#: once: a table that serves many queries pays no row on the way.
+EAGER_GRAPH_CORNERS = 2000
+#: ... until searches have built one row in this many: then the rest is built whole (a search
+#: that reaches that much of the table is likely to reach all of it, and the whole graph tests
+#: each pair once where rows test it from both ends).
+LAZY_GRAPH_FRACTION = 16
 
 
 def inflate(geometry, radius: float):
@@ -90,6 +106,14 @@ def inflate(geometry, radius: float):
 def inflated_disc(x: float, y: float, radius: float) -> Polygon:
     """A circle of `radius` as a circumscribed polygon with the same arc resolution as `inflate`."""
     return Point(x, y).buffer(radius * DISC_FACTOR, quad_segs=ARC_QUAD_SEGMENTS)
+
+
+def inflated_discs(centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
+    """`inflated_disc` for many circles at once (n x 2 centres, n radii): the same polygons, from
+    one call (a crowded table inflates hundreds of enemy bases)."""
+    centres = np.asarray(centres, dtype=float).reshape(-1, 2)
+    radii = np.asarray(radii, dtype=float)
+    return shapely.buffer(shapely.points(centres), radii * DISC_FACTOR, quad_segs=ARC_QUAD_SEGMENTS)
 
 
 @dataclass(frozen=True)
@@ -128,6 +152,32 @@ def _ring_corners(coords: np.ndarray, want_reflex: bool):
     )
     keep = cross < -_TANGENT_EPS if want_reflex else cross > _TANGENT_EPS
     return pts[keep], prev[keep], nxt[keep]
+
+
+class _GraphRows(Sequence[list[tuple[int, float]]]):
+    """The rows of a navigator's graph (`Navigator.adjacency`: `rows[k]` lists node k's
+    neighbours and edge costs), each built the first time it is asked for. A row is the one the
+    whole graph has (see `Navigator._build_row`), so a search sees the same graph either way."""
+
+    __slots__ = ("_navigator", "_store")
+
+    def __init__(self, navigator: Navigator, store: list[list[tuple[int, float]] | None]):
+        self._navigator, self._store = navigator, store
+
+    def __len__(self) -> int:
+        return len(self._store)
+
+    def __getitem__(self, k):  # type: ignore[override]
+        row = self._store[k]
+        if row is None:
+            self._navigator._build_row(k)
+            row = self._store[k]
+        return row
+
+    def __iter__(self):
+        if not self._navigator.graph_built:
+            self._navigator._build_whole_graph()
+        return iter(self._store)
 
 
 class Navigator:
@@ -214,40 +264,128 @@ class Navigator:
         self._points: list[tuple[float, float]] = [(x, y) for x, y in self.nodes.tolist()]
         self._to_prev, self._to_next = self._prev - self.nodes, self._next - self.nodes
         n = len(self.nodes)
+        # The graph's rows (a node's edges, by neighbour index): None until built. A small graph
+        # is built whole at once; a large one row by row, each the first time a search reaches
+        # its node (`_GraphRows`), and whole once it has built `_row_limit` rows.
+        self._rows: list[list[tuple[int, float]] | None] = [None] * n
+        self._zero_rows: list[list[tuple[int, float]] | None] = [None] * n
+        self._row_entries = 0  # edges held in built rows (each edge is in two rows)
+        self._rows_built = 0
+        self._row_limit = max(1, n // LAZY_GRAPH_FRACTION)
+        self._whole = n < 2
+        self.adjacency: Sequence[list[tuple[int, float]]]
+        self._zero_adjacency: Sequence[list[tuple[int, float]]]
+        if n <= EAGER_GRAPH_CORNERS:
+            self._build_whole_graph()
+        else:
+            self.adjacency = _GraphRows(self, self._rows)
+            self._zero_adjacency = _GraphRows(self, self._zero_rows)
+
+    def _build_whole_graph(self) -> None:
+        """Every row of the graph at once: all pairs (i < j), tested in blocks of rows."""
+        n = len(self.nodes)
         budget.afford(GRAPH_SECONDS * n * n, f"a path graph of {n:,} corners")
-        self.adjacency: list[list[tuple[int, float]]] = [[] for _ in range(n)]
-        self._zero_adjacency: list[list[tuple[int, float]]] = [[] for _ in range(n)]
-        if n < 2:
+        rows: list[list[tuple[int, float]]] = [[] for _ in range(n)]
+        zero_rows: list[list[tuple[int, float]]] = [[] for _ in range(n)]
+        edges = 0
+        if n >= 2:
+            # Tangent at both ends, visible: the pairs (i < j) in blocks of rows, so that memory
+            # stays bounded however many corners the table has (the graph is the same).
+            found_i, found_j, found_lines = [], [], []
+            block = max(1, GRAPH_BLOCK_CELLS // n)
+            for first in range(0, n, block):
+                i, j = self._tangent_pairs(first, min(n, first + block))
+                if not len(i):
+                    continue
+                lines = shapely.linestrings(np.stack([self.nodes[i], self.nodes[j]], axis=1))
+                visible = ~shapely.intersects(self._blocked_core, lines)
+                found_i.append(i[visible])
+                found_j.append(j[visible])
+                found_lines.append(lines[visible])
+            i = np.concatenate(found_i) if found_i else np.empty(0, dtype=int)
+            j = np.concatenate(found_j) if found_j else np.empty(0, dtype=int)
+            lines = np.concatenate(found_lines) if found_lines else np.empty(0, dtype=object)
+            lengths = np.hypot(*(self.nodes[j] - self.nodes[i]).T)
+            penalty = self._penalties(lines)
+            # pairs come by rows (i, then j): each node's row lists its neighbours in order
+            for a, b, length, pen in zip(
+                i.tolist(), j.tolist(), lengths.tolist(), penalty.tolist(), strict=True
+            ):
+                budget.check("building the path graph")
+                cost = length + pen
+                rows[a].append((b, cost))
+                rows[b].append((a, cost))
+                if pen == 0:
+                    zero_rows[a].append((b, length))
+                    zero_rows[b].append((a, length))
+            edges = len(i)
+        # In place: a `_GraphRows` view (and a search holding it) sees the whole graph now. The
+        # rows built before are equal to these (the same tests on the same pairs).
+        self._rows[:] = rows
+        self._zero_rows[:] = zero_rows
+        self._row_entries, self._rows_built, self._whole = 2 * edges, n, True
+        self._edge_count = edges
+        # plain lists from now on (a view's lookup costs a Python call per node reached)
+        self.adjacency, self._zero_adjacency = rows, zero_rows
+
+    def _build_row(self, k: int) -> None:
+        """Node k's row of the graph: the same tests as `_build_whole_graph` makes for the pairs
+        (k, j), in the same order (by neighbour), so the row is the one the whole graph has."""
+        if self._rows_built >= self._row_limit:
+            # a search reaching this much of the graph is likely to reach the rest: build it
+            # whole (each pair tested once, not once from each end)
+            self._build_whole_graph()
             return
-        # Tangent at both ends, visible: the pairs (i < j) in blocks of rows, so that memory
-        # stays bounded however many corners the table has (the graph is the same).
-        found_i, found_j, found_lines = [], [], []
-        rows = max(1, GRAPH_BLOCK_CELLS // n)
-        for first in range(0, n, rows):
-            i, j = self._tangent_pairs(first, min(n, first + rows))
-            if not len(i):
-                continue
-            lines = shapely.linestrings(np.stack([self.nodes[i], self.nodes[j]], axis=1))
-            visible = ~shapely.intersects(self._blocked_core, lines)
-            found_i.append(i[visible])
-            found_j.append(j[visible])
-            found_lines.append(lines[visible])
-        i = np.concatenate(found_i) if found_i else np.empty(0, dtype=int)
-        j = np.concatenate(found_j) if found_j else np.empty(0, dtype=int)
-        lines = np.concatenate(found_lines) if found_lines else np.empty(0, dtype=object)
-        lengths = np.hypot(*(self.nodes[j] - self.nodes[i]).T)
+        budget.check("building the path graph")
+        P, A, B = self.nodes, self._to_prev, self._to_next
+        # at k, towards j: d = P[j] - P[k] (as `_tangent_pairs` at i)
+        dx = P[:, 0] - P[k, 0]
+        dy = P[:, 1] - P[k, 1]
+        c1 = dx * A[k, 1]
+        c1 -= dy * A[k, 0]
+        c2 = dx * B[k, 1]
+        c2 -= dy * B[k, 0]
+        c1 *= c2
+        ok = c1 >= -_TANGENT_EPS
+        # at j, looking back at k: d = P[k] - P[j] (as `_tangent_pairs` at j)
+        dx = P[k, 0] - P[:, 0]
+        dy = P[k, 1] - P[:, 1]
+        c1 = dx * A[:, 1]
+        c1 -= dy * A[:, 0]
+        c2 = dx * B[:, 1]
+        c2 -= dy * B[:, 0]
+        c1 *= c2
+        ok &= c1 >= -_TANGENT_EPS
+        ok[k] = False
+        j = np.nonzero(ok)[0]
+        # each segment drawn from its lower-numbered end, as the whole graph draws it
+        lo, hi = np.minimum(j, k), np.maximum(j, k)
+        lines = shapely.linestrings(np.stack([P[lo], P[hi]], axis=1))
+        visible = ~shapely.intersects(self._blocked_core, lines)
+        j, lo, hi, lines = j[visible], lo[visible], hi[visible], lines[visible]
+        lengths = np.hypot(*(P[hi] - P[lo]).T)
         penalty = self._penalties(lines)
-        for a, b, length, pen in zip(
-            i.tolist(), j.tolist(), lengths.tolist(), penalty.tolist(), strict=True
-        ):
-            budget.check("building the path graph")
-            cost = length + pen
-            self.adjacency[a].append((b, cost))
-            self.adjacency[b].append((a, cost))
+        row: list[tuple[int, float]] = []
+        zero_row: list[tuple[int, float]] = []
+        for b, length, pen in zip(j.tolist(), lengths.tolist(), penalty.tolist(), strict=True):
+            row.append((b, length + pen))
             if pen == 0:
-                self._zero_adjacency[a].append((b, length))
-                self._zero_adjacency[b].append((a, length))
-        self.edge_count = len(i)
+                zero_row.append((b, length))
+        self._rows[k], self._zero_rows[k] = row, zero_row
+        self._row_entries += len(row)
+        self._rows_built += 1
+
+    @property
+    def graph_built(self) -> bool:
+        """Is the whole graph built (not only the rows searches have reached)?"""
+        return self._whole
+
+    @property
+    def edge_count(self) -> int:
+        """The number of edges of the whole graph (building the rows not built yet)."""
+        if not self._whole:
+            self._build_whole_graph()
+        return self._edge_count
 
     def _tangent_pairs(self, first: int, last: int) -> tuple[np.ndarray, np.ndarray]:
         """Pairs (i, j), first <= i < last, i < j, whose segment is tangent to the obstacle at
@@ -285,19 +423,23 @@ class Navigator:
         np.add.at(penalty, li, 2 * self._climb_heights[ci])
         return penalty
 
-    @cached_property
+    @property
     def footprint_bytes(self) -> int:
-        """About how much memory this navigator holds (for the cache's budget): its arrays, the
-        graph's edges (two Python tuples and list slots each, ~150 bytes a pair) and the
-        coordinates of its geometries (16 bytes a point, twice over for prepared copies)."""
+        """About how much memory this navigator holds now (for the cache's budget): its arrays,
+        the graph's edges built so far (two Python tuples and list slots each, ~150 bytes a
+        pair) and the coordinates of its geometries (16 bytes a point, twice over for prepared
+        copies). A graph built row by row grows as searches reach more of it."""
+        return self._fixed_bytes + 2 * self._row_entries * 75
+
+    @cached_property
+    def _fixed_bytes(self) -> int:
         arrays = sum(
             a.nbytes for a in (self.nodes, self._prev, self._next, self._to_prev, self._to_next)
         )
-        edges = 2 * sum(len(a) for a in self.adjacency) * 75
         points = shapely.get_num_coordinates(
             [self.free_space, self._blocked_core, *self._climb_shapes, *self._climb_cores]
         ).sum()
-        return int(arrays + edges + 32 * points + 96 * len(self._points))
+        return int(arrays + 32 * points + 96 * len(self._points))
 
     # -- queries -----------------------------------------------------------------------------
     def covers(self, point: tuple[float, float]) -> bool:
@@ -529,6 +671,11 @@ class Navigator:
         """Dijkstra from `s` over edges with no climbing, up to `limit`: distances and parents
         (-1 for the start)."""
         cand = self._candidates(s)
+        # Only corners nearer than `limit` can start a path (the exact test is below): a crowded
+        # table has thousands of candidates, and testing each one's segment costs most here.
+        if len(cand):
+            near = np.hypot(*(self.nodes[cand] - np.asarray(s, dtype=float)).T)
+            cand = cand[near < limit + 1e-6]
         dist: dict[int, float] = {}
         parent: dict[int, int] = {}
         if len(cand):
@@ -729,7 +876,7 @@ _CACHE_BYTES = 96 * 2**20
 
 
 def _cache() -> OrderedDict:
-    """This thread's navigators: key -> (navigator, approximate bytes)."""
+    """This thread's navigators: key -> navigator."""
     cache = getattr(_LOCAL, "navigators", None)
     if cache is None:
         cache = _LOCAL.navigators = OrderedDict()
@@ -742,8 +889,9 @@ def clear_cache() -> None:
 
 
 def cached_bytes() -> int:
-    """The approximate bytes of this thread's navigators."""
-    return sum(size for _, size in _cache().values())
+    """The approximate bytes of this thread's navigators now (a graph built row by row grows
+    as it is searched: its size is measured again at every look-up)."""
+    return sum(nav.footprint_bytes for nav in _cache().values())
 
 
 def navigator(
@@ -769,10 +917,11 @@ def navigator(
     kept = cache.get(key)
     if kept is not None:
         cache.move_to_end(key)
-        return kept[0]
-    nav = Navigator(width, height, radius, hard, climbs, snap)
-    cache[key] = (nav, nav.footprint_bytes)
-    # The newest is always kept (it is in use); older ones go while over either bound.
+        nav = kept
+    else:
+        nav = cache[key] = Navigator(width, height, radius, hard, climbs, snap)
+    # The newest is always kept (it is in use); older ones go while over either bound. (Also on
+    # a hit: the rows searches built since the last look-up count now.)
     while len(cache) > 1 and (len(cache) > _CACHE_SIZE or cached_bytes() > _CACHE_BYTES):
         cache.popitem(last=False)
     return nav
@@ -787,5 +936,6 @@ __all__ = [
     "clear_cache",
     "inflate",
     "inflated_disc",
+    "inflated_discs",
     "navigator",
 ]

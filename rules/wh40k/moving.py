@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
+import numpy as np
 import shapely
 from shapely.geometry import LineString, Point, box
 from shapely.geometry.base import BaseGeometry
@@ -169,17 +170,24 @@ def ground_obstacles(
     climbs: list[pathfinding.Obstacle] = []
     if mode.skies:
         return hard, climbs
-    for enemy in situation.enemies_of(unit):
-        if passable(mode, enemy):
-            continue
-        for m in enemy.models:
-            if not same_level(m.z, levels):
-                continue
-            if m.base.kind == "round":
-                shape = pathfinding.inflated_disc(m.x, m.y, m.base.radius + r)
-            else:
-                shape = pathfinding.inflate(m.footprint, r)
-            hard.append(pathfinding.Obstacle(("model", m.id, m.x, m.y, m.facing, m.base), shape))
+    models = [
+        m
+        for enemy in situation.enemies_of(unit)
+        if not passable(mode, enemy)
+        for m in enemy.models
+        if same_level(m.z, levels)
+    ]
+    # round bases (most of a crowded table) all at once
+    round_bases = [m for m in models if m.base.kind == "round"]
+    discs = iter(
+        pathfinding.inflated_discs(
+            np.array([(m.x, m.y) for m in round_bases], dtype=float),
+            np.array([m.base.radius for m in round_bases], dtype=float) + r,
+        ).tolist()
+    )
+    for m in models:
+        shape = next(discs) if m.base.kind == "round" else pathfinding.inflate(m.footprint, r)
+        hard.append(pathfinding.Obstacle(("model", m.id, m.x, m.y, m.facing, m.base), shape))
     climber = climbs_dense(unit)
     for t in situation.terrain:
         key = ("terrain", t.id, t.points, t.category, t.height, t.solid)
@@ -239,6 +247,51 @@ def terrain_bounds(
     bounds: list[tuple[TerrainFeature, tuple[float, float, float, float]]]
     bounds = cache["terrain_bounds"]
     return bounds
+
+
+@dataclass(frozen=True, eq=False)
+class EnemyBases:
+    """The models of a unit's enemies, unit by unit in the situation's order, with their
+    centres and base radii as arrays: a path segment's near models found in one numpy step
+    (a crowded table has hundreds; `_trace` used to test each one in Python)."""
+
+    units: tuple[Unit, ...]
+    models: tuple[Model, ...]
+    owner: np.ndarray  # index in `units` of each model's unit
+    x: np.ndarray
+    y: np.ndarray
+    radius: np.ndarray
+
+    def near(self, a: Waypoint, b: Waypoint, radius: float) -> np.ndarray:
+        """Indices (in order) of the models whose base may touch a base of `radius` on the
+        segment a-b: within the segment's box grown by both radii (the test `_trace` made)."""
+        reach = radius + self.radius
+        far = (
+            (self.x < min(a[0], b[0]) - reach)
+            | (self.x > max(a[0], b[0]) + reach)
+            | (self.y < min(a[1], b[1]) - reach)
+            | (self.y > max(a[1], b[1]) + reach)
+        )
+        return np.flatnonzero(~far)
+
+
+def enemy_bases(situation: Situation, unit: Unit) -> EnemyBases:
+    """`EnemyBases` for `unit`'s enemies, built once per situation and army."""
+    cache = situation_cache(situation)
+    key = ("enemy_bases", unit.army)
+    if key not in cache:
+        units = situation.enemies_of(unit)
+        models = tuple(m for e in units for m in e.models)
+        cache[key] = EnemyBases(
+            units,
+            models,
+            np.array([k for k, e in enumerate(units) for _ in e.models], dtype=np.intp),
+            np.array([m.x for m in models], dtype=float),
+            np.array([m.y for m in models], dtype=float),
+            np.array([m.base.radius for m in models], dtype=float),
+        )
+    bases: EnemyBases = cache[key]
+    return bases
 
 
 def navigator_for(
@@ -468,7 +521,8 @@ def _trace(
             for p in waypoints[1:-1]
         )
     )
-    enemies = [(e, passable(mode, e)) for e in situation.enemies_of(unit)]
+    bases = enemy_bases(situation, unit)
+    rules = [passable(mode, e) for e in bases.units]
     solids = (
         [] if mode.skies else [(t, bounds) for t, bounds in terrain_bounds(situation) if t.solid]
     )
@@ -488,27 +542,19 @@ def _trace(
                     hit = ("terrain", t.id)
                     break
             if hit is None:
-                for enemy, rule in enemies:
+                # the enemy models near the segment, unit by unit in order
+                for k in bases.near(a, b, start.base.radius).tolist():
+                    rule = rules[bases.owner[k]]
                     if rule is not None and mode.skies:
                         continue  # flying over: nothing to record
-                    for m in enemy.models:
-                        if not same_level(m.z, (start.z, end.z)):
-                            continue  # 1.5: bases on other levels are not in the way
-                        reach = start.base.radius + m.base.radius
-                        if (
-                            m.x < min(a[0], b[0]) - reach
-                            or m.x > max(a[0], b[0]) + reach
-                            or m.y < min(a[1], b[1]) - reach
-                            or m.y > max(a[1], b[1]) + reach
-                        ):
-                            continue
-                        if segment_blocker(start.base, a, b, facing, other=m):
-                            if rule is None:
-                                hit = ("model", m.id)
-                                break
-                            through[m.id] = rule
-                    if hit:
-                        break
+                    m = bases.models[k]
+                    if not same_level(m.z, (start.z, end.z)):
+                        continue  # 1.5: bases on other levels are not in the way
+                    if segment_blocker(start.base, a, b, facing, other=m):
+                        if rule is None:
+                            hit = ("model", m.id)
+                            break
+                        through[m.id] = rule
             if hit is None or start.base.kind == "round":
                 break
         if hit is not None:
