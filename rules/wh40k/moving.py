@@ -964,7 +964,7 @@ def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Ve
     (walls, floors) is under the base it must stand at the height of a floor (or of the top of
     a wall or an enclosed part), stable: its whole base over that surface, with no overhang
     beyond PLACEMENT_TOLERANCE. A model that is not INFANTRY, BEASTS, SWARM or MOBILE and had to
-    climb in this move (a section of a dense feature over 2") cannot end on its upper floors."""
+    climb a section of a dense feature over 2" in this move cannot end on its upper floors."""
     a = mm.end
     u = unit_mark(situation)
     keywords = unit.keywords | a.keywords
@@ -1011,7 +1011,13 @@ def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Ve
         )
         features = [t for _, t in floors]
     dense = [t.id for t in features if t.category == "dense"]
-    if dense and not keywords & THROUGH_DENSE and mm.vertical > EPSILON:
+    # Only a climb over a section taller than 2" bars the upper floors (RULES.md 1.5): the floor
+    # it ends on is itself such a section, or the path paid more than the change of level (it
+    # climbed over one on the way). A MONSTER may step up onto a 1.5" platform.
+    climbed_tall = mm.vertical > EPSILON and (
+        a.z > DENSE_CLIMB_HEIGHT + EPSILON or mm.vertical > abs(a.z - mm.start.z) + EPSILON
+    )
+    if dense and not keywords & THROUGH_DENSE and climbed_tall:
         ok &= verdict.check(
             rule="13.06",
             stage="end-of-move",
