@@ -1037,13 +1037,16 @@ def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Ve
 
 
 def _through_enclosed(situation: Situation, model: Model) -> list[tuple[str, float]]:
-    """(feature id, height) of each enclosed part the model would stand through (1.5)."""
+    """(feature id, height) of each enclosed part the model would stand through (1.5): some of
+    it below the part's top and below 3". A base standing exactly 3" up only touches that
+    level (RULES.md 0), so no part of the model is through the part 3" or less above the
+    ground."""
     return [
         (t.id, part.height)
         for t in situation.terrain
         for part in t.enclosed
         if model.z < part.height - EPSILON
-        and model.z <= ENCLOSED_LOW + EPSILON
+        and model.z < ENCLOSED_LOW - EPSILON
         and model.footprint.intersection(part.footprint).area > EPSILON
     ]
 

@@ -7,11 +7,12 @@ repeated here."""
 
 import pytest
 
-from rules import adjudicate
+from rules import Move, adjudicate
 from rules.wh40k.measuring import engaged_enemy_units
 from rules.wh40k.move_types import charge_target_options
 
 from .scenarios import R32, model, move, rect, situation, terrain, unit
+from .test_surge_eligibility import BLOOD_SURGE
 from .test_terrain_3d import ruin
 
 R40 = 20 / 25.4
@@ -459,3 +460,187 @@ def test_a_flyer_in_the_skies_still_may_not_end_overhanging_a_floor():
         ),
     )
     assert failures(v) == [("13.06", "end-of-move")]
+
+
+# -- 1.6: surges -----------------------------------------------------------------------------------
+def surge_scene(target_gap, roll, extra_units=(), terrain_pieces=(), state=None, phase="shooting"):
+    """B1 (Blood Surge, D6) at (10, 10); the closest enemy C1 to the east, its edge `target_gap`
+    from B1's; the shooter A far away at (50, 40). Blue's Shooting phase, round 2."""
+    s = situation(
+        [
+            unit("B", "red", [model("B1", 10, 10)], abilities=[BLOOD_SURGE], state=state),
+            unit("C", "blue", [model("C1", 10 + 2 * R32 + target_gap, 10)]),
+            unit("A", "blue", [model("A1", 50, 40)]),
+            *extra_units,
+        ],
+        terrain_pieces,
+        phase=phase,
+        active="blue",
+    )
+
+    def surge(end=None):
+        doc = {
+            "format": "arbiter.move/1",
+            "unit": "B",
+            "type": "surge",
+            "declarations": {
+                "ability": "blood-surge",
+                "trigger": {"event": "shot", "by": "A", "models_destroyed": 1},
+            },
+            "dice": [roll],
+        }
+        if end is not None:
+            doc["end"] = {"B1": end if isinstance(end, dict) else {"x": end[0], "y": end[1]}}
+        return Move.from_document(doc, "wh40k-11e")
+
+    return s, surge
+
+
+def test_a_surge_that_cannot_engage_may_stop_0_04_inches_short_of_the_closest_spot_not_0_06():
+    # C1 is 6" away; a roll of 3: B1 cannot engage (6 - 3 = 3" > 2"). The closest it can get is
+    # 3" away, at (13, 10). Moving 2.96" leaves it 0.04" further than that: within the 0.05"
+    # PLACEMENT_TOLERANCE, legal. Moving 2.94": 0.06" further, refused (21.02 while moving).
+    s, surge = surge_scene(6, 3)
+    v = adjudicate(s, surge((12.96, 10)))
+    assert v.legal, texts(v)
+    v = adjudicate(s, surge((12.94, 10)))
+    assert failures(v) == [("21.02", "while-moving")]
+    assert v.failures[0].measured == pytest.approx(3.06) and v.failures[0].limit == pytest.approx(
+        3.0, abs=0.011
+    )
+
+
+def test_a_surge_that_can_just_engage_must_and_one_that_cannot_just_closes_in():
+    # C1 4.5" away, roll 3: 3" of movement leaves exactly... 4.5 - 3 = 1.5" <= 2: it can engage.
+    # Stopping after 2.4" leaves 2.1": not engaged though it could be: refused. After 2.5"
+    # (2.0" away): engaged, legal.
+    s, surge = surge_scene(4.5, 3)
+    assert failures(adjudicate(s, surge((12.4, 10)))) == [("21.02", "while-moving")]
+    v = adjudicate(s, surge((12.5, 10)))
+    assert v.legal, texts(v)
+    # Roll 2 against a target 4.01" away: 2.01" short at best, never engaged; 2" moved is legal.
+    s, surge = surge_scene(4.01, 2)
+    v = adjudicate(s, surge((12, 10)))
+    assert v.legal, texts(v)
+
+
+def test_a_surge_may_not_end_engaged_with_a_second_enemy_standing_on_a_floor_above():
+    # C1 (the target) 4" east on the ground; roll 4. B1 ends at (13, 10), 3" moved, 1" from C1:
+    # engaged. D1 (another enemy) stands on a block at (13, 10 - 1.26 - 1.5 = 7.24): 1.5" from
+    # B1's end horizontally and 4.5" up (<= 5): engaged with a unit that is not the surge
+    # target, refused (21.02 after moving). D1 5.5" up: not engaged, legal. At the start D1 is
+    # hypot(3, 2.76) - 1.26 = 2.82" away horizontally (B unengaged) and farther than C in 3-D.
+    for z, legal in ((4.5, False), (5.5, True)):
+        d = unit("D", "blue", [model("D1", 13, 10 - 2 * R32 - 1.5, z=z)])
+        block = terrain("K", rect(12, 5, 14, 7.9), height=z)
+        s, surge = surge_scene(4, 4, extra_units=[d], terrain_pieces=[block])
+        assert not engaged_enemy_units(s, s.unit("B"))
+        v = adjudicate(s, surge((13, 10)))
+        assert v.legal is legal, (z, texts(v))
+        if not legal:
+            assert ("21.02", "after-moving") in failures(v)
+
+
+def test_a_once_per_turn_surge_used_in_the_shooting_phase_cannot_be_used_in_the_fight_phase():
+    # The limit is the ability's; a surge in another phase is no move this phase, so only the
+    # limit stops it: used in round 2, blue's turn, shooting; now round 2, blue's turn, fight.
+    used = [{"ability": "blood-surge", "round": 2, "turn": "blue", "phase": "shooting"}]
+    limited = {**BLOOD_SURGE, "limit": "once-per-turn"}
+    for ability, eligible in ((limited, False), (BLOOD_SURGE, True)):
+        s = situation(
+            [
+                unit(
+                    "B",
+                    "red",
+                    [model("B1", 10, 10)],
+                    abilities=[ability],
+                    state={"surges_used": used},
+                ),
+                unit("C", "blue", [model("C1", 15, 10)]),
+                unit("A", "blue", [model("A1", 50, 40)]),
+            ],
+            phase="fight",
+            active="blue",
+        )
+        doc = {
+            "format": "arbiter.move/1",
+            "unit": "B",
+            "type": "surge",
+            "declarations": {
+                "ability": "blood-surge",
+                "trigger": {"event": "shot", "by": "A", "models_destroyed": 1},
+            },
+            "dice": [3],
+            "end": {"B1": {"x": 12.74, "y": 10}},  # 2.74": 15 - 12.74 - 1.26 = 1" from C1
+        }
+        v = adjudicate(s, Move.from_document(doc, "wh40k-11e"))
+        assert (("21.02", "eligible-if") not in failures(v)) is eligible, texts(v)
+
+
+def test_an_enemy_ending_its_move_exactly_8_inches_away_triggers_and_8_01_does_not():
+    # RULES.md 1.6 "within 8 in" (0: <= 8 + 1e-6). X1's edge 8" from B1's, then 8.01".
+    from rules.wh40k.surge import surge_offers
+
+    trigger_ability = {**BLOOD_SURGE, "trigger": "enemy-ended-move-within-8"}
+    for gap, met in ((8.0, True), (8.01, False)):
+        s = situation(
+            [
+                unit("B", "red", [model("B1", 10, 10)], abilities=[trigger_ability]),
+                unit("X", "blue", [model("X1", 10 + 2 * R32 + gap, 10)]),
+            ],
+            phase="movement",
+            active="blue",
+        )
+        ((_, _, findings),) = surge_offers(s, "B", {"event": "enemy-ended-move", "by": "X"})
+        assert findings[0].passed is met, findings[0].text
+
+
+# -- 1.5: enclosed parts, the 3" line ------------------------------------------------------------
+def test_a_model_ends_on_a_floor_3_inches_up_inside_an_enclosed_part_but_not_2_99():
+    # A building 20..26 x 10..16: an enclosed part 5" tall and a floor at 2.99", 3" or 3.01".
+    # The core Solid rule bars ending with any part of the model through the enclosed part 3"
+    # or less above the ground: at 2.99" the base is below 3" (refused); standing on a floor at
+    # exactly 3" no part of the model is below 3" (its base only touches that level: RULES.md 0,
+    # touching is not overlapping), so it may end there, as at 3.01".
+    whole = rect(20, 10, 26, 16)
+    for h, legal in ((2.99, False), (3.0, True), (3.01, True)):
+        b = ruin("H", whole, 5, floors=[(whole, h)], enclosed=[(whole, 5)])
+        s = situation([unit("I", "red", [model("I1", 22, 13, z=h)], move=6)], [b])
+        v = adjudicate(s, move("I", "normal", {"I1": {"x": 24, "y": 13, "z": h}}))
+        assert v.legal is legal, (h, texts(v))
+
+
+# -- 1.4 / 1.7: charging AIRCRAFT, advancing in the skies ------------------------------------------
+def test_a_unit_where_one_model_has_fly_may_charge_an_aircraft():
+    # RULES.md 1.7: a unit with FLY on any model can FLY, so it may pick an AIRCRAFT target.
+    s = situation(
+        [
+            unit("A", "red", [{**model("A1", 10, 10), "keywords": ["FLY"]}, model("A2", 10, 11.5)]),
+            unit("J", "blue", [model("J1", 10 + 2 * R32 + 3, 10)], keywords=("AIRCRAFT", "FLY")),
+        ]
+    )
+    assert charge_target_options(s, "A", [3, 3]) == ["J"]
+    s2 = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10), model("A2", 10, 11.5)]),
+            unit("J", "blue", [model("J1", 10 + 2 * R32 + 3, 10)], keywords=("AIRCRAFT", "FLY")),
+        ]
+    )
+    assert charge_target_options(s2, "A", [3, 3]) == []
+
+
+def test_an_advance_in_the_skies_is_m_plus_d6_less_2_and_hover_keeps_it():
+    # M 6, D6 4: 10"; in the skies 8"; with HOVER 10".
+    for keywords, expected in ((("INFANTRY", "FLY"), 8.0), (("INFANTRY", "FLY", "HOVER"), 10.0)):
+        s = situation([unit("F", "red", [model("F1", 10, 10)], keywords=keywords)])
+        v = adjudicate(
+            s, move("F", "advance", {"F1": (10 + expected, 10)}, dice=[4], take_to_the_skies=True)
+        )
+        assert v.legal and v.move["max_distance"] == expected, texts(v)
+        v = adjudicate(
+            s,
+            move(
+                "F", "advance", {"F1": (10 + expected + 0.01, 10)}, dice=[4], take_to_the_skies=True
+            ),
+        )
+        assert failures(v) == [("09.06", "while-moving")]
