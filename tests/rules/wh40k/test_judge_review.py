@@ -7,7 +7,7 @@ repeated here."""
 
 import pytest
 
-from rules import Move, adjudicate
+from rules import Move, adjudicate, suggest
 from rules.wh40k.measuring import engaged_enemy_units
 from rules.wh40k.move_types import charge_target_options
 
@@ -644,3 +644,94 @@ def test_an_advance_in_the_skies_is_m_plus_d6_less_2_and_hover_keeps_it():
             ),
         )
         assert failures(v) == [("09.06", "while-moving")]
+
+
+def test_the_walking_model_of_a_mixed_unit_in_the_skies_pays_its_climb_within_the_reduced_move():
+    # M 8, 6" in the skies. A1 (FLY) flies to the tower's 3" floor at (11, 14.5): 3" (vertical
+    # ignored). A2 (no FLY) walks from (8, 13) to (11, 13, 3): 3" across + 3" up = 6" of 6",
+    # legal; to (11.5, 13, 3): 6.5", refused for A2 alone.
+    for x, legal in ((11, True), (11.5, False)):
+        s = situation(
+            [
+                unit(
+                    "A",
+                    "red",
+                    [{**model("A1", 8, 14.5), "keywords": ["FLY"]}, model("A2", 8, 13)],
+                    move=8,
+                )
+            ],
+            [tower()],
+        )
+        end = {"A1": {"x": 11, "y": 14.5, "z": 3}, "A2": {"x": x, "y": 13, "z": 3}}
+        v = adjudicate(s, move("A", "normal", end, take_to_the_skies=True))
+        assert v.legal is legal, (x, texts(v))
+        assert v.models["A1"]["distance_moved"] == pytest.approx(3.0)
+        assert v.models["A2"]["distance_moved"] == pytest.approx(x - 8 + 3)
+        if not legal:
+            assert {f.subject for f in v.failures} == {"A2"}
+
+
+def test_the_suggested_charge_climbs_onto_the_1_2_inch_block_and_is_legal():
+    # The engine's own placement must meet the 3-D "within 1 in if it can" it judges by.
+    s = block_target(1.2)
+    m = suggest(s, move("A", "charge", dice=[5, 5], charge_targets=["E"]))
+    assert m.end["A1"].z == pytest.approx(1.2)
+    assert adjudicate(s, m).legal
+
+
+def test_the_suggested_surge_is_legal_at_each_boundary_scene():
+    # adjudicate(suggest(x)) is legal whenever a legal placement exists (RULES.md 1.6).
+    for gap, roll in ((6, 3), (4.5, 3), (4.01, 2)):
+        s, surge = surge_scene(gap, roll)
+        v = adjudicate(s, suggest(s, surge()))
+        assert v.legal, (gap, roll, texts(v))
+
+
+def test_a_base_exactly_touching_the_table_edge_is_on_the_table_and_0_01_over_is_not():
+    # RULES.md 1.3: no part of a model may cross the table edge. A1 (r 0.63) ends at x = 0.63
+    # (touching the edge, legal) or x = 0.62 (0.01" over, refused).
+    for x, legal in ((R32, True), (R32 - 0.01, False)):
+        s = situation([unit("A", "red", [model("A1", 4, 10)])])
+        v = adjudicate(s, move("A", "normal", {"A1": (x, 10)}))
+        assert v.legal is legal, (x, texts(v))
+
+
+def charge_past_a_middle_floor():
+    """The tower (floors at 3" and 6" over 10..16 x 10..16). E1 stands on the 6" floor at
+    (13, 13, 6); A1 on the ground at (13, 5), roll 10. E is hypot(6.74, 6) = 9.02" away: a
+    target. The 6" floor is out of reach: its nearest stable spot engaging E1, (13, 10.58, 6),
+    costs 5.58 + 6 = 11.58" > 10. From the ground A1 can never engage (6" > 5" vertically).
+    On the 3" floor at (13, 10.7, 3) it is 13 - 10.7 - 1.26 = 1.04" h and 3" v from E1:
+    engaged, for 5.7 + 3 = 8.7" <= 10. So it can engage, and must (11.04, RULES.md 1.5: "if it
+    can" weighs every level)."""
+    return situation(
+        [
+            unit("A", "red", [model("A1", 13, 5)]),
+            unit("E", "blue", [model("E1", 13, 13, z=6)]),
+        ],
+        [tower()],
+    )
+
+
+def test_a_charger_that_can_engage_only_from_a_middle_floor_is_faulted_for_stopping_short():
+    s = charge_past_a_middle_floor()
+    v = adjudicate(
+        s,
+        move(
+            "A", "charge", {"A1": {"x": 13, "y": 10.7, "z": 3}}, dice=[5, 5], charge_targets=["E"]
+        ),
+    )
+    assert v.legal, texts(v)
+    # Stopping on the ground at (13, 9.3) fails after moving (E not engaged), and the
+    # while-moving finding must say it could have engaged, naming the 3" floor.
+    v = adjudicate(s, move("A", "charge", {"A1": (13, 9.3)}, dice=[5, 5], charge_targets=["E"]))
+    bad = [f for f in v.failures if f.stage == "while-moving"]
+    assert len(bad) == 1 and 'on the floor 3" up' in bad[0].text, texts(v)
+
+
+def test_the_suggested_charge_engages_from_the_middle_floor_when_the_top_is_out_of_reach():
+    s = charge_past_a_middle_floor()
+    m = suggest(s, move("A", "charge", dice=[5, 5], charge_targets=["E"]))
+    v = adjudicate(s, m)
+    assert v.legal, texts(v)
+    assert m.end["A1"].z == pytest.approx(3)
