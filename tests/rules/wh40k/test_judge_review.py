@@ -735,3 +735,85 @@ def test_the_suggested_charge_engages_from_the_middle_floor_when_the_top_is_out_
     v = adjudicate(s, m)
     assert v.legal, texts(v)
     assert m.end["A1"].z == pytest.approx(3)
+
+
+def test_a_surge_that_can_engage_only_from_a_middle_floor_must_and_the_suggestion_does():
+    # The charge scene above as a fixed 10" surge: B1 at (13, 5) on the ground, the only enemy
+    # near, E1, on the 6" floor at (13, 13, 6) (the shooter A far off). Engaging from the 3" floor
+    # at (13, 10.7, 3) costs 8.7" <= 10 (1.04" h, 3" v); from the ground never (6" v); the 6"
+    # floor costs 11.58". Stopping on the ground at (13, 9.3) is faulted (21.02 while moving).
+    fury = {**BLOOD_SURGE, "id": "fury", "distance": 10}
+    s = situation(
+        [
+            unit("B", "red", [model("B1", 13, 5)], abilities=[fury]),
+            unit("E", "blue", [model("E1", 13, 13, z=6)]),
+            unit("A", "blue", [model("A1", 50, 40)]),
+        ],
+        [tower()],
+        phase="shooting",
+        active="blue",
+    )
+
+    def surge(end=None):
+        doc = {
+            "format": "arbiter.move/1",
+            "unit": "B",
+            "type": "surge",
+            "declarations": {
+                "ability": "fury",
+                "trigger": {"event": "shot", "by": "A", "models_destroyed": 1},
+            },
+        }
+        if end is not None:
+            doc["end"] = {"B1": end}
+        return Move.from_document(doc, "wh40k-11e")
+
+    v = adjudicate(s, surge({"x": 13, "y": 10.7, "z": 3}))
+    assert v.legal, texts(v)
+    v = adjudicate(s, surge({"x": 13, "y": 9.3}))
+    assert failures(v) == [("21.02", "while-moving")], texts(v)
+    m = suggest(s, surge())
+    assert m.end["B1"].z == pytest.approx(3)
+    assert adjudicate(s, m).legal
+    # The closest ground spot, right under E1 (13, 11.74): 6" away (straight), still faulted.
+    v = adjudicate(s, surge({"x": 13, "y": 11.74}))
+    assert failures(v) == [("21.02", "while-moving")], texts(v)
+    assert "could have ended engaged" in v.failures[0].text
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="rules/wh40k/surge_solver.py `SurgeSpace.better_position` rings only the target's "
+    "own floor (`floor_spots`) for an engaged spot and tries the other floors "
+    "(`closer_on_a_floor`) only when `_better_on_the_ground` found nothing; so a model that "
+    "stopped short on the ground is told it 'could have got to 6\" on the ground' (not "
+    'engaged) although the 3" floor below the target engages it. Legality is right (it is '
+    "faulted either way); the finding names the wrong spot and reason. It should look for an "
+    "engaged spot on every floor within 5\" of a target model's level before a merely closer "
+    "one (as move_types._floor_levels_near now does for the charge).",
+)
+def test_a_surge_stopping_short_is_told_it_could_have_engaged_from_the_middle_floor():
+    fury = {**BLOOD_SURGE, "id": "fury", "distance": 10}
+    s = situation(
+        [
+            unit("B", "red", [model("B1", 13, 5)], abilities=[fury]),
+            unit("E", "blue", [model("E1", 13, 13, z=6)]),
+            unit("A", "blue", [model("A1", 50, 40)]),
+        ],
+        [tower()],
+        phase="shooting",
+        active="blue",
+    )
+    doc = {
+        "format": "arbiter.move/1",
+        "unit": "B",
+        "type": "surge",
+        "declarations": {
+            "ability": "fury",
+            "trigger": {"event": "shot", "by": "A", "models_destroyed": 1},
+        },
+        "end": {"B1": {"x": 13, "y": 9.3}},
+    }
+    v = adjudicate(s, Move.from_document(doc, "wh40k-11e"))
+    (bad,) = v.failures
+    assert "could have ended engaged" in bad.text and 'on the floor 3" up' in bad.text
