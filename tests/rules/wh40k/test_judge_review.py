@@ -817,3 +817,88 @@ def test_a_surge_stopping_short_is_told_it_could_have_engaged_from_the_middle_fl
     v = adjudicate(s, Move.from_document(doc, "wh40k-11e"))
     (bad,) = v.failures
     assert "could have ended engaged" in bad.text and 'on the floor 3" up' in bad.text
+
+
+def test_the_within_one_inch_duty_never_takes_a_charger_out_of_coherency():
+    # RULES.md 1.4: an "if it can" duty never forces the unit out of coherency. E1 (60 mm, r
+    # 1.181) stands in a corridor 2.4" wide (impassable blocks y 6..8.8 and 11.2..14, x 15..25)
+    # at (20, 10); E2 (60 mm) stands in the open at (25.5, 16). A1 and A2 charge from (30, 10)
+    # and (31.3, 10), roll 10. A1 ends in base contact with E1 at (21.811, 10) (8.19"), A2
+    # right behind it at (23.071, 10) (8.23"): 1.26" from E1, engaged, not within 1". The only
+    # other spots within 1" of E1 are taken by A1 or past E1 (it fills the corridor: 0.02" each
+    # side); A2 could get within 1" of E2 (out of the corridor and round the block's corner,
+    # about 8.5"), but every such spot is more than 2" from A1, its only link: coherency wins,
+    # and the placement is legal.
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 30, 10), model("A2", 31.3, 10)]),
+            unit("E", "blue", [model("E1", 20, 10, base=60), model("E2", 25.5, 16, base=60)]),
+        ],
+        [
+            terrain("N", rect(15, 6, 25, 8.8), solid=True, kind="building"),
+            terrain("S", rect(15, 11.2, 25, 14), solid=True, kind="building"),
+        ],
+    )
+    end = {"A1": (20 + R60 + R32, 10), "A2": (20 + R60 + 3 * R32, 10)}
+    v = adjudicate(s, move("A", "charge", end, dice=[5, 5], charge_targets=["E"]))
+    assert v.legal, texts(v)
+
+
+def test_a_battle_shocked_flyer_falling_back_in_the_skies_still_owes_its_hazard_rolls():
+    # 09.07: battle-shocked means Desperate Escape (the default), whether it walks or flies
+    # (21.03 changes how it moves, not which fall back it makes): one hazard roll per model,
+    # and no battle-shock roll (it is already battle-shocked). F1 (FLY, M 8: 6") in base
+    # contact with E1 flies 6" west to (4, 10).
+    s = situation(
+        [
+            unit(
+                "F",
+                "red",
+                [model("F1", 10, 10)],
+                keywords=("INFANTRY", "FLY"),
+                move=8,
+                state={"battle_shocked": True},
+            ),
+            unit("E", "blue", [model("E1", 10 + 2 * R32, 10)]),
+        ]
+    )
+    v = adjudicate(s, move("F", "fall-back", {"F1": (4, 10)}, take_to_the_skies=True))
+    assert v.legal, texts(v)
+    assert [e["event"] for e in v.events] == ["hazard-roll"]
+    # An Ordered Retreat is refused to a battle-shocked unit, in the skies too.
+    v = adjudicate(
+        s,
+        move(
+            "F",
+            "fall-back",
+            {"F1": (4, 10)},
+            take_to_the_skies=True,
+            fall_back_mode="ordered-retreat",
+        ),
+    )
+    assert ("09.07", "eligible-if") in failures(v)
+
+
+def test_a_unit_with_an_enemy_1_inch_away_but_5_01_inches_up_is_unengaged_and_may_surge():
+    # 1.2: engagement needs 5" vertically too. D1 stands on a 5.01" block, 1" (edge to edge)
+    # north of B1: B is unengaged, so eligible; with D1 5" up it is engaged and may not surge.
+    for z, eligible in ((5.01, True), (5.0, False)):
+        d = unit("D", "blue", [model("D1", 10, 10 - 2 * R32 - 1, z=z)])
+        block = terrain("K", rect(8, 5, 12, 9.3), height=z)
+        s, surge = surge_scene(4, 4, extra_units=[d], terrain_pieces=[block])
+        v = adjudicate(s, surge((12.7, 10)))
+        assert (("21.02", "eligible-if") not in failures(v)) is eligible, (z, texts(v))
+
+
+def test_a_fall_back_may_end_under_an_enemy_on_a_floor_5_01_inches_up():
+    # F1 engaged with E1 on the ground falls back 5" under the 6" floor of the tower, where E2
+    # stands: straight below it, 0" h but 6" v: unengaged, legal (09.07 after moving).
+    s = situation(
+        [
+            unit("F", "red", [model("F1", 8, 13)], move=6),
+            unit("E", "blue", [model("E1", 8 - 2 * R32, 13), model("E2", 13, 13, z=6)]),
+        ],
+        [tower()],
+    )
+    v = adjudicate(s, move("F", "fall-back", {"F1": (13, 13)}))
+    assert v.legal, texts(v)
