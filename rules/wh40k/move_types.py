@@ -51,6 +51,7 @@ from .moving import (
     model_has,
     plan_path,
     reachable_region,
+    situation_cache,
     terrain_bounds,
 )
 
@@ -558,20 +559,30 @@ def _floor_levels_near(
     old-shape blocks) within `reach` of `target` horizontally from which a model could meet the
     rings `gaps`: within 1" of it (straight distance) for the inner rings, within 5" of its level
     for engagement. A charger that cannot afford the target's own floor may engage it from the
-    floor below."""
+    floor below. Only for a target above the table: one on the ground is ringed on the ground."""
+    if target.z <= EPSILON:
+        return []
     vertical = CHARGE_CLOSE if max(gaps) <= CHARGE_CLOSE else ENGAGEMENT_RANGE.vertical
+    cache = situation_cache(situation)
+    if "charge_surfaces" not in cache:
+        cache["charge_surfaces"] = [
+            (shape, height, shape.bounds)
+            for feature in situation.terrain
+            for shape, height in (
+                [(f.footprint, f.height) for f in feature.floors]
+                if feature.layered
+                else feature.standing_levels
+            )
+        ]
     centre = Point(target.x, target.y)
-    levels = []
-    for feature in situation.terrain:
-        surfaces = (
-            [(f.footprint, f.height) for f in feature.floors]
-            if feature.layered
-            else list(feature.standing_levels)
-        )
-        for shape, height in surfaces:
-            if abs(height - target.z) <= vertical + EPSILON and shape.distance(centre) <= reach:
-                levels.append(height)
-    return levels
+    return [
+        height
+        for shape, height, (x0, y0, x1, y1) in cache["charge_surfaces"]
+        if abs(height - target.z) <= vertical + EPSILON
+        and x0 - reach <= target.x <= x1 + reach
+        and y0 - reach <= target.y <= y1 + reach
+        and shape.distance(centre) <= reach
+    ]
 
 
 def _ring_spots(
