@@ -279,6 +279,40 @@ def test_a_vehicle_drives_through_a_gap_only_0_0125_inches_wider_each_side_than_
     assert v.legal, texts(v)
 
 
+def test_a_model_may_glide_along_an_impassable_block_touching_it_but_not_cut_its_corner():
+    # A solid block x 12..18 with its north face at y = 10.63: A1 (r 0.63) at y = 10 walks 6"
+    # east touching it (RULES.md 0: touching is not overlapping), legal. 0.01" further south the
+    # base would cut into it: refused.
+    for y, legal in ((10, True), (10.01, False)):
+        block = terrain("S", rect(12, 10 + R32, 18, 14), height=3, solid=True, kind="building")
+        s = situation([unit("A", "red", [model("A1", 10, y)])], [block])
+        v = adjudicate(s, move("A", "normal", {"A1": (16, y)}, paths={"A1": [(13, y)]}))
+        assert v.legal is legal, (y, texts(v))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="rules/pathfinding.py `Navigator.climb_cost` measures the path against the climb "
+    "sections inflated by `inflate` (radius * ARC_FACTOR, 2 % too far on flat faces too): a "
+    '40 mm base driving along a 3" dense wall 0.01" from its face (or touching it) is '
+    'charged 3" up and 3" down (12" for a 6" drive). It should test crossing against the '
+    "section grown by the true radius (the base's exact sweep), so touching is not crossing.",
+)
+def test_a_vehicle_driving_along_a_wall_touching_or_0_01_inches_from_it_climbs_nothing():
+    # A dense 3" wall along y = 11 (faces at 10.875 and 11.125), x 20..30. V1 (40 mm, r 0.787,
+    # M 8) drives 6" east along it at y = 10.875 - 0.787 - clear: its base never crosses the
+    # wall, so 6" moved, nothing climbed. (Solid blocks are judged exactly: a base gliding along
+    # one touching it is fine.)
+    for clear in (0.0, 0.01):
+        y = 11 - 0.125 - R40 - clear
+        s = situation(
+            [unit("V", "red", [model("V1", 18, y, base=40)], keywords=("VEHICLE",), move=8)],
+            [lone_wall(3)],
+        )
+        v = adjudicate(s, move("V", "normal", {"V1": (24, y)}))
+        assert v.legal and v.models["V1"]["distance_moved"] == pytest.approx(6.0), texts(v)
+
+
 # -- 1.5: stability on a floor within PLACEMENT_TOLERANCE (0.05") --------------------------------
 def tower():
     whole = rect(10, 10, 16, 16)
