@@ -51,6 +51,7 @@ from .moving import (
     model_has,
     plan_path,
     reachable_region,
+    situation_cache,
     terrain_bounds,
 )
 
@@ -551,23 +552,59 @@ CHARGE_RINGS = (0.0, 0.5, CHARGE_CLOSE - 0.01, ENGAGEMENT_RANGE.horizontal - 0.0
 RING_POINTS = 48
 
 
+def _floor_levels_near(
+    situation: Situation, target: Model, reach: float, gaps: Sequence[float]
+) -> list[float]:
+    """RULES.md 1.5 ("if it can" weighs every level): the heights of the floors (the tops of
+    old-shape blocks) within `reach` of `target` horizontally from which a model could meet the
+    rings `gaps`: within 1" of it (straight distance) for the inner rings, within 5" of its level
+    for engagement. A charger that cannot afford the target's own floor may engage it from the
+    floor below. Only for a target above the table: one on the ground is ringed on the ground."""
+    if target.z <= EPSILON:
+        return []
+    vertical = CHARGE_CLOSE if max(gaps) <= CHARGE_CLOSE else ENGAGEMENT_RANGE.vertical
+    cache = situation_cache(situation)
+    if "charge_surfaces" not in cache:
+        cache["charge_surfaces"] = [
+            (shape, height, shape.bounds)
+            for feature in situation.terrain
+            for shape, height in (
+                [(f.footprint, f.height) for f in feature.floors]
+                if feature.layered
+                else feature.standing_levels
+            )
+        ]
+    centre = Point(target.x, target.y)
+    return [
+        height
+        for shape, height, (x0, y0, x1, y1) in cache["charge_surfaces"]
+        if abs(height - target.z) <= vertical + EPSILON
+        and x0 - reach <= target.x <= x1 + reach
+        and y0 - reach <= target.y <= y1 + reach
+        and shape.distance(centre) <= reach
+    ]
+
+
 def _ring_spots(
     m: Model,
     target_models: Sequence[Model],
     gaps: Sequence[float],
     max_distance: float,
     skies: bool = False,
+    situation: Situation | None = None,
 ) -> list[Model]:
     """`m` placed round the target models at the given edge gaps, nearest to m first, keeping
     only spots within `max_distance` as the crow flies (the climb counted, except in the skies:
     21.03 ignores vertical distance). Each ring is tried
-    on the ground and, for a target standing on a floor, at the target's level too (RULES.md
-    1.5: "if it can" weighs every level); whether a model may stand there is `_spot_free`'s."""
+    on the ground, at the target's level and (given the `situation`) on every floor near the
+    target close enough in height to meet the ring (RULES.md 1.5: "if it can" weighs every
+    level); whether a model may stand there is `_spot_free`'s."""
     spots = []
     for gap in gaps:
         for t in target_models:
             reach = t.base.radius + m.base.radius + gap + 1e-4
-            for z in dict.fromkeys((0.0, t.z)):
+            floors = [] if situation is None else _floor_levels_near(situation, t, reach, gaps)
+            for z in dict.fromkeys((0.0, t.z, *floors)):
                 climb = 0.0 if skies else abs(z - m.z)
                 for k in range(RING_POINTS):
                     a = 2 * math.pi * k / RING_POINTS
@@ -651,7 +688,7 @@ def _find_spot(
     others = list(others)
     region = None
     target_models = [t for u in targets for t in u.models]
-    for spot in _ring_spots(start, target_models, gaps, max_distance, mode.skies):
+    for spot in _ring_spots(start, target_models, gaps, max_distance, mode.skies, situation):
         if not _meets(spot, target_models, gaps):
             continue
         if not _spot_free(situation, unit, spot, others, non_targets, start):

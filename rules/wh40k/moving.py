@@ -1010,7 +1010,7 @@ def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Ve
     (walls, floors) is under the base it must stand at the height of a floor (or of the top of
     a wall or an enclosed part), stable: its whole base over that surface, with no overhang
     beyond PLACEMENT_TOLERANCE. A model that is not INFANTRY, BEASTS, SWARM or MOBILE and had to
-    climb in this move (a section of a dense feature over 2") cannot end on its upper floors."""
+    climb a section of a dense feature over 2" in this move cannot end on its upper floors."""
     a = mm.end
     u = unit_mark(situation)
     keywords = unit.keywords | a.keywords
@@ -1057,7 +1057,13 @@ def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Ve
         )
         features = [t for _, t in floors]
     dense = [t.id for t in features if t.category == "dense"]
-    if dense and not keywords & THROUGH_DENSE and mm.vertical > EPSILON:
+    # Only a climb over a section taller than 2" bars the upper floors (RULES.md 1.5): the floor
+    # it ends on is itself such a section, or the path paid more than the change of level (it
+    # climbed over one on the way). A MONSTER may step up onto a 1.5" platform.
+    climbed_tall = mm.vertical > EPSILON and (
+        a.z > DENSE_CLIMB_HEIGHT + EPSILON or mm.vertical > abs(a.z - mm.start.z) + EPSILON
+    )
+    if dense and not keywords & THROUGH_DENSE and climbed_tall:
         ok &= verdict.check(
             rule="13.06",
             stage="end-of-move",
@@ -1077,13 +1083,16 @@ def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Ve
 
 
 def _through_enclosed(situation: Situation, model: Model) -> list[tuple[str, float]]:
-    """(feature id, height) of each enclosed part the model would stand through (1.5)."""
+    """(feature id, height) of each enclosed part the model would stand through (1.5): some of
+    it below the part's top and below 3". A base standing exactly 3" up only touches that
+    level (RULES.md 0), so no part of the model is through the part 3" or less above the
+    ground."""
     return [
         (t.id, part.height)
         for t in situation.terrain
         for part in t.enclosed
         if model.z < part.height - EPSILON
-        and model.z <= ENCLOSED_LOW + EPSILON
+        and model.z < ENCLOSED_LOW - EPSILON
         and model.footprint.intersection(part.footprint).area > EPSILON
     ]
 
