@@ -30,8 +30,8 @@ built whole, so a search over the whole table costs little more than the whole g
 Approximations, named:
 - Inflation is a circumscribed buffer: arcs are replaced by polygon edges lying outside the true
   arc (by at most 0.9 % of the radius for discs, 2 % at polygon corners: `DISC_FACTOR`,
-  `ARC_FACTOR`), so the free
-  space is never larger than the true one and a path found never brushes an obstacle.
+  `ARC_FACTOR`), while straight faces are offset by exactly the radius (`inflate`), so the free
+  space is never larger than the true one and a path found never cuts into an obstacle.
 - A start or goal that lies inside that sliver (a model in base contact with an enemy, say) is
   snapped to the nearest free point when it is within `snap` of it; the short hop is part of the
   path and its length counts.
@@ -97,10 +97,22 @@ LAZY_GRAPH_FRACTION = 16
 
 
 def inflate(geometry, radius: float):
-    """The Minkowski sum of `geometry` with a disc of `radius`, circumscribed (never smaller)."""
+    """The Minkowski sum of `geometry` with a disc of `radius`, circumscribed (never smaller),
+    and exact along every straight face.
+
+    It is the intersection of two shapes that each contain the true sum: the round buffer of
+    `radius * ARC_FACTOR` (its arcs' edges lie outside the true arcs, but so do its flat faces,
+    by 2 % of the radius) and the mitred buffer of `radius` (flat faces exactly `radius` out,
+    corners pointed). So a base that clears a gap between two walls by a hair fits through it,
+    and one gliding along a wall touching it does not cross it (RULES.md 0, 1.3, 1.5).
+    """
     if radius <= 0:
         return geometry
-    return geometry.buffer(radius * ARC_FACTOR, quad_segs=ARC_QUAD_SEGMENTS)
+    rounded = geometry.buffer(radius * ARC_FACTOR, quad_segs=ARC_QUAD_SEGMENTS)
+    # a mitre limit of at least 1 keeps any bevel outside the true sum; the round buffer cuts
+    # the points anyway
+    mitred = geometry.buffer(radius, join_style="mitre", mitre_limit=10.0)
+    return rounded.intersection(mitred)
 
 
 def inflated_disc(x: float, y: float, radius: float) -> Polygon:

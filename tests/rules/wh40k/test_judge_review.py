@@ -264,15 +264,6 @@ def test_a_vehicle_drives_through_a_gap_wider_than_its_base_and_not_a_narrower_o
     assert not through_the_gap(1.5).legal
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rules/pathfinding.py `inflate` buffers every obstacle by radius * ARC_FACTOR "
-    "(1.0196), flat faces included, not only its rounded corners: walls and blocks grow by 2 % "
-    'of the mover\'s radius (0.0154" for a 40 mm base), so a base that clears a gap by 0.0125" '
-    "each side reads as crossing both walls (climb_cost charges 5 + 5 twice; the path search "
-    "goes round). It should offset flat faces by exactly the radius and circumscribe only the "
-    "arcs (e.g. more arc segments so the factor is under 0.1 %, or CURVE_SLACK-sized slack).",
-)
 def test_a_vehicle_drives_through_a_gap_only_0_0125_inches_wider_each_side_than_its_base():
     # 1.6" gap, 1.575" base: 0.0125" clear each side. On the table it fits: 7", legal.
     v = through_the_gap(1.6)
@@ -290,14 +281,6 @@ def test_a_model_may_glide_along_an_impassable_block_touching_it_but_not_cut_its
         assert v.legal is legal, (y, texts(v))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rules/pathfinding.py `Navigator.climb_cost` measures the path against the climb "
-    "sections inflated by `inflate` (radius * ARC_FACTOR, 2 % too far on flat faces too): a "
-    '40 mm base driving along a 3" dense wall 0.01" from its face (or touching it) is '
-    'charged 3" up and 3" down (12" for a 6" drive). It should test crossing against the '
-    "section grown by the true radius (the base's exact sweep), so touching is not crossing.",
-)
 def test_a_vehicle_driving_along_a_wall_touching_or_0_01_inches_from_it_climbs_nothing():
     # A dense 3" wall along y = 11 (faces at 10.875 and 11.125), x 20..30. V1 (40 mm, r 0.787,
     # M 8) drives 6" east along it at y = 10.875 - 0.787 - clear: its base never crosses the
