@@ -325,11 +325,15 @@ class Navigator:
             return True
         return not self._blocked_core.intersects(LineString([a, b]))
 
-    def _edge_penalty(self, a, b) -> float | None:
+    def _edge_penalty(self, a, b, scratch: np.ndarray | None = None) -> float | None:
         """One edge of a search from or to a free point: None when a hard obstacle blocks it
         (`_sees`), else its climbing cost during the search (`_segment_penalty`). One segment
-        geometry serves both tests, where the search used to build it twice."""
-        line = shapely.linestrings(((a[0], a[1]), (b[0], b[1])))
+        geometry serves both tests, where the search used to build it twice. `scratch`, a 2 x 2
+        array the caller owns (one per search: nothing shared between threads), holds the
+        segment's ends: a geometry is built from an array faster than from tuples."""
+        ends = np.empty((2, 2)) if scratch is None else scratch
+        ends[0, 0], ends[0, 1], ends[1, 0], ends[1, 1] = a[0], a[1], b[0], b[1]
+        line = shapely.linestrings(ends)
         if not (a[0] == b[0] and a[1] == b[1]) and self._blocked_core.intersects(line):
             return None
         if self._climb_tree is None:
@@ -527,7 +531,8 @@ class Navigator:
         (estimate, tie, cost so far, node, parent); the start, the goal and the feed are the
         node numbers past the graph's.
         """
-        direct = self._edge_penalty(s, g)
+        scratch = np.empty((2, 2))
+        direct = self._edge_penalty(s, g, scratch)
         free_of_climbs = self._climb_tree is None or self._climbs_always_cost
         if direct == 0:
             return [s, g], free_of_climbs
@@ -550,9 +555,10 @@ class Navigator:
         to_first = np.hypot(fx - sx, fy - sy)
         estimate = to_first + np.hypot(fx - gx, fy - gy)
         order = np.argsort(estimate, kind="stable")
-        feed_node = first[order].tolist()
-        feed_cost = to_first[order].tolist()
-        feed_estimate = estimate[order].tolist()
+        # one array to turn into Python numbers (node numbers are exact as floats)
+        feed_estimate, feed_cost, feed_node = np.stack([estimate, to_first, first])[
+            :, order
+        ].tolist()
         feeds = len(feed_node)
         if feeds:
             heap.append((feed_estimate[0], 0, feed_cost[0], FEED, 0))
@@ -571,10 +577,10 @@ class Navigator:
                     if par + 1 < feeds:
                         i = par + 1
                         push(heap, (feed_estimate[i], 0, feed_cost[i], FEED, i))
-                    node, par = feed_node[par], START
+                    node, par = int(feed_node[par]), START
                     if node in parent:
                         continue
-                    pen = self._edge_penalty(s, points[node])
+                    pen = self._edge_penalty(s, points[node], scratch)
                     if pen is None:
                         continue
                     if pen > 0:
@@ -583,7 +589,7 @@ class Navigator:
                         push(heap, (f + pen, counter, cost + pen, node, START))
                         continue
                 elif node == GOAL:  # the edge to the goal, tested only now
-                    pen = self._edge_penalty(points[par], g)
+                    pen = self._edge_penalty(points[par], g, scratch)
                     if pen is None:
                         continue
                     if pen > 0:
