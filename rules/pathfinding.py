@@ -18,7 +18,9 @@ convex corners of the inflated obstacles (the reflex vertices of the free space)
 pairs of nodes that see each other and whose segment is tangent to the obstacle at both ends
 (other edges can never be on a shortest path). A query tests the straight segment first, then
 runs A* (heapq, Euclidean heuristic) with the edges from the start and to the goal checked lazily,
-only when A* reaches them.
+only when A* reaches them: the start's tangent nodes are sorted by their estimate once (numpy)
+and enter the heap one at a time, a node's edge to the goal is considered when the node is
+closed, and a path the search charged no climbing is not measured for climbing again.
 
 Approximations, named:
 - Inflation is a circumscribed buffer: arcs are replaced by polygon edges lying outside the true
@@ -302,7 +304,9 @@ class Navigator:
         points = shapely.get_num_coordinates(
             [self.free_space, self._blocked_core, *self._climb_shapes, *self._climb_cores]
         ).sum()
-        return int(arrays + edges + 32 * points + 96 * len(self._points))
+        # the nodes as Python tuples (~100 bytes each), and the query's tables built on the first
+        # query (`_tangent_table`, `_corner_edges`: ~300 bytes a node)
+        return int(arrays + edges + 32 * points + 400 * len(self._points))
 
     # -- queries -----------------------------------------------------------------------------
     def covers(self, point: tuple[float, float]) -> bool:
@@ -427,27 +431,24 @@ class Navigator:
         return _horizontal(pts), self.climb_cost(pts, z_start, z_end)
 
     @cached_property
-    def _tangent_table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
-        """For `_candidates`: the nodes' x and y, their two edge vectors' y and x components
-        stacked as 2 x n arrays (the test of both edges in one array operation), and the node
-        indices at each node position. Built on the first query, from the graph's arrays."""
+    def _tangent_table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, set]:
+        """For `_tangent_mask`: the nodes' x and y, the y and the x components of their two
+        edge vectors stacked as 2 x n arrays (both edges tested in one array operation), and
+        the node positions. Built on the first query, from the graph's arrays."""
         x = np.ascontiguousarray(self.nodes[:, 0])
         y = np.ascontiguousarray(self.nodes[:, 1])
         edge_y = np.stack([self._to_prev[:, 1], self._to_next[:, 1]])
         edge_x = np.stack([self._to_prev[:, 0], self._to_next[:, 0]])
-        at: dict[tuple[float, float], list[int]] = {}
-        for k, p in enumerate(self._points):
-            at.setdefault(p, []).append(k)
-        return x, y, edge_y, edge_x, at
+        return x, y, edge_y, edge_x, set(self._points)
 
     @cached_property
-    def _corner_edges(self) -> list[tuple[float, float, float, float, float, float]]:
-        """Each node as Python floats: x, y, then the y and x of its edge vectors to the
-        previous and the next corner (for the tangent test of one node, see `_search`)."""
+    def _corner_edges(self) -> list[tuple[float, float, float, float]]:
+        """Each node's edge vectors to the previous and the next corner as Python floats: y and
+        x of the first, y and x of the second (the tangent test of one node, see `_search`)."""
         return [
-            (x, y, py, px, ny, nx)
-            for (x, y), (px, py), (nx, ny) in zip(
-                self.nodes.tolist(), self._to_prev.tolist(), self._to_next.tolist(), strict=True
+            (py, px, ny, nx)
+            for (px, py), (nx, ny) in zip(
+                self._to_prev.tolist(), self._to_next.tolist(), strict=True
             )
         ]
 
@@ -464,8 +465,8 @@ class Navigator:
         low, high = c >= -_TANGENT_EPS, c <= _TANGENT_EPS
         ok = low[0] & low[1]
         ok |= high[0] & high[1]
-        for k in at.get((px, py), ()):
-            ok[k] = False
+        if (px, py) in at:
+            ok &= (ex != 0) | (ey != 0)
         return ok
 
     def _candidates(self, point) -> np.ndarray:
@@ -605,7 +606,8 @@ class Navigator:
             parent[node] = par
             # may the edge to the goal leave from here? `_tangent_mask(g)`, one node at a time
             # (the same operations on the same floats)
-            px, py, prev_y, prev_x, next_y, next_x = corners[node]
+            px, py = points[node]
+            prev_y, prev_x, next_y, next_x = corners[node]
             ex, ey = gx - px, gy - py
             c1, c2 = ex * prev_y - ey * prev_x, ex * next_y - ey * next_x
             if ((c1 >= -eps and c2 >= -eps) or (c1 <= eps and c2 <= eps)) and (ex or ey):
