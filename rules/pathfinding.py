@@ -455,6 +455,10 @@ class Navigator:
     def _tangent_mask(self, point) -> np.ndarray:
         """For each node, whether a segment from `point` could use it (tangent at the node: both
         its neighbours on one side of the line, or on it; a node at `point` itself is not)."""
+        return self._tangent_test(point)[0]
+
+    def _tangent_test(self, point) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """`_tangent_mask`, and the vectors from every node to `point` (x and y) it used."""
         x, y, edge_y, edge_x, at = self._tangent_table
         px, py = float(point[0]), float(point[1])
         # e = point - node and its cross products with both edges, in the order of operations
@@ -467,7 +471,7 @@ class Navigator:
         ok |= high[0] & high[1]
         if (px, py) in at:
             ok &= (ex != 0) | (ey != 0)
-        return ok
+        return ok, ex, ey
 
     def _candidates(self, point) -> np.ndarray:
         """Node indices that a segment from `point` could use (tangent at the node)."""
@@ -540,7 +544,6 @@ class Navigator:
         points, adjacency = self._points, self.adjacency
         n = len(points)
         START, GOAL, REACHED, FEED = n, n + 1, n + 2, n + 3  # REACHED: a goal entry tested
-        sx, sy = s
         gx, gy = g
         hypot = math.hypot
         heap: list = []
@@ -550,16 +553,17 @@ class Navigator:
             heap.append((cost, -1, cost, REACHED, START))
         # The start's edges in the order the heap would pop them (ties by node number, as when
         # they were pushed in that order), and each one's length.
-        first = np.flatnonzero(self._tangent_mask(s))
+        ok, ex, ey = self._tangent_test(s)
+        first = np.flatnonzero(ok)
         x, y = self._tangent_table[:2]
-        fx, fy = x[first], y[first]
-        to_first = np.hypot(fx - sx, fy - sy)
-        estimate = to_first + np.hypot(fx - gx, fy - gy)
-        order = np.argsort(estimate, kind="stable")
+        # (the length from the node to the start or back is the same float: hypot ignores signs)
+        to_first = np.hypot(ex[first], ey[first])
+        estimate = to_first + np.hypot(x[first] - gx, y[first] - gy)
+        order = estimate.argsort(kind="stable")
         # one array to turn into Python numbers (node numbers are exact as floats)
-        feed_estimate, feed_cost, feed_node = np.stack([estimate, to_first, first])[
-            :, order
-        ].tolist()
+        feed_estimate, feed_cost, feed_node = (
+            np.concatenate((estimate, to_first, first)).reshape(3, -1)[:, order].tolist()
+        )
         feeds = len(feed_node)
         if feeds:
             heap.append((feed_estimate[0], 0, feed_cost[0], FEED, 0))
