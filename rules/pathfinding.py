@@ -544,6 +544,7 @@ class Navigator:
         points, adjacency = self._points, self.adjacency
         n = len(points)
         START, GOAL, REACHED, FEED = n, n + 1, n + 2, n + 3  # REACHED: a goal entry tested
+        sx, sy = s
         gx, gy = g
         hypot = math.hypot
         heap: list = []
@@ -557,16 +558,16 @@ class Navigator:
         first = np.flatnonzero(ok)
         x, y = self._tangent_table[:2]
         # (the length from the node to the start or back is the same float: hypot ignores signs)
-        to_first = np.hypot(ex[first], ey[first])
-        estimate = to_first + np.hypot(x[first] - gx, y[first] - gy)
+        estimate = np.hypot(ex[first], ey[first])
+        estimate += np.hypot(x[first] - gx, y[first] - gy)
         order = estimate.argsort(kind="stable")
         # one array to turn into Python numbers (node numbers are exact as floats)
-        feed_estimate, feed_cost, feed_node = (
-            np.concatenate((estimate, to_first, first)).reshape(3, -1)[:, order].tolist()
+        feed_estimate, feed_node = (
+            np.concatenate((estimate, first)).reshape(2, -1)[:, order].tolist()
         )
         feeds = len(feed_node)
         if feeds:
-            heap.append((feed_estimate[0], 0, feed_cost[0], FEED, 0))
+            heap.append((feed_estimate[0], 0, 0.0, FEED, 0))
         heapq.heapify(heap)
         corners = self._corner_edges
         eps = _TANGENT_EPS
@@ -574,6 +575,7 @@ class Navigator:
         best: dict[int, float] = {}
         charged: set[int] = set()  # nodes whose edge from the start was charged climbing
         push, pop, check = heapq.heappush, heapq.heappop, budget.check
+        edge_penalty, inf = self._edge_penalty, math.inf
         while heap:
             check("finding the shortest path")
             f, _, cost, node, par = pop(heap)
@@ -581,11 +583,16 @@ class Navigator:
                 if node == FEED:  # the next edge from the start: tested only now
                     if par + 1 < feeds:
                         i = par + 1
-                        push(heap, (feed_estimate[i], 0, feed_cost[i], FEED, i))
+                        push(heap, (feed_estimate[i], 0, 0.0, FEED, i))
                     node, par = int(feed_node[par]), START
                     if node in parent:
                         continue
-                    pen = self._edge_penalty(s, points[node], scratch)
+                    # its length and estimate as Python's hypot makes them (numpy's may differ
+                    # in the last bit): the costs the search carries are those it always had
+                    px, py = points[node]
+                    cost = hypot(px - sx, py - sy)
+                    f = cost + hypot(px - gx, py - gy)
+                    pen = edge_penalty(s, points[node], scratch)
                     if pen is None:
                         continue
                     if pen > 0:
@@ -594,7 +601,7 @@ class Navigator:
                         push(heap, (f + pen, counter, cost + pen, node, START))
                         continue
                 elif node == GOAL:  # the edge to the goal, tested only now
-                    pen = self._edge_penalty(points[par], g, scratch)
+                    pen = edge_penalty(points[par], g, scratch)
                     if pen is None:
                         continue
                     if pen > 0:
@@ -615,14 +622,14 @@ class Navigator:
             ex, ey = gx - px, gy - py
             c1, c2 = ex * prev_y - ey * prev_x, ex * next_y - ey * next_x
             if ((c1 >= -eps and c2 >= -eps) or (c1 <= eps and c2 <= eps)) and (ex or ey):
-                c = cost + hypot(px - gx, py - gy)
+                c = cost + hypot(ex, ey)
                 counter += 1
                 push(heap, (c, counter, c, GOAL, node))
             for nb, w in adjacency[node]:
                 if nb in parent:
                     continue
                 c = cost + w
-                if c < best.get(nb, math.inf) - 1e-12:
+                if c < best.get(nb, inf) - 1e-12:
                     best[nb] = c
                     counter += 1
                     px, py = points[nb]
