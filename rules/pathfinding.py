@@ -332,20 +332,21 @@ class Navigator:
     def _edge_penalty(self, a, b, scratch: np.ndarray | None = None) -> float | None:
         """One edge of a search from or to a free point: None when a hard obstacle blocks it
         (`_sees`), else its climbing cost during the search (`_segment_penalty`). One segment
-        geometry serves both tests, where the search used to build it twice. `scratch`, a 2 x 2
-        array the caller owns (one per search: nothing shared between threads), holds the
-        segment's ends: a geometry is built from an array faster than from tuples."""
-        ends = np.empty((2, 2)) if scratch is None else scratch
-        ends[0, 0], ends[0, 1], ends[1, 0], ends[1, 1] = a[0], a[1], b[0], b[1]
-        line = shapely.linestrings(ends)
-        if not (a[0] == b[0] and a[1] == b[1]) and self._blocked_core.intersects(line):
+        geometry serves both tests, where the search used to build it twice. `scratch`, a
+        1 x 2 x 2 array the caller owns (one per search: nothing shared between threads), holds
+        the segment's ends: a geometry is built from an array faster than from tuples, and as an
+        array of one it goes to the climb features' tree without the tree's scalar wrapping."""
+        ends = np.empty((1, 2, 2)) if scratch is None else scratch
+        ends[0, 0, 0], ends[0, 0, 1], ends[0, 1, 0], ends[0, 1, 1] = a[0], a[1], b[0], b[1]
+        lines = shapely.linestrings(ends)
+        if not (a[0] == b[0] and a[1] == b[1]) and self._blocked_core.intersects(lines[0]):
             return None
         if self._climb_tree is None:
             return 0.0
         # the sum `_penalties` makes for this one segment: the same features, added in the same
         # order from 0 (so the same float)
         penalty = 0.0
-        for k in self._climb_tree.query(line, predicate="intersects").tolist():
+        for k in self._climb_tree.query(lines, predicate="intersects")[1].tolist():
             penalty += self._climb_costs[k]
         return penalty
 
@@ -536,7 +537,7 @@ class Navigator:
         (estimate, tie, cost so far, node, parent); the start, the goal and the feed are the
         node numbers past the graph's.
         """
-        scratch = np.empty((2, 2))
+        scratch = np.empty((1, 2, 2))
         direct = self._edge_penalty(s, g, scratch)
         free_of_climbs = self._climb_tree is None or self._climbs_always_cost
         if direct == 0:
@@ -553,7 +554,7 @@ class Navigator:
             cost = math.dist(s, g) + direct
             heap.append((cost, -1, cost, REACHED, START))
         # The start's edges in the order the heap would pop them (ties by node number, as when
-        # they were pushed in that order), and each one's length.
+        # they were pushed in that order), by their estimates.
         ok, ex, ey = self._tangent_test(s)
         first = np.flatnonzero(ok)
         x, y = self._tangent_table[:2]
