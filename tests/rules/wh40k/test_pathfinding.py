@@ -282,8 +282,8 @@ def test_the_query_finds_the_brute_force_shortest_path_on_random_boards(seed, cl
 def test_with_climbing_the_query_finds_the_cheapest_path_over_all_segments():
     nav, _ = _random_board(4, climbing=True)
     s, g = (12.41397138062582, 11.239480363325004), (16.039026532875262, 6.538582354254125)
-    # straight: 5.94 in and two features crossed (2 x 2.5 + 2 x 1 in); bending at a corner of
-    # the 1 in floor the goal stands on avoids the 2.5 in one: 6.00 in and 2 x 1 in
+    # straight: 5.94 in, two features crossed (2 x 2.5 + 2 x 1 in): 12.94; bending at a corner of
+    # the 1 in wall the goal lies within avoids the 2.5 in feature: 6.00 in and 2 x 1 in
     assert math.isclose(nav.shortest_path(s, g)[0], _brute_force(nav, s, g), abs_tol=1e-9)
 
 
