@@ -556,7 +556,7 @@ class Navigator:
         # The start's edges in the order the heap would pop them (ties by node number, as when
         # they were pushed in that order), by their estimates.
         ok, ex, ey = self._tangent_test(s)
-        first = np.flatnonzero(ok)
+        first = ok.nonzero()[0]
         x, y = self._tangent_table[:2]
         # (the length from the node to the start or back is the same float: hypot ignores signs)
         estimate = np.hypot(ex[first], ey[first])
