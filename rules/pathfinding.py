@@ -18,7 +18,9 @@ convex corners of the inflated obstacles (the reflex vertices of the free space)
 pairs of nodes that see each other and whose segment is tangent to the obstacle at both ends
 (other edges can never be on a shortest path). A query tests the straight segment first, then
 runs A* (heapq, Euclidean heuristic) with the edges from the start and to the goal checked lazily,
-only when A* reaches them.
+only when A* reaches them: the start's tangent nodes are sorted by their estimate once (numpy)
+and enter the heap one at a time, a node's edge to the goal is considered when the node is
+closed, and a path the search charged no climbing is not measured for climbing again.
 
 The graph costs corners squared to build whole. A table of more than `EAGER_GRAPH_CORNERS`
 corners (a crowded 600-model table has 3,500) builds it row by row instead: a node's edges the
@@ -164,6 +166,11 @@ def _ring_corners(coords: np.ndarray, want_reflex: bool):
     )
     keep = cross < -_TANGENT_EPS if want_reflex else cross > _TANGENT_EPS
     return pts[keep], prev[keep], nxt[keep]
+
+
+def _horizontal(points: Sequence[tuple[float, float]]) -> float:
+    """The length of a path on the table (the sum of its segments)."""
+    return sum(math.dist(points[k], points[k + 1]) for k in range(len(points) - 1))
 
 
 class _GraphRows(Sequence[list[tuple[int, float]]]):
@@ -451,7 +458,9 @@ class Navigator:
         points = shapely.get_num_coordinates(
             [self.free_space, self._blocked_core, *self._climb_shapes, *self._climb_cores]
         ).sum()
-        return int(arrays + 32 * points + 96 * len(self._points))
+        # the nodes as Python tuples (~100 bytes each), and the query's tables built on the first
+        # query (`_tangent_table`, `_corner_edges`: ~300 bytes a node)
+        return int(arrays + 32 * points + 400 * len(self._points))
 
     # -- queries -----------------------------------------------------------------------------
     def covers(self, point: tuple[float, float]) -> bool:
@@ -474,10 +483,40 @@ class Navigator:
             return True
         return not self._blocked_core.intersects(LineString([a, b]))
 
+    def _edge_penalty(self, a, b, scratch: np.ndarray | None = None) -> float | None:
+        """One edge of a search from or to a free point: None when a hard obstacle blocks it
+        (`_sees`), else its climbing cost during the search (`_segment_penalty`). One segment
+        geometry serves both tests, where the search used to build it twice. `scratch`, a
+        1 x 2 x 2 array the caller owns (one per search: nothing shared between threads), holds
+        the segment's ends: a geometry is built from an array faster than from tuples, and as an
+        array of one it goes to the climb features' tree without the tree's scalar wrapping."""
+        ends = np.empty((1, 2, 2)) if scratch is None else scratch
+        ends[0, 0, 0], ends[0, 0, 1], ends[0, 1, 0], ends[0, 1, 1] = a[0], a[1], b[0], b[1]
+        lines = shapely.linestrings(ends)
+        if not (a[0] == b[0] and a[1] == b[1]) and self._blocked_core.intersects(lines[0]):
+            return None
+        if self._climb_tree is None:
+            return 0.0
+        # the sum `_penalties` makes for this one segment: the same features, added in the same
+        # order from 0 (so the same float)
+        penalty = 0.0
+        for k in self._climb_tree.query(lines, predicate="intersects")[1].tolist():
+            penalty += self._climb_costs[k]
+        return penalty
+
+    @cached_property
+    def _climb_costs(self) -> list[float]:
+        """What crossing each climb feature from ground to ground costs a search: 2 x height."""
+        return (2 * self._climb_heights).tolist()
+
     def snapped(self, point) -> tuple[float, float] | None:
         """`point` if free, else the nearest free point within `snap`, else None."""
         if self.covers(point):
             return (float(point[0]), float(point[1]))
+        return self._snapped_outside(point)
+
+    def _snapped_outside(self, point) -> tuple[float, float] | None:
+        """`snapped` for a point known not to be free."""
         p = Point(point)
         if self.free_space.is_empty or self.free_space.distance(p) > self.snap:
             return None
@@ -544,24 +583,63 @@ class Navigator:
     ) -> tuple[float, float]:
         """(horizontal length, climbing cost) of a path given as waypoints."""
         pts = [(float(p[0]), float(p[1])) for p in waypoints]
-        horizontal = sum(math.dist(pts[k], pts[k + 1]) for k in range(len(pts) - 1))
-        return horizontal, self.climb_cost(pts, z_start, z_end)
+        return _horizontal(pts), self.climb_cost(pts, z_start, z_end)
+
+    @cached_property
+    def _tangent_table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, set]:
+        """For `_tangent_mask`: the nodes' x and y, the y and the x components of their two
+        edge vectors stacked as 2 x n arrays (both edges tested in one array operation), and
+        the node positions. Built on the first query, from the graph's arrays."""
+        x = np.ascontiguousarray(self.nodes[:, 0])
+        y = np.ascontiguousarray(self.nodes[:, 1])
+        edge_y = np.stack([self._to_prev[:, 1], self._to_next[:, 1]])
+        edge_x = np.stack([self._to_prev[:, 0], self._to_next[:, 0]])
+        return x, y, edge_y, edge_x, set(self._points)
+
+    @cached_property
+    def _corner_edges(self) -> list[tuple[float, float, float, float]]:
+        """Each node's edge vectors to the previous and the next corner as Python floats: y and
+        x of the first, y and x of the second (the tangent test of one node, see `_search`)."""
+        return [
+            (py, px, ny, nx)
+            for (px, py), (nx, ny) in zip(
+                self._to_prev.tolist(), self._to_next.tolist(), strict=True
+            )
+        ]
+
+    def _tangent_mask(self, point) -> np.ndarray:
+        """For each node, whether a segment from `point` could use it (tangent at the node: both
+        its neighbours on one side of the line, or on it; a node at `point` itself is not)."""
+        return self._tangent_test(point)[0]
+
+    def _tangent_test(self, point) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """`_tangent_mask`, and the vectors from every node to `point` (x and y) it used."""
+        x, y, edge_y, edge_x, at = self._tangent_table
+        px, py = float(point[0]), float(point[1])
+        # e = point - node and its cross products with both edges, in the order of operations
+        # (and so the rounding) of the test written one edge at a time
+        ex, ey = px - x, py - y
+        c = ex * edge_y
+        c -= ey * edge_x
+        low, high = c >= -_TANGENT_EPS, c <= _TANGENT_EPS
+        ok = low[0] & low[1]
+        ok |= high[0] & high[1]
+        if (px, py) in at:
+            ok &= (ex != 0) | (ey != 0)
+        return ok, ex, ey
 
     def _candidates(self, point) -> np.ndarray:
         """Node indices that a segment from `point` could use (tangent at the node)."""
         if not len(self.nodes):
             return np.empty(0, dtype=int)
-        d = self.nodes - np.asarray(point)
-        # tangent at the node: both its neighbours on one side of the line (or on it)
-        e = -d
-        A, B = self._to_prev, self._to_next
-        c1 = e[:, 0] * A[:, 1] - e[:, 1] * A[:, 0]
-        c2 = e[:, 0] * B[:, 1] - e[:, 1] * B[:, 0]
-        ok = ((c1 >= -_TANGENT_EPS) & (c2 >= -_TANGENT_EPS)) | (
-            (c1 <= _TANGENT_EPS) & (c2 <= _TANGENT_EPS)
-        )
-        ok &= (np.abs(d[:, 0]) + np.abs(d[:, 1])) > 0
-        return np.nonzero(ok)[0]
+        return np.flatnonzero(self._tangent_mask(point))
+
+    @cached_property
+    def _climbs_always_cost(self) -> bool:
+        """Does every climb feature cost something to cross (height > 0)? Then a path whose
+        every segment the search found free of climbing crosses no feature at all, and its
+        climbing cost is the change of elevation alone (`climb_cost` with no pieces)."""
+        return bool((self._climb_heights > 0).all())
 
     def shortest_path(self, start, goal, z_start: float = 0.0, z_end: float = 0.0):
         """The shortest legal path from start to goal: (length incl. climbing, waypoints) or None.
@@ -569,19 +647,31 @@ class Navigator:
         Waypoints are (x, y) tuples, beginning with `start` and ending with `goal` exactly as
         given (a snapped start or goal adds the tiny hop to its snapped point).
         """
-        s, g = self.snapped(start), self.snapped(goal)
+        s_orig, g_orig = (float(start[0]), float(start[1])), (float(goal[0]), float(goal[1]))
+        # both points' cover test in one call; `snapped` for the ones outside
+        inside = shapely.intersects_xy(
+            self.free_space, (s_orig[0], g_orig[0]), (s_orig[1], g_orig[1])
+        ).tolist()
+        s = s_orig if inside[0] else self._snapped_outside(start)
+        g = g_orig if inside[1] else self._snapped_outside(goal)
         if s is None or g is None:
             return None
-        s_orig, g_orig = (float(start[0]), float(start[1])), (float(goal[0]), float(goal[1]))
-        core = self._search(s, g)
-        if core is None:
+        found = self._search(s, g)
+        if found is None:
             return None
-        waypoints = core
+        waypoints, climb_free = found
         if waypoints[0] != s_orig:
             waypoints = [s_orig, *waypoints]
+            climb_free = False  # the hop to the snapped start was not looked at
         if waypoints[-1] != g_orig:
             waypoints = [*waypoints, g_orig]
-        horizontal, vertical = self.path_cost(waypoints, z_start, z_end)
+            climb_free = False
+        if climb_free or self._climb_tree is None:
+            # no segment crosses a climb feature (see `_climbs_always_cost`): `path_cost` with
+            # nothing to intersect
+            horizontal, vertical = _horizontal(waypoints), abs(z_end - z_start)
+        else:
+            horizontal, vertical = self.path_cost(waypoints, z_start, z_end)
         return horizontal + vertical, waypoints
 
     def _segment_penalty(self, a, b) -> float:
@@ -589,94 +679,140 @@ class Navigator:
             return 0.0
         return float(self._penalties(np.array([LineString([a, b])])).sum())
 
-    def _search(self, s, g) -> list | None:
-        direct_penalty = None
-        if self._sees(s, g):
-            direct_penalty = self._segment_penalty(s, g)
-            if direct_penalty == 0:
-                return [s, g]
-        nodes = self._points
-        n = len(nodes)
-        START, GOAL = n, n + 1
+    def _search(self, s, g) -> tuple[list, bool] | None:
+        """A* from the free point `s` to the free point `g` over the graph (module doc): the
+        waypoints, and whether the search charged no climbing on any of their segments (only
+        then known free of climb features: see `_climbs_always_cost`); None when there is no
+        path.
+
+        The edges from `s` are tested lazily, when the search reaches them, and enter the search
+        lazily too: sorted by their estimate once with numpy, then fed to the heap one at a time
+        (a query pops a few of them and pushed them all before). Heap entries are
+        (estimate, tie, cost so far, node, parent); the start, the goal and the feed are the
+        node numbers past the graph's.
+        """
+        scratch = np.empty((1, 2, 2))
+        direct = self._edge_penalty(s, g, scratch)
+        free_of_climbs = self._climb_tree is None or self._climbs_always_cost
+        if direct == 0:
+            return [s, g], free_of_climbs
+        points, adjacency = self._points, self.adjacency
+        n = len(points)
+        START, GOAL, REACHED, FEED = n, n + 1, n + 2, n + 3  # REACHED: a goal entry tested
+        sx, sy = s
         gx, gy = g
-
-        def h(k):
-            x, y = nodes[k]
-            return math.hypot(x - gx, y - gy)
-
-        goal_ok = set(self._candidates(g).tolist())
+        hypot = math.hypot
         heap: list = []
         counter = 0
-        # entries: (f, tie, g_cost, node, parent, needs_check)
-        if direct_penalty is not None:
-            heapq.heappush(
-                heap,
-                (
-                    math.dist(s, g) + direct_penalty,
-                    -1,
-                    math.dist(s, g) + direct_penalty,
-                    GOAL,
-                    START,
-                    False,
-                ),
-            )
-        for k in self._candidates(s).tolist():
-            d = math.hypot(nodes[k][0] - s[0], nodes[k][1] - s[1])
-            counter += 1
-            heapq.heappush(heap, (d + h(k), counter, d, k, START, True))
-        parent: dict[int, int] = {}
-        closed = [False] * n
-        best = [math.inf] * n
+        if direct is not None:
+            cost = math.dist(s, g) + direct
+            heap.append((cost, -1, cost, REACHED, START))
+        # The start's edges in the order the heap would pop them (ties by node number, as when
+        # they were pushed in that order), by their estimates.
+        ok, ex, ey = self._tangent_test(s)
+        first = ok.nonzero()[0]
+        x, y = self._tangent_table[:2]
+        # (the length from the node to the start or back is the same float: hypot ignores signs)
+        estimate = np.hypot(ex[first], ey[first])
+        estimate += np.hypot(x[first] - gx, y[first] - gy)
+        order = estimate.argsort(kind="stable")
+        # one array to turn into Python numbers (node numbers are exact as floats)
+        feed_estimate, feed_node = (
+            np.concatenate((estimate, first)).reshape(2, -1)[:, order].tolist()
+        )
+        feeds = len(feed_node)
+        if feeds:
+            heap.append((feed_estimate[0], 0, 0.0, FEED, 0))
+        heapq.heapify(heap)
+        corners = self._corner_edges
+        eps = _TANGENT_EPS
+        parent: dict[int, int] = {}  # also the closed set
+        best: dict[int, float] = {}
+        charged: set[int] = set()  # nodes whose edge from the start was charged climbing
+        push, pop, check = heapq.heappush, heapq.heappop, budget.check
+        edge_penalty, inf = self._edge_penalty, math.inf
         while heap:
-            budget.check("finding the shortest path")
-            f, _, cost, node, par, check = heapq.heappop(heap)
-            if node == GOAL:
-                a = s if par == START else nodes[par]
-                if check:
-                    if not self._sees(a, g):
+            check("finding the shortest path")
+            f, _, cost, node, par = pop(heap)
+            if node >= n:
+                if node == FEED:  # the next edge from the start: tested only now
+                    if par + 1 < feeds:
+                        i = par + 1
+                        push(heap, (feed_estimate[i], 0, 0.0, FEED, i))
+                    node, par = int(feed_node[par]), START
+                    if node in parent:
                         continue
-                    pen = self._segment_penalty(a, g)
+                    # its length and estimate as Python's hypot makes them (numpy's may differ
+                    # in the last bit): the costs the search carries are those it always had
+                    px, py = points[node]
+                    cost = hypot(px - sx, py - sy)
+                    f = cost + hypot(px - gx, py - gy)
+                    pen = edge_penalty(s, points[node], scratch)
+                    if pen is None:
+                        continue
                     if pen > 0:
                         counter += 1
-                        heapq.heappush(heap, (cost + pen, counter, cost + pen, GOAL, par, False))
+                        charged.add(node)
+                        push(heap, (f + pen, counter, cost + pen, node, START))
                         continue
-                parent[GOAL] = par
-                break
-            if closed[node]:
+                elif node == GOAL:  # the edge to the goal, tested only now
+                    pen = edge_penalty(points[par], g, scratch)
+                    if pen is None:
+                        continue
+                    if pen > 0:
+                        counter += 1
+                        push(heap, (cost + pen, counter, cost + pen, REACHED, par))
+                        continue
+                    break
+                else:  # REACHED: its edge was charged climbing
+                    free_of_climbs = False
+                    break
+            elif node in parent:
                 continue
-            if check:  # an edge from the start, checked only now
-                p = nodes[node]
-                if not self._sees(s, p):
-                    continue
-                pen = self._segment_penalty(s, p)
-                if pen > 0:
-                    counter += 1
-                    heapq.heappush(heap, (f + pen, counter, cost + pen, node, par, False))
-                    continue
-            closed[node] = True
             parent[node] = par
-            if node in goal_ok:
-                d = h(node)
+            # may the edge to the goal leave from here? `_tangent_mask(g)`, one node at a time
+            # (the same operations on the same floats)
+            px, py = points[node]
+            prev_y, prev_x, next_y, next_x = corners[node]
+            ex, ey = gx - px, gy - py
+            c1, c2 = ex * prev_y - ey * prev_x, ex * next_y - ey * next_x
+            if ((c1 >= -eps and c2 >= -eps) or (c1 <= eps and c2 <= eps)) and (ex or ey):
+                c = cost + hypot(ex, ey)
                 counter += 1
-                heapq.heappush(heap, (cost + d, counter, cost + d, GOAL, node, True))
-            for nb, w in self.adjacency[node]:
-                if closed[nb]:
+                push(heap, (c, counter, c, GOAL, node))
+            for nb, w in adjacency[node]:
+                if nb in parent:
                     continue
                 c = cost + w
-                if c < best[nb] - 1e-12:
+                if c < best.get(nb, inf) - 1e-12:
                     best[nb] = c
                     counter += 1
-                    heapq.heappush(heap, (c + h(nb), counter, c, nb, node, False))
+                    px, py = points[nb]
+                    push(heap, (c + hypot(px - gx, py - gy), counter, c, nb, node))
         else:
             return None
+        return self._trace_back(s, g, par, parent, charged, free_of_climbs)
+
+    def _trace_back(self, s, g, last, parent, charged, free_of_climbs: bool) -> tuple[list, bool]:
+        """`_search`'s waypoints from its parents (`last`: the node before the goal), and
+        whether no segment was charged climbing (edges from the start: `charged`; edges of the
+        graph: those not in `_zero_adjacency`)."""
+        START = len(self._points)
         path = [g]
-        k = parent[GOAL]
+        k = last
+        climbs = self._climb_tree is not None
         while k != START:
-            path.append(nodes[k])
-            k = parent[k]
+            path.append(self._points[k])
+            before = parent[k]
+            if climbs and free_of_climbs:
+                if before == START:
+                    free_of_climbs = k not in charged
+                else:
+                    free_of_climbs = any(nb == k for nb, _ in self._zero_adjacency[before])
+            k = before
         path.append(s)
         path.reverse()
-        return path
+        return path, free_of_climbs
 
     # -- reachable region ----------------------------------------------------------------------
     def _distances_from(self, s, limit: float) -> tuple[dict[int, float], dict[int, int]]:
