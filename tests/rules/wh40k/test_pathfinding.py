@@ -195,7 +195,8 @@ def _brute_force(nav: Navigator, s, g, z_start=0.0, z_end=0.0, tangent_only=Fals
     """Dijkstra over the full visibility graph (every pair of nodes, start and goal that see
     each other, no heuristic), each segment charged its climbing as the search charges it; the
     path's length as `shortest_path` reports it, or None. `tangent_only`: only the pairs the
-    navigator's graph considers (its edges, and the start's and goal's tangent nodes)."""
+    navigator's graph considers (its edges, the start's and goal's tangent nodes, and the
+    corners of the climb features they lie in)."""
     import heapq
 
     import numpy as np
@@ -208,6 +209,9 @@ def _brute_force(nav: Navigator, s, g, z_start=0.0, z_end=0.0, tangent_only=Fals
         graph = {(a, b) for a, edges in enumerate(nav.adjacency) for b, _ in edges}
         graph |= {(k, n - 2) for k in nav._candidates(s).tolist()}
         graph |= {(k, n - 1) for k in nav._candidates(g).tolist()}
+        # the corners of the climb features the start or goal lie in: legs to them bend any way
+        own = np.union1d(nav._own_corners(s), nav._own_corners(g)).tolist()
+        graph |= {(k, end) for k in own for end in (n - 2, n - 1)}
         graph.add((n - 2, n - 1))
         keep = np.array([(a, b) in graph for a, b in zip(i.tolist(), j.tolist(), strict=True)])
         i, j = i[keep], j[keep]
@@ -273,12 +277,6 @@ def test_the_query_finds_the_brute_force_shortest_path_on_random_boards(seed, cl
         assert not any(LineString(waypoints).intersects(p.buffer(R - 1e-6)) for p in solid)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the graph keeps only segments tangent at both ends, which is exact among solid "
-    "obstacles but not with climbing: a path may bend at a climb feature's corner to enter it "
-    "rather than wrap round it, and pay less than any tangent path",
-)
 def test_with_climbing_the_query_finds_the_cheapest_path_over_all_segments():
     nav, _ = _random_board(4, climbing=True)
     s, g = (12.41397138062582, 11.239480363325004), (16.039026532875262, 6.538582354254125)
