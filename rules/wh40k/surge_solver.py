@@ -184,6 +184,8 @@ class SurgeSpace:
         self._stand: dict[tuple, dict[tuple, bool]] = {}
         self._joins: dict[tuple[int, ...], tuple[list, object]] = {}
         self._lower: dict[str, float] = {}
+        self._near_target: dict[float, object] = {}
+        self._static_near_cache: dict[tuple[str, float, float], object] = {}
         self._unions: dict[tuple, object] = {}
         self._floor_rooms: dict[tuple[str, float], list[tuple[float, object]]] = {}
 
@@ -594,6 +596,29 @@ class SurgeSpace:
             found = self.closer_on_a_floor(mid, mates, together, now - tolerance, margin)
         return found
 
+    def near_target(self, reach: float):
+        """Centres within `reach` of the target (generous: a 32-gon's circumscribed offset),
+        remembered for this surge by `reach`: a model that has not moved since it was last
+        tried asks again with the same reach (the solver's passes), and buffering the target
+        costs ~1 ms. One entry per distinct reach (at most one per model tried)."""
+        found = self._near_target.get(reach)
+        if found is None:
+            found = self.target_shape.buffer(reach / math.cos(math.pi / 32), quad_segs=8)
+            self._near_target[reach] = found
+        return found
+
+    def _static_near(self, mid: str, margin: float, reach: float):
+        """static_region(mid, margin) within `reach` of the target (`near_target`), remembered
+        for this surge like `near_target` (the same model asking again, unmoved)."""
+        key = (mid, margin, reach)
+        found = self._static_near_cache.get(key)
+        if found is None:
+            found = _safe(
+                shapely.intersection, self.static_region(mid, margin), self.near_target(reach)
+            )
+            self._static_near_cache[key] = found
+        return found
+
     def _better_on_the_ground(
         self,
         mid: str,
@@ -611,7 +636,7 @@ class SurgeSpace:
         # better position: search there alone (a generous polygon: it only narrows the search).
         start = self.starts[mid]
         reach_out = max(now - tolerance, ENGAGEMENT_RANGE.horizontal) + outer_radius(start.base)
-        improving = self.target_shape.buffer(reach_out / math.cos(math.pi / 32), quad_segs=8)
+        improving = self.near_target(reach_out)
         # First without the navigator: within the maximum distance as the crow flies, which holds
         # every reachable position. If even that has nothing better, neither has the true reach.
         # (Once the reach is known the test saves nothing: the search below holds less ground,
@@ -633,7 +658,7 @@ class SurgeSpace:
             mates,
             margin,
             together.groups,
-            _safe(shapely.intersection, self.static_region(mid, margin), improving),
+            self._static_near(mid, margin, reach_out),
         )
         if region.is_empty:
             return None

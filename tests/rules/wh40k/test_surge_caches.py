@@ -145,6 +145,24 @@ def test_joined_unions_keyed_by_the_shapes():
     assert not space._joined(two).equals(space._joined(one))
 
 
+def test_ground_near_the_target_keyed_by_reach_model_and_margin():
+    board = floors_board(bases=(32, 60))
+    space = space_of(board)
+    near, far = space.near_target(2.5), space.near_target(4.0)
+    assert space.near_target(2.5) is near
+    assert far.area > near.area
+    assert near.equals(space.target_shape.buffer(2.5 / math.cos(math.pi / 32), quad_segs=8))
+    small = space._static_near("B1", 0.01, 4.0)
+    assert space._static_near("B1", 0.01, 4.0) is small
+    assert small.equals(shapely.intersection(space.static_region("B1", 0.01), far))
+    # another model, margin or reach: its own region
+    assert not space._static_near("B2", 0.01, 4.0).equals(small)
+    other_margin = space._static_near("B1", 0.004, 4.0)
+    assert other_margin is not small
+    assert other_margin.equals(shapely.intersection(space.static_region("B1", 0.004), far))
+    assert space._static_near("B1", 0.01, 2.5).area < small.area
+
+
 def test_floors_and_overhang_as_before_on_random_spots():
     # the bounding-box shortcuts in may_stand give the same surfaces, and the overhang over
     # several surfaces is the one over their union
