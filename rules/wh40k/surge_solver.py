@@ -169,6 +169,11 @@ class SurgeSpace:
         self.starts: dict[str, Model] = {m.id: m for m in unit.models}
         self.other_enemies = [e for e in situation.enemies_of(unit) if e.id != target]
         self.bystanders = [m for u in situation.units if u.id != unit.id for m in u.models]
+        # centres and enclosing radii as arrays, to pick out the few models near a position
+        # before the exact tests (`_around`)
+        self._bystander_at = _centres(self.bystanders)
+        self._other_enemy_models = [t for e in self.other_enemies for t in e.models]
+        self._other_enemy_at = _centres(self._other_enemy_models)
         self.target_shape = unary_union([m.footprint for m in self.target.models])
         shapely.prepare(self.target_shape)
         self._table = situation.table.area.buffer(EPSILON)
@@ -197,8 +202,18 @@ class SurgeSpace:
         return any(in_engagement_range(model, t) for t in self.target.models)
 
     def engaged_with_others(self, model: Model) -> list[str]:
+        # only models whose enclosing circles come within engagement range can be engaged (the
+        # same quick test in_engagement_range starts with): the exact test runs on those alone
+        near = {
+            id(self._other_enemy_models[i])
+            for i in _around(self._other_enemy_at, model, ENGAGEMENT_RANGE.horizontal)
+        }
+        if not near:
+            return []
         return [
-            e.id for e in self.other_enemies if any(in_engagement_range(model, t) for t in e.models)
+            e.id
+            for e in self.other_enemies
+            if any(id(t) in near and in_engagement_range(model, t) for t in e.models)
         ]
 
     # -- regions of base centres ------------------------------------------------------------
@@ -541,7 +556,7 @@ class SurgeSpace:
                 return None
         if any(
             overlap(model, b)
-            for b in self.bystanders
+            for b in (self.bystanders[i] for i in _around(self._bystander_at, model, 0.0))
             if abs(b.z - model.z) <= EPSILON and _close(model, b)
         ):
             return None
@@ -725,6 +740,24 @@ def _near(model: Model, bbox, reach: float) -> bool:
 
 def _close(a: Model, b: Model) -> bool:
     return math.hypot(a.x - b.x, a.y - b.y) <= a.base.radius + b.base.radius + EPSILON
+
+
+def _centres(models: list[Model]):
+    """(x, y, enclosing radius) of each model as an n x 3 array."""
+    if not models:
+        return np.zeros((0, 3))
+    return np.array([(m.x, m.y, m.base.radius) for m in models], dtype=float)
+
+
+def _around(centres, model: Model, reach: float) -> list[int]:
+    """Indices of the models (rows of `centres`, from `_centres`) whose enclosing circle comes
+    within `reach` of `model`'s, a hair generously (1e-6: the exact tests that follow decide;
+    this only spares them for models far away)."""
+    if not len(centres):
+        return []
+    gaps = np.hypot(centres[:, 0] - model.x, centres[:, 1] - model.y) - centres[:, 2]
+    limit = model.base.radius + reach + EPSILON + 1e-6
+    return np.flatnonzero(gaps <= limit).tolist()
 
 
 def _gaps(region, models: list[Model]):

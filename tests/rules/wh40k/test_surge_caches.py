@@ -271,3 +271,32 @@ def test_suggestions_as_recorded_before_the_caches():
 
 if __name__ == "__main__":
     RECORDED.write_text(json.dumps(suggestions(), indent=1, sort_keys=True) + "\n")
+
+
+def test_models_around_a_position_hold_every_close_or_engaged_one():
+    # `_around` only spares the exact tests for models far away: every model whose base is
+    # within `reach` of the position (touching, overlapping, engaged) is among those it gives
+    from rules.situation import Base, Model
+    from rules.wh40k.measuring import in_engagement_range
+    from rules.wh40k.surge_solver import _around, _centres, _close
+
+    rng = random.Random(12)
+    board = floors_board()
+    start = board.unit("B").models[0]
+    sizes = [Base("round", (25 / 25.4,)), Base("round", (60 / 25.4,)), Base("oval", (2.4, 1.4))]
+    others = [
+        Model(f"X{i}", "X", rng.choice(sizes), rng.uniform(0, 12), rng.uniform(0, 12))
+        for i in range(300)
+    ]
+    centres = _centres(others)
+    for _ in range(50):
+        here = start.placed(rng.uniform(2, 10), rng.uniform(2, 10))
+        close = set(_around(centres, here, 0.0))
+        engaged = set(_around(centres, here, 2.0))
+        for i, m in enumerate(others):
+            if _close(here, m):
+                assert i in close
+            if in_engagement_range(here, m):
+                assert i in engaged
+        assert close <= engaged
+    assert _around(_centres([]), start, 2.0) == []
