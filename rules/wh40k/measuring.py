@@ -257,7 +257,11 @@ def _coherency_round(models: tuple[Model, ...]) -> Coherency:
         | (vertical > COHERENCY_SPAN.vertical + EPSILON)
     )
     too_far = tuple((models[i].id, models[j].id) for i, j in zip(*np.nonzero(apart), strict=True))
-    links = [np.flatnonzero(row).tolist() for row in linked]
+    # each model's links in index order, as np.flatnonzero per row gave them, in one call
+    links: list[list[int]] = [[] for _ in range(n)]
+    rows, cols = np.nonzero(linked)
+    for i, j in zip(rows.tolist(), cols.tolist(), strict=True):
+        links[i].append(j)
     return _coherency_from_links(models, links, too_far, farthest, float(nearest.max()))
 
 

@@ -1136,21 +1136,76 @@ def may_stand(situation: Situation, unit: Unit, spot: Model, start: Model | None
     keywords = unit.keywords | spot.keywords
     if not keywords & MAY_END_ABOVE:
         return False
-    under = [t for t in situation.terrain if t.footprint.intersects(spot.footprint)]
+    footprint = spot.footprint
+    box = footprint.bounds
+    # Bounding boxes first (the searches ask this for hundreds of spots): a feature or surface
+    # whose box misses the base's cannot meet it, so the shapely tests run only where they can.
+    under = [
+        t
+        for t, t_box, _ in _standing_boxes(situation)
+        if _boxes_meet(t_box, box) and t.footprint.intersects(footprint)
+    ]
     if not any(t.layered for t in under):
         if spot.z > max((t.height for t in under), default=0.0) + EPSILON:
             return False
         dense = [t for t in under if t.category == "dense"]
     else:
-        floors = _floors_at(situation, spot.z, spot.footprint)
+        floors = _floors_under(situation, spot.z, footprint, box)
         if not floors:
             return False
-        support = unary_union([shape for shape, _ in floors])
-        if overhang(spot.footprint, support) > PLACEMENT_TOLERANCE + CURVE_SLACK + EPSILON:
+        if (
+            _overhang_any(footprint, [shape for shape, _ in floors])
+            > PLACEMENT_TOLERANCE + CURVE_SLACK + EPSILON
+        ):
             return False
         dense = [t for _, t in floors if t.category == "dense"]
     climbed = start is None or abs(start.z - spot.z) > EPSILON
     return not (dense and not keywords & THROUGH_DENSE and climbed)
+
+
+def _standing_boxes(situation: Situation) -> list[tuple[TerrainFeature, Any, list[Any]]]:
+    """Per feature, once per situation: (feature, its footprint's bounds, [(surface, height,
+    bounds)] of its standing levels), for `may_stand`'s bounding-box tests."""
+    cache = situation_cache(situation)
+    if "standing_boxes" not in cache:
+        cache["standing_boxes"] = [
+            (t, t.footprint.bounds, [(shape, h, shape.bounds) for shape, h in t.standing_levels])
+            for t in situation.terrain
+        ]
+    boxes: list[tuple[TerrainFeature, Any, list[Any]]] = cache["standing_boxes"]
+    return boxes
+
+
+def _boxes_meet(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    """Do two bounding boxes (minx, miny, maxx, maxy) touch or overlap?"""
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def _floors_under(
+    situation: Situation, z: float, footprint: Any, box: Any
+) -> list[tuple[Any, TerrainFeature]]:
+    """`_floors_at` (the same surfaces in the same order) with bounding-box tests first."""
+    return [
+        (shape, t)
+        for t, t_box, levels in _standing_boxes(situation)
+        if not t.layered or (_boxes_meet(t_box, box) and t.footprint.intersects(footprint))
+        for shape, h, s_box in levels
+        if abs(h - z) <= EPSILON and _boxes_meet(s_box, box) and shape.intersects(footprint)
+    ]
+
+
+def _overhang_any(footprint: Any, surfaces: list[Any]) -> float:
+    """`overhang` over the union of `surfaces`, without building the union: a point's distance
+    to a union of polygons is its least distance to any one of them."""
+    if len(surfaces) == 1:
+        return overhang(footprint, surfaces[0])
+    points = shapely.points(shapely.get_coordinates(footprint.exterior))
+    gaps = shapely.distance(surfaces[0], points)
+    for surface in surfaces[1:]:
+        other = shapely.distance(surface, points)
+        nearer = other < gaps
+        gaps[nearer] = other[nearer]
+    return float(gaps.max())
 
 
 def _end_in_enclosed(

@@ -169,6 +169,11 @@ class SurgeSpace:
         self.starts: dict[str, Model] = {m.id: m for m in unit.models}
         self.other_enemies = [e for e in situation.enemies_of(unit) if e.id != target]
         self.bystanders = [m for u in situation.units if u.id != unit.id for m in u.models]
+        # centres and enclosing radii as arrays, to pick out the few models near a position
+        # before the exact tests (`_around`)
+        self._bystander_at = _centres(self.bystanders)
+        self._other_enemy_models = [t for e in self.other_enemies for t in e.models]
+        self._other_enemy_at = _centres(self._other_enemy_models)
         self.target_shape = unary_union([m.footprint for m in self.target.models])
         shapely.prepare(self.target_shape)
         self._table = situation.table.area.buffer(EPSILON)
@@ -178,6 +183,14 @@ class SurgeSpace:
         self._zone: dict[tuple[float, float], object] = {}
         self._best: dict[tuple[str, float], tuple[bool, float]] = {}
         self._floor_spots: dict[str, list[Model]] = {}
+        # per surge (this object lives for one judgement or one suggestion): the ring spots per
+        # base radius and `may_stand` per spot and kind of model (bounded by the rings' size)
+        self._rings: dict[float, tuple] = {}
+        self._stand: dict[tuple, dict[tuple, bool]] = {}
+        self._joins: dict[tuple[int, ...], tuple[list, object]] = {}
+        self._lower: dict[str, float] = {}
+        self._near_target: dict[float, object] = {}
+        self._static_near_cache: dict[tuple[str, float, float], object] = {}
         self._unions: dict[tuple, object] = {}
         self._floor_rooms: dict[tuple[str, float], list[tuple[float, object]]] = {}
 
@@ -189,8 +202,18 @@ class SurgeSpace:
         return any(in_engagement_range(model, t) for t in self.target.models)
 
     def engaged_with_others(self, model: Model) -> list[str]:
+        # only models whose enclosing circles come within engagement range can be engaged (the
+        # same quick test in_engagement_range starts with): the exact test runs on those alone
+        near = {
+            id(self._other_enemy_models[i])
+            for i in _around(self._other_enemy_at, model, ENGAGEMENT_RANGE.horizontal)
+        }
+        if not near:
+            return []
         return [
-            e.id for e in self.other_enemies if any(in_engagement_range(model, t) for t in e.models)
+            e.id
+            for e in self.other_enemies
+            if any(id(t) in near and in_engagement_range(model, t) for t in e.models)
         ]
 
     # -- regions of base centres ------------------------------------------------------------
@@ -221,7 +244,7 @@ class SurgeSpace:
             bbox = region.bounds if not region.is_empty else (0, 0, 0, 0)
             keep_out = self._keep_out_at(0.0, bbox, r_out)
             if keep_out and not region.is_empty:
-                region = _safe(shapely.difference, region, unary_union(keep_out))
+                region = _safe(shapely.difference, region, self._joined(keep_out))
             shapely.prepare(region)
             self._static[key] = region
         return self._static[key]
@@ -350,23 +373,58 @@ class SurgeSpace:
         the maximum distance. Empty when no target model is above the table."""
         if mid not in self._floor_spots:
             start = self.starts[mid]
+            rings, xs, ys, zs = self._ring_spots(start.base.radius)
             spots = []
+            if rings:
+                # the arrays only narrow the loop (a hair generous); the cost that decides and
+                # sorts is the exact one below, as before
+                rough = np.hypot(xs - start.x, ys - start.y) + np.abs(zs - start.z)
+                limit = self.max_distance + EPSILON
+                for i in np.flatnonzero(rough <= limit + 1e-9).tolist():
+                    t, gap, k, x, y = rings[i]
+                    cost = math.hypot(x - start.x, y - start.y) + abs(t.z - start.z)
+                    if cost <= limit and self._may_stand_at(start, x, y, t.z):
+                        spots.append((cost, gap, k, start.placed(x, y, t.z)))
+            spots.sort(key=lambda item: item[:3])
+            self._floor_spots[mid] = [spot for *_, spot in spots]
+        return self._floor_spots[mid]
+
+    def _ring_spots(self, radius: float):
+        """[(target model, edge gap, index, x, y)] of every ring spot about the target models
+        on a floor for a base of `radius`, and their x, y and z as arrays (the same for every
+        model of that radius: built once per surge)."""
+        if radius not in self._rings:
+            rings = []
             for t in self.target.models:
                 if t.z <= EPSILON:
                     continue
                 for gap in FLOOR_RING_GAPS:
-                    reach = t.base.radius + start.base.radius + gap + 1e-4
+                    reach = t.base.radius + radius + gap + 1e-4
                     for k in range(FLOOR_RING_POINTS):
                         a = 2 * math.pi * k / FLOOR_RING_POINTS
                         x, y = t.x + reach * math.cos(a), t.y + reach * math.sin(a)
-                        cost = math.hypot(x - start.x, y - start.y) + abs(t.z - start.z)
-                        if cost <= self.max_distance + EPSILON:
-                            spot = start.placed(x, y, t.z)
-                            if may_stand(self.situation, self.unit, spot, start):
-                                spots.append((cost, gap, k, spot))
-            spots.sort(key=lambda item: item[:3])
-            self._floor_spots[mid] = [spot for *_, spot in spots]
-        return self._floor_spots[mid]
+                        rings.append((t, gap, k, x, y))
+            xs = np.array([r[3] for r in rings], dtype=float)
+            ys = np.array([r[4] for r in rings], dtype=float)
+            zs = np.array([r[0].z for r in rings], dtype=float)
+            self._rings[radius] = (rings, xs, ys, zs)
+        return self._rings[radius]
+
+    def _may_stand_at(self, start: Model, x: float, y: float, z: float) -> bool:
+        """`may_stand` for `start` placed at (x, y, z), remembered for this surge: the answer
+        depends on the base, its facing, the model's keywords, the spot and whether it climbs
+        (start.z against z), so models alike share it (the floor search asks it of every model
+        for the same ring spots). At most one entry per spot tried."""
+        kind = (start.base, start.facing, start.keywords)
+        answers = self._stand.get(kind)
+        if answers is None:
+            answers = self._stand[kind] = {}
+        key = (abs(start.z - z) > EPSILON, x, y, z)
+        found = answers.get(key)
+        if found is None:
+            found = may_stand(self.situation, self.unit, start.placed(x, y, z), start)
+            answers[key] = found
+        return found
 
     def engaged_on_a_floor(self, mid: str, mates: list[Model], together=None) -> Alternative | None:
         """The cheapest legal spot on a target's floor (others fixed) engaged with the target."""
@@ -402,11 +460,24 @@ class SurgeSpace:
                             continue
                         keep_out = self._keep_out_at(floor.height, room.bounds, r_out)
                         if keep_out:
-                            room = _safe(shapely.difference, room, unary_union(keep_out))
+                            room = _safe(shapely.difference, room, self._joined(keep_out))
                         if not room.is_empty:
                             rooms.append((floor.height, room))
             self._floor_rooms[key] = rooms
         return self._floor_rooms[key]
+
+    def _joined(self, shapes: list):
+        """unary_union(shapes), remembered for this surge: models of one unit standing close
+        together keep out of the same bases (the same cached disc objects, in the same order),
+        so their static regions need the same union. Keyed by the shapes' identities, which
+        stay unique because the entry keeps the shapes alive; at most one entry per static
+        region or floor room built."""
+        key = tuple(map(id, shapes))
+        found = self._joins.get(key)
+        if found is None:
+            found = (shapes, unary_union(shapes))
+            self._joins[key] = found
+        return found[1]
 
     def _keep_out_at(self, z: float, bbox, r_out: float) -> list:
         """Centres (base radius `r_out`) at height `z` that overlap another unit's base on that
@@ -457,9 +528,9 @@ class SurgeSpace:
         the caller has it already."""
         check_now("placing the surging models")
         start = self.starts[mid]
-        model = start.placed(x, y, z)
-        if not may_stand(self.situation, self.unit, model, start):
+        if not self._may_stand_at(start, x, y, z):
             return None
+        model = start.placed(x, y, z)
         if model.base.kind == "round":
             r = model.base.radius
             table = self.situation.table
@@ -485,7 +556,7 @@ class SurgeSpace:
                 return None
         if any(
             overlap(model, b)
-            for b in self.bystanders
+            for b in (self.bystanders[i] for i in _around(self._bystander_at, model, 0.0))
             if abs(b.z - model.z) <= EPSILON and _close(model, b)
         ):
             return None
@@ -508,8 +579,11 @@ class SurgeSpace:
     # -- the 1.6 test -----------------------------------------------------------------------------
     def lower_bound(self, mid: str) -> float:
         """No end position of `mid` is nearer the target horizontally than this (straight line)."""
-        start = self.starts[mid]
-        return max(0.0, start.footprint.distance(self.target_shape) - self.max_distance)
+        if mid not in self._lower:
+            start = self.starts[mid]
+            gap = start.footprint.distance(self.target_shape)
+            self._lower[mid] = max(0.0, gap - self.max_distance)
+        return self._lower[mid]
 
     def better_position(
         self, mid: str, placed: Mapping[str, Model], tolerance: float, margin: float = JUDGE_MARGIN
@@ -537,6 +611,29 @@ class SurgeSpace:
             found = self.closer_on_a_floor(mid, mates, together, now - tolerance, margin)
         return found
 
+    def near_target(self, reach: float):
+        """Centres within `reach` of the target (generous: a 32-gon's circumscribed offset),
+        remembered for this surge by `reach`: a model that has not moved since it was last
+        tried asks again with the same reach (the solver's passes), and buffering the target
+        costs ~1 ms. One entry per distinct reach (at most one per model tried)."""
+        found = self._near_target.get(reach)
+        if found is None:
+            found = self.target_shape.buffer(reach / math.cos(math.pi / 32), quad_segs=8)
+            self._near_target[reach] = found
+        return found
+
+    def _static_near(self, mid: str, margin: float, reach: float):
+        """static_region(mid, margin) within `reach` of the target (`near_target`), remembered
+        for this surge like `near_target` (the same model asking again, unmoved)."""
+        key = (mid, margin, reach)
+        found = self._static_near_cache.get(key)
+        if found is None:
+            found = _safe(
+                shapely.intersection, self.static_region(mid, margin), self.near_target(reach)
+            )
+            self._static_near_cache[key] = found
+        return found
+
     def _better_on_the_ground(
         self,
         mid: str,
@@ -554,14 +651,19 @@ class SurgeSpace:
         # better position: search there alone (a generous polygon: it only narrows the search).
         start = self.starts[mid]
         reach_out = max(now - tolerance, ENGAGEMENT_RANGE.horizontal) + outer_radius(start.base)
-        improving = self.target_shape.buffer(reach_out / math.cos(math.pi / 32), quad_segs=8)
+        improving = self.near_target(reach_out)
         # First without the navigator: within the maximum distance as the crow flies, which holds
         # every reachable position. If even that has nothing better, neither has the true reach.
-        crow = _safe(
-            shapely.intersection, disc_around(start.x, start.y, self.max_distance + 0.01), improving
-        )
-        if self.region_among(mid, mates, margin, together.groups, crow).is_empty:
-            return None
+        # (Once the reach is known the test saves nothing: the search below holds less ground,
+        # so it comes out empty whenever this one would, and the answer is None either way.)
+        if mid not in self._reach:
+            crow = _safe(
+                shapely.intersection,
+                disc_around(start.x, start.y, self.max_distance + 0.01),
+                improving,
+            )
+            if self.region_among(mid, mates, margin, together.groups, crow).is_empty:
+                return None
         can_engage, best = self.static_best(mid, margin)
         may_engage = may_engage and can_engage
         if not may_engage and now <= best + tolerance:
@@ -571,7 +673,7 @@ class SurgeSpace:
             mates,
             margin,
             together.groups,
-            _safe(shapely.intersection, self.static_region(mid, margin), improving),
+            self._static_near(mid, margin, reach_out),
         )
         if region.is_empty:
             return None
@@ -638,6 +740,24 @@ def _near(model: Model, bbox, reach: float) -> bool:
 
 def _close(a: Model, b: Model) -> bool:
     return math.hypot(a.x - b.x, a.y - b.y) <= a.base.radius + b.base.radius + EPSILON
+
+
+def _centres(models: list[Model]):
+    """(x, y, enclosing radius) of each model as an n x 3 array."""
+    if not models:
+        return np.zeros((0, 3))
+    return np.array([(m.x, m.y, m.base.radius) for m in models], dtype=float)
+
+
+def _around(centres, model: Model, reach: float) -> list[int]:
+    """Indices of the models (rows of `centres`, from `_centres`) whose enclosing circle comes
+    within `reach` of `model`'s, a hair generously (1e-6: the exact tests that follow decide;
+    this only spares them for models far away)."""
+    if not len(centres):
+        return []
+    gaps = np.hypot(centres[:, 0] - model.x, centres[:, 1] - model.y) - centres[:, 2]
+    limit = model.base.radius + reach + EPSILON + 1e-6
+    return np.flatnonzero(gaps <= limit).tolist()
 
 
 def _gaps(region, models: list[Model]):
