@@ -1126,9 +1126,8 @@ def may_stand(situation: Situation, unit: Unit, spot: Model, start: Model | None
     Never through a low enclosed part; above the table only for INFANTRY, BEASTS, SWARM, FLY and
     MONSTER models, no higher than the top of an old-shape block, or stable on a floor at
     exactly that height (layered); a model that climbs dense terrain (not INFANTRY, BEASTS,
-    SWARM, MOBILE)
-    only on the level it started on; never partway through a wall (1.3). The same tests as the
-    end-of-move checks."""
+    SWARM, MOBILE) only on the level it started on or on a floor of 2" or less; never partway
+    through a wall (1.3). The same tests as the end-of-move checks."""
     if _through_enclosed(situation, spot) or _through_walls(situation, spot):
         return False
     if spot.z <= EPSILON:
@@ -1159,8 +1158,14 @@ def may_stand(situation: Situation, unit: Unit, spot: Model, start: Model | None
         ):
             return False
         dense = [t for _, t in floors if t.category == "dense"]
-    climbed = start is None or abs(start.z - spot.z) > EPSILON
-    return not (dense and not keywords & THROUGH_DENSE and climbed)
+    # as `_end_on_a_floor`: only a climb over a section taller than 2" bars the upper floors,
+    # and ending on one that high is such a climb (a MONSTER may step onto a 1.5" platform). The
+    # search knows no path here: a tall section crossed on the way to a low floor is judged by
+    # the end-of-move check of the move proposed.
+    climbed_tall = (start is None or abs(start.z - spot.z) > EPSILON) and (
+        spot.z > DENSE_CLIMB_HEIGHT + EPSILON
+    )
+    return not (dense and not keywords & THROUGH_DENSE and climbed_tall)
 
 
 def _standing_boxes(situation: Situation) -> list[tuple[TerrainFeature, Any, list[Any]]]:

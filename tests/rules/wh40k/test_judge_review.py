@@ -338,15 +338,6 @@ def test_a_monster_may_end_on_a_1_5_inch_floor_it_did_not_have_to_climb_a_tall_s
     assert ("13.06", "end-of-move") in failures(v)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rules/wh40k/moving.py `may_stand` (the charge and surge searches' standing test) "
-    "sets climbed = abs(start.z - spot.z) > EPSILON and refuses every dense upper floor to a "
-    "model that is not INFANTRY, BEASTS, SWARM or MOBILE whenever its level changes; RULES.md "
-    '1.5 bars it only after climbing a section taller than 2". It should refuse only when the '
-    "spot's floor is above DENSE_CLIMB_HEIGHT (as `_end_on_a_floor` does since this review), so "
-    'the 11.04 search misses the spot on the 1.5" platform and passes the ground placement.',
-)
 def test_a_charging_monster_that_could_step_onto_a_1_5_inch_platform_within_1_inch_must():
     # E1 stands on the 1.5" platform (x 12..18) at (15.5, 10, 1.5). M1 (60 mm, r 1.181) charges
     # from (5, 10), roll 12. A section of 1.5" is crossed at ground level (1.5), so M1 may end
