@@ -634,6 +634,39 @@ class SurgeSpace:
             self._static_near_cache[key] = found
         return found
 
+    def _nearest_engaging_spot(self, mid: str, mates: list[Model], together) -> Alternative | None:
+        """For an engagement that takes the whole move: the ground spots nearest model `mid`'s
+        start (as the crow flies) at exactly engagement range of each target model, nearest
+        first, if it may end there and reach it within the maximum distance (checked exactly,
+        path included). Round bases are measured analytically (centre distance less the radii,
+        RULES.md 1.1); other bases from the nearest point of the engagement zone."""
+        start = self.starts[mid]
+        reach = ENGAGEMENT_RANGE.horizontal
+        spots: list[tuple[float, float, float]] = []
+        for t in self.target.models:
+            if abs(t.z) > ENGAGEMENT_RANGE.vertical:
+                continue
+            if start.base.kind == "round" and t.base.kind == "round":
+                d = math.hypot(t.x - start.x, t.y - start.y)
+                move = d - (t.base.radius + start.base.radius + reach)
+                if d > 0 and 0 < move <= self.max_distance + EPSILON:
+                    f = move / d
+                    spots.append(
+                        (move, start.x + (t.x - start.x) * f, start.y + (t.y - start.y) * f)
+                    )
+            else:
+                zone = t.footprint.buffer(reach + inner_radius(start.base))
+                origin = Point(start.x, start.y)
+                move = zone.distance(origin)
+                if 0 < move <= self.max_distance + EPSILON:
+                    p = nearest_points(zone, origin)[0]
+                    spots.append((move, p.x, p.y))
+        for _, x, y in sorted(spots):
+            found = self.legal_for(mid, x, y, mates, together)
+            if found is not None and self.engaged_with_target(found[0]):
+                return Alternative(found[0], True, self.target_distance(found[0]), found[1])
+        return None
+
     def _better_on_the_ground(
         self,
         mid: str,
@@ -665,6 +698,13 @@ class SurgeSpace:
             if self.region_among(mid, mates, margin, together.groups, crow).is_empty:
                 return None
         can_engage, best = self.static_best(mid, margin)
+        if may_engage and not can_engage:
+            # The regions are a hair short (inscribed arcs, the margin): an engagement that takes
+            # the whole move shows in none of them. "Engaged if possible" has no tolerance
+            # (RULES.md 1.6), so try the exact spot too.
+            exact = self._nearest_engaging_spot(mid, mates, together)
+            if exact is not None:
+                return exact
         may_engage = may_engage and can_engage
         if not may_engage and now <= best + tolerance:
             return None

@@ -922,18 +922,6 @@ def test_a_surge_that_engages_only_with_its_full_move_is_judged_and_suggested_en
     assert v.legal and v.models["B1"]["engaged_with"] == ["C"], texts(v)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rules/wh40k/surge_solver.py `SurgeSpace._better_on_the_ground` looks for an engaged "
-    "spot in reach(mid) (the navigator's region, which may fall short by up to 0.005\") "
-    "intersected with engagement_zone(mid, margin) built with the inner radius less "
-    'JUDGE_MARGIN (0.004"): when engaging takes the whole move (or all but < 0.004" of it) '
-    "that intersection is empty, can_engage is False, and the model is judged only by 'closer "
-    'by more than PLACEMENT_TOLERANCE\', so ending 2.01" away (0.01" short) passes. RULES.md '
-    "1.6 gives no tolerance to 'engaged if possible': it should try the exact engaged spot "
-    "(e.g. the point of the engagement circle nearest the start, checked with legal_for) "
-    "before falling back to the tolerance test.",
-)
 def test_a_surge_model_stopping_0_01_inches_short_of_the_engagement_its_full_move_reaches():
     # Same scene: stopping after 2.99" leaves B1 2.01" from C1, not engaged, though its full 3"
     # would engage: faulted (21.02 while moving), tolerance or not.
