@@ -34,8 +34,6 @@ from __future__ import annotations
 import io
 import math
 import sys
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -48,7 +46,17 @@ from shapely.geometry.base import BaseGeometry
 from rules.memory import approximate_bytes
 from rules.situation import Situation
 
-from .scene import HALO, PAGE_COLOUR, TABLE_COLOUR, Area, Label, Paint, Scene, scene
+from .scene import (
+    HALO,
+    PAGE_COLOUR,
+    TABLE_COLOUR,
+    Area,
+    KeptLooks,
+    Label,
+    Paint,
+    Scene,
+    scene,
+)
 
 __all__ = ["Overlay", "legend_entries", "table_png", "table_svg"]
 
@@ -117,76 +125,69 @@ TABLE_SVG = "battlefield/table.svg"
 #: Rendered pieces of the table SVG (the board, a unit, an overlay's shapes, the labels, the axis
 #: and legend: table.svg's partials), at most this many bytes (keys and text, approximately).
 SVG_PIECES_BYTES = 16 * 2**20
-_PIECES: OrderedDict[tuple, tuple[SafeString, int]] = OrderedDict()
-_PIECES_LOCK = threading.Lock()
-_pieces_bytes = 0
+_PIECES = KeptLooks(SVG_PIECES_BYTES)
 
 
-def _piece(name: str, key: tuple, context: dict) -> SafeString:
-    """table.svg's partial `name` rendered with `context`, kept by `key`: the very values of
-    the scene the partial reads (frozen dataclasses compared field by field), so a kept piece is
-    only ever reused for a drawing it would render the same (issue 16: a Check redraws only
-    the unit that moved, the overlays and the labels; the board is the version's)."""
-    global _pieces_bytes
-    key = (name, *key)
-    with _PIECES_LOCK:
-        kept = _PIECES.get(key)
-        if kept is not None:
-            _PIECES.move_to_end(key)
-            return kept[0]
-    text = mark_safe(get_template(f"{TABLE_SVG}#{name}").render(context))  # noqa: S308 (ours)
-    size = approximate_bytes(key) + sys.getsizeof(text)
-    if size > SVG_PIECES_BYTES // 4:  # one huge table must not empty the cache for the others
-        return text
-    with _PIECES_LOCK:
-        if key not in _PIECES:
-            _PIECES[key] = (text, size)
-            _pieces_bytes += size
-        while _pieces_bytes > SVG_PIECES_BYTES:
-            _pieces_bytes -= _PIECES.popitem(last=False)[1][1]
-    return text
+def _piece(name: str, objects: tuple, values: tuple, context: dict) -> SafeString:
+    """table.svg's partial `name` rendered with `context`, kept by what it is drawn from: the
+    scene's own `objects` (immutable tuples of frozen dataclasses, by identity: a Scene takes
+    the board's and the unchanged units' marks from what scene.py keeps, so they are the very
+    same objects on every Check of a version) and `values` (by equality). A kept piece is so
+    only ever reused for a drawing it would render the same (issue 16: a Check redraws only the
+    unit that moved, the overlays and the labels; the board is the version's)."""
+
+    def render() -> SafeString:
+        return mark_safe(get_template(f"{TABLE_SVG}#{name}").render(context))  # noqa: S308
+
+    def size(text: str) -> int:
+        return approximate_bytes((objects, values)) + sys.getsizeof(text)
+
+    return _PIECES.get(objects, (name, *values), render, size)
 
 
 def forget_svg_pieces() -> None:
     """Empty the rendered pieces (tests, benchmarks)."""
-    global _pieces_bytes
-    with _PIECES_LOCK:
-        _PIECES.clear()
-        _pieces_bytes = 0
+    _PIECES.clear()
 
 
 def kept_svg_pieces() -> tuple[int, int]:
     """(how many rendered pieces are kept, their approximate bytes)."""
-    with _PIECES_LOCK:
-        return len(_PIECES), _pieces_bytes
+    with _PIECES.lock:
+        return len(_PIECES.entries), _PIECES.bytes
 
 
 def svg_of(drawing: Scene, *, dom_id: str = "table", interactive: bool = False) -> SafeString:
     """A Scene as a whole `<svg>` element (templates/battlefield/table.svg), its pieces
     rendered once per drawing they come from (`_piece`)."""
     d = drawing
-    board: tuple = (dom_id, d.width, d.height, d.grid_minor, d.grid_major, d.border)
-    board += (d.zones, d.terrain, d.levels, d.objectives)
     context = {"scene": d, "dom_id": dom_id, "interactive": interactive}
     pieces = {
-        "board": _piece("board", board, context),
+        "board": _piece(
+            "board",
+            (d.grid_minor, d.grid_major, d.zones, d.terrain, d.levels, d.objectives),
+            (dom_id, d.width, d.height, d.border),
+            context,
+        ),
         "units": [
             _piece(
                 "unit",
-                (dom_id, interactive, u.id, u.army, u.models),
+                (u.models,),
+                (dom_id, interactive, u.id, u.army),
                 {"unit": u, "dom_id": dom_id, "interactive": interactive},
             )
             for u in d.units
         ],
         "overlays": [
-            (o, _piece("overlay-shapes", (o.areas, o.paths, o.discs), {"o": o})) for o in d.overlays
+            (o, _piece("overlay-shapes", (o.areas, o.paths, o.discs), (), {"o": o}))
+            for o in d.overlays
         ],
         "labels": _piece(
             "labels",
+            (),
             (d.terrain_labels, tuple((u.id, u.label) for u in d.units)),
             {"scene": d},
         ),
-        "legend": _piece("legend", (d.axis, d.legend, d.caption), {"scene": d}),
+        "legend": _piece("legend", (), (d.axis, d.legend, d.caption), {"scene": d}),
     }
     return SafeString(get_template(TABLE_SVG).render({**context, "pieces": pieces}))
 

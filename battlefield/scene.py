@@ -711,7 +711,7 @@ KEPT_LOOKS_BYTES = 32 * 2**20
 MODEL_MARK_BYTES = 2500
 
 
-class _KeptLooks:
+class KeptLooks:
     """Values derived from objects that a Situation shares with its copies: a scenario's
     Situation is kept per version (battlefield/pagecache.py) and the stepper's pictures are
     copies with one unit moved (stepper.placed), which share its table, terrain, armies and
@@ -727,6 +727,8 @@ class _KeptLooks:
         self.lock = threading.Lock()
 
     def get(self, objects: tuple, values: tuple, build, size=None):
+        """The value kept for `objects` (by identity) and `values` (by equality), else
+        `build()` kept, at `size(value)` bytes (rules.memory's measure of it without `size`)."""
         key = (tuple(map(id, objects)), values)
         with self.lock:
             kept = self.entries.get(key)
@@ -749,7 +751,7 @@ class _KeptLooks:
             self.bytes = 0
 
 
-_KEPT = _KeptLooks(KEPT_LOOKS_BYTES)
+_KEPT = KeptLooks(KEPT_LOOKS_BYTES)
 
 
 def forget_looks() -> None:

@@ -120,8 +120,8 @@ def overlays_for(kind: int, x: float, y: float) -> list:
 )
 def test_a_picture_drawn_with_what_is_kept_is_the_picture_drawn_afresh(moves):
     """Pictures one after another (as Checks come), with caches kept between them: each is
-    byte for byte the picture drawn with every cache emptied first, and its labels cover no
-    model where the models now stand (the moved unit's new positions included)."""
+    byte for byte the picture drawn with every cache emptied first, and its names drawn in full
+    cover no model where the models now stand (the moved unit's new positions included)."""
     for unit_id, dx, dy, turn, kind, lit, dom_id, interactive in moves:
         shown = drag(BOARD, unit_id, dx, dy, turn)
         unit = shown.unit(unit_id)
@@ -137,6 +137,8 @@ def test_a_picture_drawn_with_what_is_kept_is_the_picture_drawn_afresh(moves):
         )
         assert kept == afresh
         labels = [u.label for u in drawing.units if u.label] + list(drawing.terrain_labels)
+        # (a numbered marker with no free spot left takes the one covering least: scene.py)
+        labels = [label for label in labels if not label.text.isdigit()]
         models = [m for u in shown.units for m in u.models]
         for label in labels:
             for m in models:
@@ -178,7 +180,7 @@ def test_a_changed_overlay_object_is_not_drawn_from_what_was_kept():
 
 
 def test_the_kept_pieces_and_looks_stay_within_their_byte_bounds(monkeypatch):
-    monkeypatch.setattr(pictures, "SVG_PIECES_BYTES", 200_000)
+    monkeypatch.setattr(pictures._PIECES, "limit", 200_000)
     monkeypatch.setattr(scene._KEPT, "limit", 150_000)
     for i in range(40):
         table_svg(drag(BOARD, "D", i * 0.25, 0.0, 0.0), overlays=overlays_for(2, 20, 20 + i / 4))
