@@ -43,7 +43,6 @@ from django.utils.safestring import SafeString, mark_safe
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 from shapely.geometry.base import BaseGeometry
 
-from rules.memory import approximate_bytes
 from rules.situation import Situation
 
 from .scene import (
@@ -126,6 +125,10 @@ TABLE_SVG = "battlefield/table.svg"
 #: and legend: table.svg's partials), at most this many bytes (keys and text, approximately).
 SVG_PIECES_BYTES = 16 * 2**20
 _PIECES = KeptLooks(SVG_PIECES_BYTES)
+#: What a kept piece's key holds (the scene's marks it is drawn from), per character of its
+#: text: 2 to 9 bytes on the busy bench table (rules.memory: the labels 1.8, the legend 4.7,
+#: the board and units 6, an editor's rings 8.5), so counted as 10.
+PIECE_BYTES_PER_CHARACTER = 10
 
 
 def _piece(name: str, objects: tuple, values: tuple, context: dict) -> SafeString:
@@ -140,7 +143,9 @@ def _piece(name: str, objects: tuple, values: tuple, context: dict) -> SafeStrin
         return mark_safe(get_template(f"{TABLE_SVG}#{name}").render(context))  # noqa: S308
 
     def size(text: str) -> int:
-        return approximate_bytes((objects, values)) + sys.getsizeof(text)
+        # (measured rather than estimated, a piece drawn once, e.g. an editor's rings, would
+        # cost more to measure than to draw)
+        return PIECE_BYTES_PER_CHARACTER * len(text) + sys.getsizeof(text)
 
     return _PIECES.get(objects, (name, *values), render, size)
 

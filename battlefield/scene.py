@@ -838,6 +838,18 @@ def _overlay_shapes(overlay, index: int, px: float, label_size: float) -> tuple:
     return css, tuple(areas), tuple(paths), tuple(discs), text, tuple(spots)
 
 
+#: What an overlay's kept shapes take, per point and per overlay (rules.memory on an editor's
+#: rings: ~140 bytes a point), counted without measuring each (many are drawn only once).
+OVERLAY_POINT_BYTES, OVERLAY_BYTES = 160, 1000
+
+
+def _overlay_bytes(shapes: tuple) -> int:
+    _, areas, paths, discs, _, spots = shapes
+    points = sum(len(ring) for area in areas for polygon in area.polygons for ring in polygon)
+    points += sum(len(path.points) for path in paths) + len(discs) + len(spots)
+    return OVERLAY_POINT_BYTES * points + OVERLAY_BYTES
+
+
 def _overlay_mark(
     overlay,
     index: int,
@@ -855,6 +867,7 @@ def _overlay_mark(
             (overlay,),
             ("overlay", index, px, label_size),
             lambda: _overlay_shapes(overlay, index, px, label_size),
+            size=_overlay_bytes,
         )
     else:  # an object that might change between drawings: not kept
         css, areas, paths, discs, text, spots = _overlay_shapes(overlay, index, px, label_size)
