@@ -706,9 +706,10 @@ def _css_of(overlay) -> str:
 #: drawing takes from the board (`_board_layer`), a unit's bases (`_unit_marks`) and an
 #: overlay's shapes (`_overlay_shapes`), each by the very objects it is drawn from.
 KEPT_LOOKS_BYTES = 32 * 2**20
-#: What one kept unit's bases count for, per model (measured with rules.memory on a busy
-#: table's marks: ~1.9 KB; a unit is kept on every Check, so it is not measured each time).
-MODEL_MARK_BYTES = 2500
+#: What one kept unit's bases count for, per model, the unit they are kept by included
+#: (rules.memory on the busy bench table: the marks ~3.5 KB, the unit ~2.6 KB a model; a unit
+#: is kept on every Check, so it is not measured each time).
+MODEL_MARK_BYTES = 7000
 
 
 class KeptLooks:
@@ -717,8 +718,9 @@ class KeptLooks:
     copies with one unit moved (stepper.placed), which share its table, terrain, armies and
     the units that did not move. Kept by the objects' identity, with the objects themselves
     held (so an id is never reused while its entry lives) and by every other value the looks
-    depend on; least recently used first out, within KEPT_LOOKS_BYTES. Thread-safe (a lock);
-    what is kept is plain immutable values, no GEOS geometry."""
+    depend on; least recently used first out, within `limit` bytes (an entry over a quarter of
+    it is not kept). Thread-safe (a lock): the values kept are plain immutable values, and the
+    objects (which may carry GEOS geometry) are only held, never used from here."""
 
     def __init__(self, limit: int):
         self.limit = limit
@@ -1066,16 +1068,20 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequ
     army_names = {a.id: a.name for a in situation.armies}
     # What the board alone gives is kept by the board's own objects (shared by every copy of a
     # version's Situation, e.g. stepper.placed): a Check draws only what moved.
+    parts = (
+        situation.table,
+        situation.terrain,
+        situation.deployment_zones,
+        situation.objectives,
+        situation.armies,
+    )
     board = _KEPT.get(
-        (
-            situation.table,
-            situation.terrain,
-            situation.deployment_zones,
-            situation.objectives,
-            situation.armies,
-        ),
+        parts,
         ("board", situation.system, px),
         lambda: _board_layer(situation, px),
+        # (the board's objects are held too: counted, though the version's Situation may
+        # hold them as well)
+        size=lambda layer: approximate_bytes((layer, parts)),
     )
 
     label_size = LABEL_PX * px
