@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 
 from django.conf import settings
@@ -143,8 +144,9 @@ def per_version(scenario, name: str, compute):
 CSRF_PLACEHOLDER = "arbiter-csrf-placeholder-f3b9c1"
 
 
-def reader_content(request, scenario, context: dict) -> SafeString:
-    """The share page's `content` partial for a reader, rendered once per version: keyed by
+def reader_content(request, scenario, context_of: Callable[[], dict]) -> SafeString:
+    """The share page's `content` partial for a reader, rendered (with the context
+    `context_of()` makes, only then) once per version: keyed by
     the scenario's share token (random and never reused, unlike a row id), its version, who may
     see it (visibility, club), the site address its links are written with, and whether the
     reader is signed in (a signed-in reader copies with a form, a signed-out one is sent to log
@@ -163,7 +165,7 @@ def reader_content(request, scenario, context: dict) -> SafeString:
         reader = {"is_authenticated": signed_in}  # all the content reads of its visitor
         html = render_to_string(
             "battlefield/scenario.html#content",
-            {**context, "user": reader, "csrf_token": CSRF_PLACEHOLDER},
+            {**context_of(), "user": reader, "csrf_token": CSRF_PLACEHOLDER},
         )
         _keep(key, html, len(html))
     return mark_safe(html.replace(CSRF_PLACEHOLDER, get_token(request)))  # noqa: S308 (ours)

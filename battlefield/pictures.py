@@ -33,18 +33,29 @@ from __future__ import annotations
 
 import io
 import math
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from django.template.loader import render_to_string
-from django.utils.safestring import SafeString
+from django.template.loader import get_template
+from django.utils.safestring import SafeString, mark_safe
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 from shapely.geometry.base import BaseGeometry
 
 from rules.situation import Situation
 
-from .scene import HALO, PAGE_COLOUR, TABLE_COLOUR, Area, Label, Paint, Scene, scene
+from .scene import (
+    HALO,
+    PAGE_COLOUR,
+    TABLE_COLOUR,
+    Area,
+    KeptLooks,
+    Label,
+    Paint,
+    Scene,
+    scene,
+)
 
 __all__ = ["Overlay", "legend_entries", "table_png", "table_svg"]
 
@@ -82,8 +93,7 @@ def table_svg(
     (tabindex 0, role button, its description as aria-label) for pages that let users pick and
     move models with a keyboard."""
     drawing = scene(situation, highlight=highlight, overlays=overlays)
-    context = {"scene": drawing, "dom_id": dom_id, "interactive": interactive}
-    return SafeString(render_to_string("battlefield/table.svg", context))
+    return svg_of(drawing, dom_id=dom_id, interactive=interactive)
 
 
 def legend_entries(situation: Situation) -> list[LegendRow]:
@@ -105,8 +115,86 @@ def table_svg_and_legend(
     """`table_svg(situation, interactive=...)` and `legend_entries(situation)` from one drawing
     (a page showing both need not draw the table twice)."""
     drawing = scene(situation)
-    context = {"scene": drawing, "dom_id": "table", "interactive": interactive}
-    return SafeString(render_to_string("battlefield/table.svg", context)), _legend_rows(drawing)
+    return svg_of(drawing, dom_id="table", interactive=interactive), _legend_rows(drawing)
+
+
+# -- SVG ----------------------------------------------------------------------------------------
+
+TABLE_SVG = "battlefield/table.svg"
+#: Rendered pieces of the table SVG (the board, a unit, an overlay's shapes, the labels, the axis
+#: and legend: table.svg's partials), at most this many bytes (keys and text, approximately).
+SVG_PIECES_BYTES = 16 * 2**20
+_PIECES = KeptLooks(SVG_PIECES_BYTES)
+#: What a kept piece's key holds (the scene's marks it is drawn from), per character of its
+#: text: 2 to 9 bytes on the busy bench table (rules.memory: the labels 1.8, the legend 4.7,
+#: the board and units 6, an editor's rings 8.5), so counted as 10.
+PIECE_BYTES_PER_CHARACTER = 10
+
+
+def _piece(name: str, objects: tuple, values: tuple, context: dict) -> SafeString:
+    """table.svg's partial `name` rendered with `context`, kept by what it is drawn from: the
+    scene's own `objects` (immutable tuples of frozen dataclasses, by identity: a Scene takes
+    the board's and the unchanged units' marks from what scene.py keeps, so they are the very
+    same objects on every Check of a version) and `values` (by equality). A kept piece is so
+    only ever reused for a drawing it would render the same (issue 16: a Check redraws only the
+    unit that moved, the overlays and the labels; the board is the version's)."""
+
+    def render() -> SafeString:
+        return mark_safe(get_template(f"{TABLE_SVG}#{name}").render(context))  # noqa: S308
+
+    def size(text: str) -> int:
+        # (measured rather than estimated, a piece drawn once, e.g. an editor's rings, would
+        # cost more to measure than to draw)
+        return PIECE_BYTES_PER_CHARACTER * len(text) + sys.getsizeof(text)
+
+    return _PIECES.get(objects, (name, *values), render, size)
+
+
+def forget_svg_pieces() -> None:
+    """Empty the rendered pieces (tests, benchmarks)."""
+    _PIECES.clear()
+
+
+def kept_svg_pieces() -> tuple[int, int]:
+    """(how many rendered pieces are kept, their approximate bytes)."""
+    with _PIECES.lock:
+        return len(_PIECES.entries), _PIECES.bytes
+
+
+def svg_of(drawing: Scene, *, dom_id: str = "table", interactive: bool = False) -> SafeString:
+    """A Scene as a whole `<svg>` element (templates/battlefield/table.svg), its pieces
+    rendered once per drawing they come from (`_piece`)."""
+    d = drawing
+    context = {"scene": d, "dom_id": dom_id, "interactive": interactive}
+    pieces = {
+        "board": _piece(
+            "board",
+            (d.grid_minor, d.grid_major, d.zones, d.terrain, d.levels, d.objectives),
+            (dom_id, d.width, d.height, d.border),
+            context,
+        ),
+        "units": [
+            _piece(
+                "unit",
+                (u.models,),
+                (dom_id, interactive, u.id, u.army),
+                {"unit": u, "dom_id": dom_id, "interactive": interactive},
+            )
+            for u in d.units
+        ],
+        "overlays": [
+            (o, _piece("overlay-shapes", (o.areas, o.paths, o.discs), (), {"o": o}))
+            for o in d.overlays
+        ],
+        "labels": _piece(
+            "labels",
+            (),
+            (d.terrain_labels, tuple((u.id, u.label) for u in d.units)),
+            {"scene": d},
+        ),
+        "legend": _piece("legend", (), (d.axis, d.legend, d.caption), {"scene": d}),
+    }
+    return SafeString(get_template(TABLE_SVG).render({**context, "pieces": pieces}))
 
 
 # -- PNG ----------------------------------------------------------------------------------------

@@ -121,6 +121,15 @@ def _peek(key: str, window: int) -> int:
     )
 
 
+def _count_below(key: str, window: int, count: int) -> bool:
+    """Add one to the counter of `key` in `window` if it is below `count` (one conditional
+    UPDATE, atomic on its own); False, counting nothing, when there is no counter yet in this
+    window or it has reached `count` (the caller then takes the long way: refuse, or start the
+    window's counter)."""
+    below = RateCounter.objects.filter(key=key, window=window, count__lt=count)
+    return bool(below.update(count=F("count") + 1))
+
+
 def hashed(text: str) -> str:
     """A fixed-size key part for text a client chose (a user name tried): any characters, any
     length, always a short, storable key."""
@@ -155,6 +164,8 @@ def check(
     else:
         keys = [f"{scope}:addr:{client_address(request)}"]
     keys = [key[:200] for key in keys + [f"{scope}:{key}" for key in also]]
+    if len(keys) == 1 and _count_below(keys[0], window, count):
+        return  # the usual request, well within its limit: counted in one query
     refusal = RateLimited(scope, count, seconds, max(1, int(window + seconds - now)))
     if any(_peek(key, window) >= count for key in keys):
         raise refusal

@@ -35,6 +35,8 @@ Styling:
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -46,7 +48,8 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from rules.geometry import Base
-from rules.situation import Model, Situation, TerrainFeature
+from rules.memory import approximate_bytes
+from rules.situation import Model, Situation, TerrainFeature, Unit
 from rules.systems import SYSTEMS
 
 from .games import game
@@ -699,16 +702,75 @@ def _css_of(overlay) -> str:
     return str(overlay[1] if isinstance(overlay, tuple) else getattr(overlay, "css_class", ""))
 
 
-def _overlay_mark(
-    overlay,
-    index: int,
-    px: float,
-    label_size: float,
-    placer: LabelPlacer | None = None,
-    numbered: list[tuple[str, str]] | None = None,
-) -> OverlayMark:
-    """An overlay: any object with `geometry` (shapely), `css_class` and optional `label`, or a
-    tuple (geometry, css_class[, label])."""
+#: Looks kept between drawings (issue 16), at most this many bytes (approximately): what a
+#: drawing takes from the board (`_board_layer`), a unit's bases (`_unit_marks`) and an
+#: overlay's shapes (`_overlay_shapes`), each by the very objects it is drawn from.
+KEPT_LOOKS_BYTES = 32 * 2**20
+#: What one kept unit's bases count for, per model, the unit they are kept by included
+#: (rules.memory on the busy bench table: the marks ~3.5 KB, the unit ~2.6 KB a model; a unit
+#: is kept on every Check, so it is not measured each time).
+MODEL_MARK_BYTES = 7000
+
+
+class KeptLooks:
+    """Values derived from objects that a Situation shares with its copies: a scenario's
+    Situation is kept per version (battlefield/pagecache.py) and the stepper's pictures are
+    copies with one unit moved (stepper.placed), which share its table, terrain, armies and
+    the units that did not move. Kept by the objects' identity, with the objects themselves
+    held (so an id is never reused while its entry lives) and by every other value the looks
+    depend on; least recently used first out, within `limit` bytes (an entry over a quarter of
+    it is not kept). Thread-safe (a lock): the values kept are plain immutable values, and the
+    objects (which may carry GEOS geometry) are only held, never used from here."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.entries: OrderedDict[tuple, tuple[tuple, Any, int]] = OrderedDict()
+        self.bytes = 0
+        self.lock = threading.Lock()
+
+    def get(self, objects: tuple, values: tuple, build, size=None):
+        """The value kept for `objects` (by identity) and `values` (by equality), else
+        `build()` kept, at `size(value)` bytes (rules.memory's measure of it without `size`)."""
+        key = (tuple(map(id, objects)), values)
+        with self.lock:
+            kept = self.entries.get(key)
+            if kept is not None and all(a is b for a, b in zip(kept[0], objects, strict=True)):
+                self.entries.move_to_end(key)
+                return kept[1]
+        value = build()
+        cost = size(value) if size is not None else approximate_bytes(value)
+        with self.lock:
+            if key not in self.entries and cost <= self.limit // 4:
+                self.entries[key] = (objects, value, cost)
+                self.bytes += cost
+            while self.bytes > self.limit:
+                self.bytes -= self.entries.popitem(last=False)[1][2]
+        return value
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+            self.bytes = 0
+
+
+_KEPT = KeptLooks(KEPT_LOOKS_BYTES)
+
+
+def forget_looks() -> None:
+    """Empty the kept looks (tests, benchmarks)."""
+    _KEPT.clear()
+
+
+def kept_looks() -> tuple[int, int]:
+    """(how many looks are kept, their approximate bytes)."""
+    with _KEPT.lock:
+        return len(_KEPT.entries), _KEPT.bytes
+
+
+def _overlay_shapes(overlay, index: int, px: float, label_size: float) -> tuple:
+    """An overlay's drawing apart from where its label goes: (css, areas, paths, discs, label
+    text, the label's candidate spots). An overlay is any object with `geometry` (shapely),
+    `css_class` and optional `label`, or a tuple (geometry, css_class[, label])."""
     if isinstance(overlay, tuple):
         overlay = SimpleNamespace(
             geometry=overlay[0],
@@ -748,11 +810,13 @@ def _overlay_mark(
             for p in _points(part):
                 discs.append(Disc(p.x, p.y, 3 * px, Paint(stroke, HALO, 1 * px)))
         else:  # a nested collection
-            inner = _overlay_mark((part, css), index, px, label_size)
-            areas += inner.areas
-            paths += inner.paths
-            discs += inner.discs
-    label = None
+            _, inner_areas, inner_paths, inner_discs, _, _ = _overlay_shapes(
+                (part, css), index, px, label_size
+            )
+            areas += inner_areas
+            paths += inner_paths
+            discs += inner_discs
+    spots: list[tuple[float, float, str]] = []
     text = str(getattr(overlay, "label", "") or "")
     if text and not geometry.is_empty:
         if geometry.geom_type in ("LineString", "MultiLineString"):
@@ -771,21 +835,78 @@ def _overlay_mark(
                 (geometry.centroid.x, maxy - label_size * 0.5, "middle"),
             ]
         spots += _around(geometry.bounds, label_size, px)
+    else:
+        text = ""
+    return css, tuple(areas), tuple(paths), tuple(discs), text, tuple(spots)
+
+
+#: What an overlay's kept shapes take, per point and per overlay (rules.memory on an editor's
+#: rings: ~140 bytes a point), counted without measuring each (many are drawn only once).
+OVERLAY_POINT_BYTES, OVERLAY_BYTES = 160, 1000
+
+
+def _overlay_bytes(shapes: tuple) -> int:
+    _, areas, paths, discs, _, spots = shapes
+    points = sum(len(ring) for area in areas for polygon in area.polygons for ring in polygon)
+    points += sum(len(path.points) for path in paths) + len(discs) + len(spots)
+    return OVERLAY_POINT_BYTES * points + OVERLAY_BYTES
+
+
+def _overlay_mark(
+    overlay,
+    index: int,
+    px: float,
+    label_size: float,
+    placer: LabelPlacer | None = None,
+    numbered: list[tuple[str, str]] | None = None,
+) -> OverlayMark:
+    """An overlay (see `_overlay_shapes`) with its label placed by `placer`, or at its first
+    spot without one. The shapes are kept for an overlay drawn again (the stepper's reach
+    overlays are the same objects on every Check of a version: stepper.reach_overlays)."""
+    frozen = getattr(getattr(type(overlay), "__dataclass_params__", None), "frozen", False)
+    if isinstance(overlay, tuple) or frozen:
+        css, areas, paths, discs, text, spots = _KEPT.get(
+            (overlay,),
+            ("overlay", index, px, label_size),
+            lambda: _overlay_shapes(overlay, index, px, label_size),
+            size=_overlay_bytes,
+        )
+    else:  # an object that might change between drawings: not kept
+        css, areas, paths, discs, text, spots = _overlay_shapes(overlay, index, px, label_size)
+    label = None
+    if text:
         if placer is None:
             x, y, anchor = spots[0]
             label = Label(text, x, y, label_size, fill=INK, halo=3 * px, weight="bold")
         else:
             label = placer.place(text, label_size, spots, numbered, halo=3 * px)
-    return OverlayMark(css, tuple(areas), tuple(paths), tuple(discs), label)
+    return OverlayMark(css, areas, paths, discs, label)
 
 
-def scene(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequence = ()) -> Scene:
-    """The drawing list for a situation (see the module docstring)."""
+@dataclass(frozen=True)
+class _BoardLayer:
+    """What a drawing takes from the board alone (the table, terrain, deployment zones,
+    objectives and armies): the same for every drawing of a scenario's version."""
+
+    grid_minor: Lines
+    grid_major: Lines
+    terrain: tuple[Area, ...]
+    styles: tuple[tuple[str, TerrainStyle], ...]  # the terrain styles used, in order
+    zones: tuple[Area, ...]
+    objectives: tuple[ObjectiveMark, ...]
+    levels: tuple[LevelMark, ...]
+    #: Labels' boxes no other label may cover (the floors' and walls' heights, the objectives).
+    taken: tuple[Box, ...]
+    #: Each terrain feature's name, its size and the spots it may take, for `LabelPlacer`.
+    terrain_names: tuple[tuple[str, float, tuple[tuple[float, float, str], ...]], ...]
+    axis: tuple[Label, ...]
+
+
+def _board_layer(situation: Situation, px: float) -> _BoardLayer:
+    """The `_BoardLayer` of a situation, drawn at `px` (see `scene`)."""
     width, height = situation.table.width, situation.table.height
     unit = situation.unit_name
-    px = max(width, height * 4 / 3) / (REFERENCE_PX - 2 * MARGIN_PX)
     margin = MARGIN_PX * px
-    highlight = set(highlight)
     colours = army_colours(situation)
     army_names = {a.id: a.name for a in situation.armies}
     minor, major = game(situation.system).GRID_STEPS
@@ -860,59 +981,20 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequ
         )
         for o in situation.objectives
     )
-
-    label_size = LABEL_PX * px
-    marks_of = army_marks(situation)
     levels = terrain_levels(situation, px)
-    placer = LabelPlacer(
-        width,
-        height,
-        [_model_box(m) for u in situation.units for m in u.models]
-        # ghosts and arrows (battlefield/showing.py) are as much "on the table" as models
-        + [
-            (o[0] if isinstance(o, tuple) else o.geometry).bounds
-            for o in overlays
-            if _css_of(o) in KEEP_CLEAR
-        ],
+    taken = (
         [_label_box(label) for level in levels for label in level.labels]
         # objective markers and their names are fixed: the other labels keep off them
         + [
             (o.disc.x - o.disc.r, o.disc.y - o.disc.r, o.disc.x + o.disc.r, o.disc.y + o.disc.r)
             for o in objectives
         ]
-        + [_label_box(o.label) for o in objectives],
+        + [_label_box(o.label) for o in objectives]
     )
-    numbered: list[tuple[str, str]] = []  # (number, what it stands for), for the legend
-    units = []
-    for u in situation.units:
-        colour = colours.get(u.army, ARMY_COLOURS[-1])
-        army_name = army_names.get(u.army, u.army)
-        marks = tuple(
-            _model_mark(
-                m,
-                u.army,
-                colour,
-                _model_title(m, u.name, army_name, unit),
-                px,
-                m.id in highlight,
-                marks_of.get(u.army, ""),
-            )
-            for m in u.models
-        )
-        label = None
-        if u.name and u.models:
-            label = placer.place(
-                u.name, label_size, _around(_bounds(u.models), label_size, px), numbered
-            )
-        units.append(UnitGroup(u.id, u.army, u.name, colour, marks, label))
-
-    overlay_marks = tuple(
-        _overlay_mark(o, i, px, label_size, placer, numbered) for i, o in enumerate(overlays)
-    )
-    terrain_labels = tuple(
-        label
+    terrain_names = tuple(
+        spots
         for feature in situation.terrain
-        if (label := _terrain_label(situation, feature, placer, numbered, px)) is not None
+        if (spots := _terrain_label_spots(situation, feature, px)) is not None
     )
 
     axis = [Label(unit, -margin * 0.5, -margin * 0.35, AXIS_PX * px, fill="#6B6455")]
@@ -933,7 +1015,130 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequ
             )
         )
         y += major
+    return _BoardLayer(
+        grid_minor,
+        grid_major,
+        tuple(terrain),
+        tuple(used_styles.items()),
+        zones,
+        objectives,
+        levels,
+        tuple(taken),
+        terrain_names,
+        tuple(axis),
+    )
 
+
+#: What a kept board layer takes with the board's objects it is kept by (held too, though the
+#: version's Situation may hold them as well), per point it draws: 165 to 204 bytes on the
+#: bench table and every demo scenario (rules.memory), so counted as 250 (measuring each costs
+#: a quarter of drawing a version's first picture).
+BOARD_POINT_BYTES = 250
+
+
+def _board_bytes(layer: _BoardLayer) -> int:
+    points = sum(len(r) for a in layer.terrain + layer.zones for p in a.polygons for r in p)
+    points += sum(len(r) for lv in layer.levels for a in lv.floors for p in a.polygons for r in p)
+    points += sum(len(wall.points) for lv in layer.levels for wall in lv.walls)
+    points += 2 * (len(layer.grid_minor.segments) + len(layer.grid_major.segments))
+    points += len(layer.axis) + len(layer.taken) + 4 * len(layer.objectives)
+    points += sum(len(spots) for _, _, spots in layer.terrain_names)
+    return BOARD_POINT_BYTES * points
+
+
+def _unit_marks(
+    situation: Situation,
+    u: Unit,
+    colours: dict[str, str],
+    army_names: dict[str, str],
+    px: float,
+    highlight: frozenset[str],
+    mark: str,
+) -> tuple[ModelMark, ...]:
+    """A unit's bases (`_model_mark`), kept for a unit drawn again: only the unit that moved
+    is new on a Check."""
+    colour = colours.get(u.army, ARMY_COLOURS[-1])
+    army_name = army_names.get(u.army, u.army)
+    unit = situation.unit_name
+    lit = frozenset(m.id for m in u.models if m.id in highlight)
+    return _KEPT.get(
+        (u,),
+        ("unit", colour, army_name, unit, px, lit, mark),
+        lambda: tuple(
+            _model_mark(
+                m, u.army, colour, _model_title(m, u.name, army_name, unit), px, m.id in lit, mark
+            )
+            for m in u.models
+        ),
+        size=lambda marks: MODEL_MARK_BYTES * max(1, len(marks)),
+    )
+
+
+def scene(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequence = ()) -> Scene:
+    """The drawing list for a situation (see the module docstring)."""
+    width, height = situation.table.width, situation.table.height
+    unit = situation.unit_name
+    px = max(width, height * 4 / 3) / (REFERENCE_PX - 2 * MARGIN_PX)
+    margin = MARGIN_PX * px
+    highlight = frozenset(highlight)
+    colours = army_colours(situation)
+    army_names = {a.id: a.name for a in situation.armies}
+    # What the board alone gives is kept by the board's own objects (shared by every copy of a
+    # version's Situation, e.g. stepper.placed): a Check draws only what moved.
+    parts = (
+        situation.table,
+        situation.terrain,
+        situation.deployment_zones,
+        situation.objectives,
+        situation.armies,
+    )
+    board = _KEPT.get(
+        parts,
+        ("board", situation.system, px),
+        lambda: _board_layer(situation, px),
+        size=_board_bytes,
+    )
+
+    label_size = LABEL_PX * px
+    marks_of = army_marks(situation)
+    placer = LabelPlacer(
+        width,
+        height,
+        [_model_box(m) for u in situation.units for m in u.models]
+        # ghosts and arrows (battlefield/showing.py) are as much "on the table" as models
+        + [
+            (o[0] if isinstance(o, tuple) else o.geometry).bounds
+            for o in overlays
+            if _css_of(o) in KEEP_CLEAR
+        ],
+        board.taken,
+    )
+    numbered: list[tuple[str, str]] = []  # (number, what it stands for), for the legend
+    units = []
+    for u in situation.units:
+        marks = _unit_marks(
+            situation, u, colours, army_names, px, highlight, marks_of.get(u.army, "")
+        )
+        label = None
+        if u.name and u.models:
+            label = placer.place(
+                u.name, label_size, _around(_bounds(u.models), label_size, px), numbered
+            )
+        units.append(
+            UnitGroup(u.id, u.army, u.name, colours.get(u.army, ARMY_COLOURS[-1]), marks, label)
+        )
+
+    overlay_marks = tuple(
+        _overlay_mark(o, i, px, label_size, placer, numbered) for i, o in enumerate(overlays)
+    )
+    terrain_labels = tuple(
+        replace(label, fill="#3A342A")
+        for text, size, spots in board.terrain_names
+        if (label := placer.place(text, size, spots, numbered, halo=2 * px, weight="normal"))
+        is not None
+    )
+
+    used_styles = dict(board.styles)
     legend, legend_bottom = _legend(
         situation, colours, used_styles, width, height + margin, px, numbered
     )
@@ -954,18 +1159,18 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequ
         px=px,
         title=situation.name or "Table",
         desc=_description(situation, colours, used_styles),
-        grid_minor=grid_minor,
-        grid_major=grid_major,
+        grid_minor=board.grid_minor,
+        grid_major=board.grid_major,
         border=Paint(None, "#4A4438", 2.0 * px),
-        terrain=tuple(terrain),
+        terrain=board.terrain,
         units=tuple(units),
         overlays=overlay_marks,
-        axis=tuple(axis),
+        axis=board.axis,
         legend=legend,
-        zones=zones,
-        objectives=objectives,
+        zones=board.zones,
+        objectives=board.objectives,
         caption=caption,
-        levels=levels,
+        levels=board.levels,
         terrain_labels=terrain_labels,
     )
 
@@ -1194,16 +1399,14 @@ class LabelPlacer:
         )
 
 
-def _terrain_label(
-    situation: Situation,
-    feature: TerrainFeature,
-    placer: LabelPlacer,
-    numbered: list[tuple[str, str]],
-    px: float,
-) -> Label | None:
-    """A feature's name (its type, as the scenario names it) and, for a block, its height:
-    "Ruin 5\"" (layered features carry their heights on the floors and walls). Inside the
-    feature if it fits there, else beside it, else a numbered marker."""
+def _terrain_label_spots(
+    situation: Situation, feature: TerrainFeature, px: float
+) -> tuple[str, float, tuple[tuple[float, float, str], ...]] | None:
+    """What a feature's label says (its type, as the scenario names it, and for a block its
+    height: "Ruin 5\"", layered features carrying their heights on the floors and walls), its
+    size and the spots it may take, best first: inside the feature if it fits there, else beside
+    it (`scene` places it, or a numbered marker); None for a feature with no name on the
+    table."""
     text = game(situation.system).terrain_name(feature, situation.unit_name)
     if not text:
         return None
@@ -1222,8 +1425,7 @@ def _terrain_label(
         ((x0 + x1) / 2, y1 - 0.4 * size, "middle"),
         *_around(shape.bounds, size, px),
     ]
-    label = placer.place(text, size, spots, numbered, halo=2 * px, weight="normal")
-    return replace(label, fill="#3A342A") if label is not None else None
+    return text, size, tuple(spots)
 
 
 def _text_width(text: str, size: float) -> float:

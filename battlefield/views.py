@@ -42,7 +42,7 @@ from . import permissions
 from .accounts import SharingForm
 from .forms import ImportForm, NewScenarioForm, RenameForm
 from .models import RESTORE_DAYS, Lesson, Scenario, blank_document
-from .pagecache import page_drawing, reader_content, situation_of
+from .pagecache import page_drawing, per_version, reader_content, situation_of
 from .permissions import (
     deletable_scenario,
     editable_scenario,
@@ -209,36 +209,58 @@ def scenario_detail(request, pk: int):
 def share(request, token: str):
     """The read-only share page: anyone with the link, no account, no edit controls."""
     scenario = shared_scenario(request, token, document=False)
-    context = scenario_context(request, scenario, editable=False)
-    context["copy_asked"] = request.GET.get(COPY_ASKED) == "1" and request.user.is_authenticated
-    if context["can_manage"] or context["can_delete"] or context["copy_asked"]:
+    copy_asked = request.GET.get(COPY_ASKED) == "1" and request.user.is_authenticated
+    if (
+        permissions.can_manage(request, scenario)
+        or permissions.can_delete(request, scenario)
+        or copy_asked
+    ):
         # the owner's controls, or the prompt to copy after signing in: this visitor's own page
+        context = scenario_context(request, scenario, editable=False, copy_asked=copy_asked)
         return page(request, "battlefield/scenario.html", context)
-    # A reader's content is the same for every reader of this version (issue 16: <= 5 ms).
-    content = reader_content(request, scenario, context)
+    # A reader's content is the same for every reader of this version (issue 16: <= 5 ms): its
+    # context is made only when it is rendered; the page around it needs only its frame.
+    content = reader_content(
+        request,
+        scenario,
+        lambda: scenario_context(request, scenario, editable=False, copy_asked=False),
+    )
+    context = frame_context(request, scenario, editable=False)
     return page(request, "battlefield/share.html", {**context, "content": content})
 
 
-def scenario_context(request, scenario: Scenario, *, editable: bool, **extra) -> dict:
-    # Per scenario version: the Situation, and the drawing with its legend (battlefield/pagecache)
+def frame_context(request, scenario: Scenario, *, editable: bool) -> dict:
+    """What the scenario page shows around its content (templates/battlefield/scenario.html
+    outside the `content` partial): its title, description and link preview."""
+    # Per scenario version: the Situation (battlefield/pagecache)
     situation = situation_of(scenario)
-    drawing = page_drawing(scenario)
     png_url = f"{request.build_absolute_uri(scenario_png_url(scenario))}?v={scenario.version}"
     return {
         "scenario": scenario,
         "situation": situation,
-        "svg": drawing["svg"],
-        "legend": legend(situation, drawing["legend_rows"]),
         "editable": editable,
         "share_absolute_url": request.build_absolute_uri(scenario.share_url()),
-        # the ruler measures through the share link, which everyone who sees this page may use
-        "ruler_url": reverse("share_ruler", args=[scenario.share_token]),
         "og_image": png_url,
         "unit_name": situation.unit_name,
+    }
+
+
+def scenario_context(request, scenario: Scenario, *, editable: bool, **extra) -> dict:
+    context = frame_context(request, scenario, editable=editable)
+    situation = context["situation"]
+    # Per scenario version: the drawing with its legend (battlefield/pagecache)
+    drawing = page_drawing(scenario)
+    return {
+        **context,
+        "svg": drawing["svg"],
+        "legend": legend(situation, drawing["legend_rows"]),
+        # the ruler measures through the share link, which everyone who sees this page may use
+        "ruler_url": reverse("share_ruler", args=[scenario.share_token]),
         "can_delete": permissions.can_delete(request, scenario),
         "can_manage": permissions.can_manage(request, scenario),
         "sharing_form": sharing_form(request, scenario),
-        "phase_bar": phase_bar(scenario),
+        # (read from the document: kept per version, so a page need not read the document)
+        "phase_bar": per_version(scenario, "phase-bar", lambda: phase_bar(scenario)),
         # "Copy to edit" while signed out: sign in, then back to this page to copy it
         "login_to_copy": f"{reverse('login')}?"
         + urlencode({"next": f"{scenario.share_url()}?{COPY_ASKED}=1"}),

@@ -90,11 +90,16 @@ def main() -> None:
     import django
 
     django.setup()
-    from timing import median_ms, report
+    from timing import median_cpu_ms, median_ms, report
 
-    from battlefield.pictures import table_png, table_svg
-    from battlefield.scene import scene
+    from battlefield.pictures import forget_svg_pieces, table_png, table_svg
+    from battlefield.scene import forget_looks, scene
     from rules import Situation
+
+    def forget() -> None:
+        """Nothing kept between pictures (the drawing caches, issue 16)."""
+        forget_svg_pieces()
+        forget_looks()
 
     situation = Situation.from_document(busy_table())
     print(
@@ -103,6 +108,14 @@ def main() -> None:
     )
     report("drawing list (scene)", median_ms(lambda: scene(situation)))
     report("table_svg", median_ms(lambda: table_svg(situation)))
+    # the same picture drawn with nothing kept: what a version's first picture costs
+    report(
+        "drawing list (scene), nothing kept (CPU)",
+        median_cpu_ms(lambda: scene(situation), before=forget),
+    )
+    report(
+        "table_svg, nothing kept (CPU)", median_cpu_ms(lambda: table_svg(situation), before=forget)
+    )
     report("table_png 1200 px", median_ms(lambda: table_png(situation), repeat=20), 100)
     print(
         f"   sizes: svg {len(table_svg(situation)) / 1024:.1f} KB, "

@@ -37,10 +37,12 @@ def forget() -> None:
     """Empty every page cache (the baseline: each request computes everything afresh)."""
     from django.core.cache import cache
 
-    from battlefield import pagecache
+    from battlefield import pagecache, pictures, scene
 
     cache.clear()
     pagecache.forget_situations()
+    pictures.forget_svg_pieces()
+    scene.forget_looks()
 
 
 def main() -> None:

@@ -21,7 +21,15 @@
 Importing the package registers every move type the engine covers.
 """
 
-from . import warmaster, wh40k  # noqa: F401  (registers move rules)
+import os
+
+# Judging uses no threaded linear algebra, but OpenBLAS (loaded with numpy, through shapely)
+# starts a pool of threads that spin on every core: ~90 ms of CPU per `python -m rules` on two
+# cores, and CPU taken from the web app's requests. One thread, unless the host says otherwise
+# (it must be set before numpy loads; once numpy is loaded this changes nothing).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+from . import warmaster, wh40k  # noqa: E402, F401  (registers move rules)
 from .errors import InvalidInput
 from .move import Move, Pose
 from .situation import Model, Situation, TerrainFeature, Unit

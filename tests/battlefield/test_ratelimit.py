@@ -51,6 +51,21 @@ def test_the_limit_allows_count_requests_per_window_then_refuses(limits):
     ratelimit.check(request_from("10.0.0.1"), "api", now=660.0)  # a new window starts afresh
 
 
+def test_a_request_within_its_limit_is_counted_in_one_query_and_a_refused_one_not_at_all(
+    limits, django_assert_num_queries
+):
+    """The usual request (its window's counter exists, below the limit) costs one conditional
+    UPDATE; the limit is still exact, and a refused request leaves the count where it was."""
+    ratelimit.check(request_from("10.0.3.1"), "api", now=600.0)  # starts the window's counter
+    with django_assert_num_queries(1):
+        ratelimit.check(request_from("10.0.3.1"), "api", now=601.0)
+    ratelimit.check(request_from("10.0.3.1"), "api", now=602.0)
+    for _ in range(2):
+        with pytest.raises(ratelimit.RateLimited):
+            ratelimit.check(request_from("10.0.3.1"), "api", now=603.0)
+    assert RateCounter.objects.get(key="api:addr:10.0.3.1", window=600).count == 3
+
+
 def test_a_user_is_limited_across_addresses(limits, django_user_model):
     user = django_user_model.objects.create_user("roamer")
     for i in range(3):
