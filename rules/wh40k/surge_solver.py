@@ -607,8 +607,12 @@ class SurgeSpace:
         found = self._better_on_the_ground(
             mid, current, mates, together, may_engage, tolerance, margin
         )
-        if found is None and self.floor_rooms(mid, margin):
-            found = self.closer_on_a_floor(mid, mates, together, now - tolerance, margin)
+        if (found is None or (may_engage and not found.engaged)) and self.floor_rooms(mid, margin):
+            # every level is weighed (1.5): an engaged spot on another floor beats a merely
+            # closer one on the ground, and the finding names it
+            upstairs = self.closer_on_a_floor(mid, mates, together, now - tolerance, margin)
+            if upstairs is not None and (found is None or upstairs.engaged):
+                found = upstairs
         return found
 
     def near_target(self, reach: float):

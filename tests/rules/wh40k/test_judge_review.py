@@ -789,17 +789,6 @@ def test_a_surge_that_can_engage_only_from_a_middle_floor_must_and_the_suggestio
     assert "could have ended engaged" in v.failures[0].text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rules/wh40k/surge_solver.py `SurgeSpace.better_position` rings only the target's "
-    "own floor (`floor_spots`) for an engaged spot and tries the other floors "
-    "(`closer_on_a_floor`) only when `_better_on_the_ground` found nothing; so a model that "
-    "stopped short on the ground is told it 'could have got to 6\" on the ground' (not "
-    'engaged) although the 3" floor below the target engages it. Legality is right (it is '
-    "faulted either way); the finding names the wrong spot and reason. It should look for an "
-    "engaged spot on every floor within 5\" of a target model's level before a merely closer "
-    "one (as move_types._floor_levels_near now does for the charge).",
-)
 def test_a_surge_stopping_short_is_told_it_could_have_engaged_from_the_middle_floor():
     fury = {**BLOOD_SURGE, "id": "fury", "distance": 10}
     s = situation(
