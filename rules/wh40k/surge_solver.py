@@ -83,6 +83,10 @@ SURGE_MODE = Mode()
 #: so every position the solver picks lies strictly inside the judge's regions: a placement the
 #: solver packed tightly is never lost to the judge's search).
 JUDGE_MARGIN = 0.004
+#: `SurgeSpace._nearest_engaging_spot` tries only straight moves longer than the maximum less
+#: this: the regions fall short of the true reach by the judge's margin and the inscribed arcs
+#: (~0.01" in all), so a shorter engaging move already shows in them.
+EXACT_SPOT_SLACK = 0.02
 SOLVER_MARGIN = 0.01
 #: The solver keeps improving a model while it gains more than this (< PLACEMENT_TOLERANCE).
 SOLVER_STEP = 0.01
@@ -497,13 +501,25 @@ class SurgeSpace:
         return keep_out
 
     def closer_on_a_floor(
-        self, mid: str, mates: list[Model], together, below: float, margin: float = JUDGE_MARGIN
+        self,
+        mid: str,
+        mates: list[Model],
+        together,
+        below: float,
+        margin: float = JUDGE_MARGIN,
+        engaging: bool = False,
     ) -> Alternative | None:
         """RULES.md 1.5 "if possible" weighs every level: the spot on an upper floor (others
         fixed) nearest the target, if it is engaged or nearer than `below` (straight distance,
-        the climb counted in the path). The nearest of each floor is tried; the best wins."""
+        the climb counted in the path). The nearest of each floor is tried; the best wins.
+        `engaging`: only the floors within engagement range of a target model's level."""
         best: Alternative | None = None
+        levels = [t.z for t in self.target.models]
         for height, room in self.floor_rooms(mid, margin):
+            if engaging and not any(
+                abs(height - z) <= ENGAGEMENT_RANGE.vertical + EPSILON for z in levels
+            ):
+                continue
             region = self.region_among(mid, mates, margin, together.groups, room)
             if region.is_empty:
                 continue
@@ -607,11 +623,15 @@ class SurgeSpace:
         found = self._better_on_the_ground(
             mid, current, mates, together, may_engage, tolerance, margin
         )
-        if (found is None or (may_engage and not found.engaged)) and self.floor_rooms(mid, margin):
+        if found is None and self.floor_rooms(mid, margin):
+            found = self.closer_on_a_floor(mid, mates, together, now - tolerance, margin)
+        elif (
+            may_engage and found is not None and not found.engaged and self.floor_rooms(mid, margin)
+        ):
             # every level is weighed (1.5): an engaged spot on another floor beats a merely
             # closer one on the ground, and the finding names it
-            upstairs = self.closer_on_a_floor(mid, mates, together, now - tolerance, margin)
-            if upstairs is not None and (found is None or upstairs.engaged):
+            upstairs = self.closer_on_a_floor(mid, mates, together, -math.inf, margin, True)
+            if upstairs is not None:
                 found = upstairs
         return found
 
@@ -646,6 +666,9 @@ class SurgeSpace:
         RULES.md 1.1); other bases from the nearest point of the engagement zone."""
         start = self.starts[mid]
         reach = ENGAGEMENT_RANGE.horizontal
+        # only spots the regions can miss: a straight move within a hair of the maximum (their
+        # shortfall is at most ~0.01"); a shorter one lies in them, or its path is obstructed
+        shortest = self.max_distance - EXACT_SPOT_SLACK
         spots: list[tuple[float, float, float]] = []
         for t in self.target.models:
             if abs(t.z) > ENGAGEMENT_RANGE.vertical:
@@ -653,7 +676,7 @@ class SurgeSpace:
             if start.base.kind == "round" and t.base.kind == "round":
                 d = math.hypot(t.x - start.x, t.y - start.y)
                 move = d - (t.base.radius + start.base.radius + reach)
-                if d > 0 and 0 < move <= self.max_distance + EPSILON:
+                if d > 0 and shortest < move <= self.max_distance + EPSILON:
                     f = move / d
                     spots.append(
                         (move, start.x + (t.x - start.x) * f, start.y + (t.y - start.y) * f)
@@ -662,7 +685,7 @@ class SurgeSpace:
                 zone = t.footprint.buffer(reach + inner_radius(start.base))
                 origin = Point(start.x, start.y)
                 move = zone.distance(origin)
-                if 0 < move <= self.max_distance + EPSILON:
+                if shortest < move <= self.max_distance + EPSILON:
                     p = nearest_points(zone, origin)[0]
                     spots.append((move, p.x, p.y))
         for _, x, y in sorted(spots):
