@@ -945,13 +945,16 @@ ENCLOSED_LOW = 3.0
 
 
 def _floors_at(situation: Situation, z: float, footprint: Any) -> list[tuple[Any, TerrainFeature]]:
-    """The surfaces at height `z` near a base: [(polygon, feature)]."""
+    """The surfaces at height `z` near a base: [(polygon, feature)]. Bounding boxes first (the
+    searches ask this for hundreds of spots): a surface whose box misses the base's cannot meet
+    it, so the shapely tests run only where they can."""
+    box = footprint.bounds
     return [
         (shape, t)
-        for t in situation.terrain
-        if t.footprint.intersects(footprint) or not t.layered
-        for shape, h in t.standing_levels
-        if abs(h - z) <= EPSILON and shape.intersects(footprint)
+        for t, t_box, levels in _standing_boxes(situation)
+        if not t.layered or (_boxes_meet(t_box, box) and t.footprint.intersects(footprint))
+        for shape, h, s_box in levels
+        if abs(h - z) <= EPSILON and _boxes_meet(s_box, box) and shape.intersects(footprint)
     ]
 
 
@@ -997,11 +1000,15 @@ def level_text(model: Model) -> str:
     return "on the ground" if model.z <= EPSILON else f'on the floor {fmt(model.z)}" up'
 
 
-def overhang(footprint: Any, support: Any) -> float:
-    """How far a base reaches beyond the surface under it: the largest distance from a point of
-    its outline to `support` (0 when the whole base lies over it)."""
-    coords = shapely.get_coordinates(footprint.exterior)
-    return float(shapely.distance(support, shapely.points(coords)).max())
+def overhang(footprint: Any, surfaces: Sequence[Any]) -> float:
+    """How far a base reaches beyond the surfaces under it: the largest distance from a point of
+    its outline to the nearest of `surfaces` (0 when the whole base lies over them; a point's
+    distance to their union is its least distance to any one, so no union is built)."""
+    points = shapely.points(shapely.get_coordinates(footprint.exterior))
+    gaps = shapely.distance(surfaces[0], points)
+    for surface in surfaces[1:]:
+        np.minimum(gaps, shapely.distance(surface, points), out=gaps)
+    return float(gaps.max())
 
 
 def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Verdict) -> bool:
@@ -1035,8 +1042,7 @@ def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Ve
         features = [t for t in situation.terrain if t.footprint.intersects(a.footprint)]
     else:
         floors = _floors_at(situation, a.z, a.footprint)
-        support = unary_union([shape for shape, _ in floors]) if floors else None
-        hang = overhang(a.footprint, support) if support is not None else math.inf
+        hang = overhang(a.footprint, [shape for shape, _ in floors]) if floors else math.inf
         tolerance = PLACEMENT_TOLERANCE
         stable = hang <= tolerance + CURVE_SLACK + EPSILON
         ok &= verdict.check(
@@ -1048,12 +1054,12 @@ def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Ve
             fail_text=f"{named(a)} would end {fmt(a.z)}{u} up with no floor at that height under "
             "it: a "
             "model stands on a floor or on the table, never in mid-air."
-            if support is None
+            if not floors
             else f"{named(a)} would end on the floor {fmt(a.z)}{u} up with its base reaching "
             f"{fmt(hang)}{u} beyond the floor's edge: a model must stand with its whole base "
             f"on the floor (at most {fmt(tolerance)}{u} over).",
-            measured=None if support is None else hang,
-            limit=None if support is None else tolerance,
+            measured=hang if floors else None,
+            limit=tolerance if floors else None,
         )
         features = [t for _, t in floors]
     dense = [t.id for t in features if t.category == "dense"]
@@ -1149,11 +1155,11 @@ def may_stand(situation: Situation, unit: Unit, spot: Model, start: Model | None
             return False
         dense = [t for t in under if t.category == "dense"]
     else:
-        floors = _floors_under(situation, spot.z, footprint, box)
+        floors = _floors_at(situation, spot.z, footprint)
         if not floors:
             return False
         if (
-            _overhang_any(footprint, [shape for shape, _ in floors])
+            overhang(footprint, [shape for shape, _ in floors])
             > PLACEMENT_TOLERANCE + CURVE_SLACK + EPSILON
         ):
             return False
@@ -1184,33 +1190,6 @@ def _standing_boxes(situation: Situation) -> list[tuple[TerrainFeature, Any, lis
 def _boxes_meet(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     """Do two bounding boxes (minx, miny, maxx, maxy) touch or overlap?"""
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
-
-
-def _floors_under(
-    situation: Situation, z: float, footprint: Any, box: Any
-) -> list[tuple[Any, TerrainFeature]]:
-    """`_floors_at` (the same surfaces in the same order) with bounding-box tests first."""
-    return [
-        (shape, t)
-        for t, t_box, levels in _standing_boxes(situation)
-        if not t.layered or (_boxes_meet(t_box, box) and t.footprint.intersects(footprint))
-        for shape, h, s_box in levels
-        if abs(h - z) <= EPSILON and _boxes_meet(s_box, box) and shape.intersects(footprint)
-    ]
-
-
-def _overhang_any(footprint: Any, surfaces: list[Any]) -> float:
-    """`overhang` over the union of `surfaces`, without building the union: a point's distance
-    to a union of polygons is its least distance to any one of them."""
-    if len(surfaces) == 1:
-        return overhang(footprint, surfaces[0])
-    points = shapely.points(shapely.get_coordinates(footprint.exterior))
-    gaps = shapely.distance(surfaces[0], points)
-    for surface in surfaces[1:]:
-        other = shapely.distance(surface, points)
-        nearer = other < gaps
-        gaps[nearer] = other[nearer]
-    return float(gaps.max())
 
 
 def _end_in_enclosed(

@@ -14,6 +14,7 @@ import random
 
 import pytest
 import shapely
+from shapely.geometry import Point
 from shapely.ops import unary_union
 
 from rules import Move, Situation, suggest
@@ -179,14 +180,22 @@ def test_floors_and_overhang_as_before_on_random_spots():
         for _ in range(200):
             spot = start.placed(rng.uniform(17, 33), rng.uniform(7, 23), 3.0)
             fp = spot.footprint
-            old = moving._floors_at(sit, spot.z, fp)
-            new = moving._floors_under(sit, spot.z, fp, fp.bounds)
-            assert [(s.wkt, t.id) for s, t in old] == [(s.wkt, t.id) for s, t in new]
-            if old:
-                shapes = [s for s, _ in old]
-                assert moving._overhang_any(fp, shapes) == pytest.approx(
-                    overhang(fp, unary_union(shapes)), abs=1e-12
-                )
+            # the plain test: every feature under the base (any old-shape one), every level
+            plain = [
+                (shape, t)
+                for t in sit.terrain
+                if t.footprint.intersects(fp) or not t.layered
+                for shape, h in t.standing_levels
+                if abs(h - spot.z) <= 1e-6 and shape.intersects(fp)
+            ]
+            found = moving._floors_at(sit, spot.z, fp)
+            assert [(s.wkt, t.id) for s, t in found] == [(s.wkt, t.id) for s, t in plain]
+            if found:
+                shapes = [s for s, _ in found]
+                # the distance from the outline's farthest point to the union of the surfaces
+                union = unary_union(shapes)
+                farthest = max(union.distance(Point(c)) for c in fp.exterior.coords)
+                assert overhang(fp, shapes) == pytest.approx(farthest, abs=1e-12)
 
 
 # -- the suggestion as before ----------------------------------------------------------------
