@@ -365,25 +365,8 @@ class Navigator:
             self._build_whole_graph()
             return
         budget.check("building the path graph")
-        P, A, B = self.nodes, self._to_prev, self._to_next
-        # at k, towards j: d = P[j] - P[k] (as `_tangent_pairs` at i)
-        dx = P[:, 0] - P[k, 0]
-        dy = P[:, 1] - P[k, 1]
-        c1 = dx * A[k, 1]
-        c1 -= dy * A[k, 0]
-        c2 = dx * B[k, 1]
-        c2 -= dy * B[k, 0]
-        c1 *= c2
-        ok = c1 >= -_TANGENT_EPS
-        # at j, looking back at k: d = P[k] - P[j] (as `_tangent_pairs` at j)
-        dx = P[k, 0] - P[:, 0]
-        dy = P[k, 1] - P[:, 1]
-        c1 = dx * A[:, 1]
-        c1 -= dy * A[:, 0]
-        c2 = dx * B[:, 1]
-        c2 -= dy * B[:, 0]
-        c1 *= c2
-        ok &= c1 >= -_TANGENT_EPS
+        P = self.nodes
+        ok = self._tangent_rows(k, k + 1)[0]
         ok[k] = False
         j = np.nonzero(ok)[0]
         # each segment drawn from its lower-numbered end, as the whole graph draws it
@@ -415,10 +398,10 @@ class Navigator:
             self._build_whole_graph()
         return self._edge_count
 
-    def _tangent_pairs(self, first: int, last: int) -> tuple[np.ndarray, np.ndarray]:
-        """Pairs (i, j), first <= i < last, i < j, whose segment is tangent to the obstacle at
-        both ends (both neighbours of each end on one side of the line, or on it), in row
-        order. Each end's test is the one the whole n x n matrix would make for it."""
+    def _tangent_rows(self, first: int, last: int) -> np.ndarray:
+        """For nodes first <= i < last and every node j: is the segment i-j tangent to the
+        obstacle at both ends (both neighbours of each end on one side of the line, or on it)?
+        A (last - first) x n array; the whole graph and a single row ask the same test."""
         P, A, B = self.nodes, self._to_prev, self._to_next
         rows = slice(first, last)
         # at i: d[i, j] = P[j] - P[i]
@@ -439,7 +422,12 @@ class Navigator:
         c2 -= dy * B[:, None, 0]
         c1 *= c2
         ok &= (c1 >= -_TANGENT_EPS).T
-        i, j = np.nonzero(np.triu(ok, first + 1))
+        return ok
+
+    def _tangent_pairs(self, first: int, last: int) -> tuple[np.ndarray, np.ndarray]:
+        """Pairs (i, j), first <= i < last, i < j, tangent at both ends (`_tangent_rows`), in
+        row order."""
+        i, j = np.nonzero(np.triu(self._tangent_rows(first, last), first + 1))
         return i + first, j
 
     def _penalties(self, lines) -> np.ndarray:
