@@ -36,6 +36,9 @@ from .test_home_back import home_back
 EXAMPLES = int(os.environ.get("WM_EXAMPLES", 30))
 PROPERTY = settings(
     max_examples=EXAMPLES,
+    # the same examples on every run, so CI on a fresh clone judges what was judged here; a
+    # failure found once is kept as a test of its own (below)
+    derandomize=True,
     deadline=None,
     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
 )
@@ -423,3 +426,66 @@ def test_no_hand_escape_is_shorter_than_the_suggestion_all_round_each_friend(cas
                 end = {"C1": {"x": spot.x, "y": spot.y}}
                 hand = Move.from_document({**escape, "end": end}, situation.system)
                 assert not adjudicate(situation, hand).legal, (spot.x, spot.y, moved, best)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="rules/warmaster/characters.py: the escape search (free stretches of the rings of "
+    "touching spots) loses slots narrower than its polygon rings: a General touching its friend "
+    "G0 and the enemy E, with 0.002 cm to spare between them, is ruled slain although a spot "
+    "2.32 cm away touches G0 and clears E (found by the property test above, 2 December)",
+)
+def test_a_general_between_friend_and_enemy_with_a_hair_to_spare_escapes():
+    doc = {
+        "format": "arbiter.scenario/1",
+        "system": "warmaster-revolution",
+        "name": "test",
+        "table": {"width": 180, "height": 120},
+        "terrain": [],
+        "armies": [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}],
+        "units": [
+            {
+                "id": "C",
+                "army": "red",
+                "name": "C",
+                "keywords": ["CHARACTER", "GENERAL", "FLYING"],
+                "state": {"command": 9},
+                "models": [{"id": "C1", "base": {"round": 20}, "x": 20.0, "y": 20.0}],
+            },
+            {
+                "id": "E",
+                "army": "blue",
+                "name": "E",
+                "keywords": ["INFANTRY"],
+                "state": {},
+                "models": [
+                    {"id": "E1", "base": {"rect": [40, 20]}, "x": 22.0, "y": 20.0, "facing": 180}
+                ],
+            },
+            {
+                "id": "G0",
+                "army": "red",
+                "name": "G0",
+                "keywords": ["INFANTRY"],
+                "state": {},
+                "models": [
+                    {
+                        "id": "G0s",
+                        "base": {"rect": [40, 20]},
+                        "x": 17.998046875,
+                        "y": 20.0,
+                        "facing": 0,
+                    }
+                ],
+            },
+        ],
+        "turn": {"round": 1, "active_army": "red", "phase": "combat"},
+    }
+    situation = Situation.from_document(doc)
+    escape = {"unit": "C", "type": "character-escape"}
+    hand = {**escape, "end": {"C1": {"x": 19.945372295451307, "y": 22.320732065772876}}}
+    assert adjudicate(situation, Move.from_document(hand, situation.system)).legal
+    verdict = adjudicate(
+        situation, suggest(situation, Move.from_document(escape, situation.system))
+    )
+    assert not any(e["event"] == "slain" for e in verdict.events)
