@@ -121,7 +121,11 @@ def _free_contacts(
     b = board(situation)
     stand = character.models[0]
     x0, y0, x1, y1 = shapely.total_bounds([a.footprint for a in anchors])
-    reach = 2 * stand.base.radius + 4 * EPSILON if stand.base.kind == "round" else 10.0
+    # Stands that can meet the character on a touching spot: within its outline's reach twice
+    # over (the outline, not the base's radius: a round base is drawn as a circumscribed
+    # polygon, so a stand just beyond twice the radius still meets it)
+    sx0, sy0, sx1, sy1 = stand.footprint.bounds
+    reach = math.hypot(sx1 - sx0, sy1 - sy0) + 4 * EPSILON if stand.base.kind == "round" else 10.0
     around = box(x0 - reach, y0 - reach, x1 + reach, y1 + reach)
     stands = [o for o in b.stands_near(around) if o.unit != character.id and o.unit not in ignore]
     flying = character.has("FLYING")
