@@ -636,13 +636,24 @@ class SurgeSpace:
         return found
 
     def near_target(self, reach: float):
-        """Centres within `reach` of the target (generous: a 32-gon's circumscribed offset),
+        """Centres within `reach` of the target (generous: circumscribed 32-gons),
         remembered for this surge by `reach`: a model that has not moved since it was last
         tried asks again with the same reach (the solver's passes), and buffering the target
         costs ~1 ms. One entry per distinct reach (at most one per model tried)."""
         found = self._near_target.get(reach)
         if found is None:
-            found = self.target_shape.buffer(reach / math.cos(math.pi / 32), quad_segs=8)
+            # a 32-gon round each target model, circumscribed about its base grown by `reach`
+            # (a round base's polygon lies inside its circle): a tenth of the cost of buffering
+            # the target's whole outline, and never smaller
+            grow = 1.0 / math.cos(math.pi / 32)
+            found = shapely.union_all(
+                [
+                    _circle(t.x, t.y, (t.base.radius + reach) * grow, 8)
+                    if t.base.kind == "round"
+                    else t.footprint.buffer(reach * grow, quad_segs=8)
+                    for t in self.target.models
+                ]
+            )
             self._near_target[reach] = found
         return found
 
