@@ -964,7 +964,8 @@ def floor_reach(situation: Situation, unit: Unit, max_distance: float) -> list[t
 
     A model reaches a spot of a floor as the crow flies plus the climb |floor - its z| (models
     that may end above the table only; a model that climbs dense terrain only on the floor it
-    stands on), and stands there only with its whole base on the floor. Enemy models in the way
+    stands on or on a floor of 2" or less, as `may_stand`), and stands there only with its
+    whole base on the floor. Enemy models in the way
     are not taken into account: the overlay may show a little more than a move can reach on a
     crowded floor; the judge measures the real path."""
     out: dict[float, list[Any]] = {}
@@ -975,7 +976,7 @@ def floor_reach(situation: Situation, unit: Unit, max_distance: float) -> list[t
         for t in situation.terrain:
             climber = t.category == "dense" and not keywords & THROUGH_DENSE
             for floor in t.floors:
-                if climber and abs(floor.height - m.z) > EPSILON:
+                if climber and _climbs_tall(m.z, floor.height):
                     continue
                 budget = max_distance - abs(floor.height - m.z)
                 if budget <= EPSILON:
@@ -1168,10 +1169,15 @@ def may_stand(situation: Situation, unit: Unit, spot: Model, start: Model | None
     # and ending on one that high is such a climb (a MONSTER may step onto a 1.5" platform). The
     # search knows no path here: a tall section crossed on the way to a low floor is judged by
     # the end-of-move check of the move proposed.
-    climbed_tall = (start is None or abs(start.z - spot.z) > EPSILON) and (
-        spot.z > DENSE_CLIMB_HEIGHT + EPSILON
-    )
+    climbed_tall = _climbs_tall(None if start is None else start.z, spot.z)
     return not (dense and not keywords & THROUGH_DENSE and climbed_tall)
+
+
+def _climbs_tall(from_z: float | None, to_z: float) -> bool:
+    """RULES.md 1.5, with no path known: is ending at height `to_z`, coming from `from_z` (None:
+    unknown), a climb over a section taller than 2"? Only a change of level to a floor above
+    2" is (a MONSTER may step onto a 1.5" platform)."""
+    return (from_z is None or abs(from_z - to_z) > EPSILON) and to_z > DENSE_CLIMB_HEIGHT + EPSILON
 
 
 def _standing_boxes(situation: Situation) -> list[tuple[TerrainFeature, Any, list[Any]]]:

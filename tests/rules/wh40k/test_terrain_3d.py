@@ -342,3 +342,26 @@ def test_the_reach_overlay_shows_each_floor_the_unit_can_reach_with_its_height()
     # A vehicle may not end on an upper floor after climbing: no floor for it.
     s = situation([vehicle(8, 13, move_=12)], [tower()])
     assert [kind for _, kind in reach(s, move("V", "normal"))] == ["ground"]
+
+
+def test_the_reach_overlay_shows_a_monster_the_low_floors_it_may_step_onto():
+    # RULES.md 1.5: a MONSTER (it climbs dense terrain) may end on a dense ruin's floor of 2" or
+    # less, not on one above 2" it climbed to. M1 (M 10, 60 mm base) at (6, 13) beside a ruin
+    # with a 1.5" platform over 10..16 x 10..13 and a 3" floor over 10..16 x 13..16: the
+    # overlay shows the platform, as the judge would pass an end there, and not the 3" floor.
+    from shapely.geometry import Point
+
+    from rules import reach
+
+    platform, upper = rect(10, 10, 16, 13), rect(10, 13, 16, 16)
+    ruin_ = ruin("P", rect(10, 10, 16, 16), 3, floors=[(platform, 1.5), (upper, 3)])
+    monster = unit("M", "red", [model("M1", 6, 12, base=60)], keywords=("MONSTER",), move=10)
+    s = situation([monster], [ruin_])
+    regions = dict((kind, shape) for shape, kind in reach(s, move("M", "normal")))
+    assert set(regions) == {"ground", 'floor 1.5"'}
+    assert regions['floor 1.5"'].contains(Point(13, 11.5))
+    # and the judge agrees: ending there is legal, ending on the 3" floor is not
+    end = {"M1": {"x": 13, "y": 11.6, "z": 1.5}}
+    assert adjudicate(s, move("M", "normal", end=end)).legal
+    end = {"M1": {"x": 13, "y": 14.5, "z": 3}}
+    assert not adjudicate(s, move("M", "normal", end=end)).legal
