@@ -157,7 +157,8 @@ def _shadows(V, rho, segs, centre, seg, da, db):
     hides one star-shaped region: the run itself, then back along its vertices projected far
     beyond the disc (with a point twice as far between each pair, so the far side never cuts
     in). One polygon per run instead of one per segment: the union of the shadows, which costs
-    most of a reach region, has a third as many pieces to join. Runs are cut where the eye
+    most of a reach region, has 3-6 times fewer pieces to join (1,211 segments in 353 runs for
+    the 20 reaches of the 3-D bench's surge). Runs are cut where the eye
     changes, the segments stop touching, or the turn passes `_SHADOW_SWEEP`; the far side then
     lies at least 0.89 x `far` from the eye, beyond the disc and both ends of every segment.
     """

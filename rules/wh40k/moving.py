@@ -965,9 +965,9 @@ def floor_reach(situation: Situation, unit: Unit, max_distance: float) -> list[t
     A model reaches a spot of a floor as the crow flies plus the climb |floor - its z| (models
     that may end above the table only; a model that climbs dense terrain only on the floor it
     stands on or on a floor of 2" or less, as `may_stand`), and stands there only with its
-    whole base on the floor. Enemy models in the way
-    are not taken into account: the overlay may show a little more than a move can reach on a
-    crowded floor; the judge measures the real path."""
+    whole base on the floor. Enemy models in the way are not taken into account: the overlay
+    may show a little more than a move can reach on a crowded floor; the judge measures the
+    real path."""
     out: dict[float, list[Any]] = {}
     for m in unit.models:
         keywords = unit.keywords | m.keywords

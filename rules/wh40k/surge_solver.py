@@ -638,8 +638,8 @@ class SurgeSpace:
     def near_target(self, reach: float):
         """Centres within `reach` of the target (generous: circumscribed 32-gons),
         remembered for this surge by `reach`: a model that has not moved since it was last
-        tried asks again with the same reach (the solver's passes), and buffering the target
-        costs ~1 ms. One entry per distinct reach (at most one per model tried)."""
+        tried asks again with the same reach (the solver's passes). One entry per distinct
+        reach (at most one per model tried)."""
         found = self._near_target.get(reach)
         if found is None:
             # a 32-gon round each target model, circumscribed about its base grown by `reach`
