@@ -101,6 +101,25 @@ def test_invalid_scenarios_name_the_field(mutate, field):
     assert err.value.field == field
 
 
+@pytest.mark.parametrize("units", [0, 1])
+def test_a_table_with_no_model_or_one_model_is_a_situation(units):
+    """The overlap check has no pair to test (a hypothesis round trip found it crashing)."""
+    doc = scenario()
+    doc["units"] = [{**u, "models": u["models"][:1]} for u in doc["units"][:units]]
+    s = Situation.from_document(doc)
+    assert [len(u.models) for u in s.units] == [1] * units
+
+
+def test_the_first_overlapping_pair_is_named_in_document_order():
+    doc = scenario()
+    first, second = doc["units"][0]["models"][:2]
+    second.update(x=first["x"] + 0.5, y=first["y"])
+    with pytest.raises(InvalidInput) as err:
+        Situation.from_document(doc)
+    assert err.value.field == "units[0].models[1]"
+    assert f"model {second['id']} overlaps model {first['id']}" in str(err.value)
+
+
 def test_a_round_base_touching_the_table_edge_is_on_the_table():
     doc = scenario()
     # a 32 mm base (radius 16 / 25.4 in) with its edge exactly on the left edge
