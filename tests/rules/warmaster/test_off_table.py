@@ -8,7 +8,7 @@ keep those poses so that the return puts them back there.
 
 import pytest
 
-from rules import InvalidInput, Move, Situation, SYSTEMS, move_options, suggest
+from rules import SYSTEMS, InvalidInput, Move, Situation, move_options, suggest
 
 from .builders import character, enemy, failed_rules, judge, line_of_flyers, scenario
 
@@ -72,7 +72,7 @@ def test_off_table_is_a_battle_long_flag_the_editor_does_not_offer():
     assert "2.9" in flag.label
 
 
-# -- gone means gone ---------------------------------------------------------------------------------
+# -- gone means gone ------------------------------------------------------------------------------
 
 # The enemy E (blue, one 4 x 2 cm stand facing -x) stands where it left the table: centre (1, 54),
 # x 0..2, y 52..56. F (red) at x = 10 is ordered by C to centres x = 3 (x 2..4): touching E.
@@ -120,9 +120,7 @@ def test_a_situation_without_off_table_units_is_judged_as_it_is():
 
 
 def test_a_drive_back_by_a_shooter_that_is_off_the_table_is_refused():
-    doc = scenario(
-        [line_of_flyers("F", 100, 54), enemy("S", 120, 54, state=OFF)], phase="shooting"
-    )
+    doc = scenario([line_of_flyers("F", 100, 54), enemy("S", 120, 54, state=OFF)], phase="shooting")
     drive = {
         "unit": "F",
         "type": "drive-back",
@@ -134,7 +132,7 @@ def test_a_drive_back_by_a_shooter_that_is_off_the_table_is_refused():
     assert any("off the table" in t for t in rule_failed(verdict))
 
 
-# -- no moves while off ------------------------------------------------------------------------------
+# -- no moves while off ---------------------------------------------------------------------------
 
 
 def _off_table(*extra, lost=0, phase="command", f_state=None):
