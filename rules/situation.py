@@ -720,13 +720,12 @@ class _Builder:
         return _shared_base(Base.from_document(dict(base_doc), mm))
 
     def _check_overlaps(self, units: list[Unit], unit_docs: list[Mapping[str, Any]]) -> None:
-        """No two models overlap at rest (at the same elevation); touching is fine."""
-        models = [m for u in units for m in u.models]
-        where = {
-            m.id: f"units[{i}].models[{j}]"
-            for i, u in enumerate(units)
-            for j, m in enumerate(u.models)
-        }
+        """No two models overlap at rest (at the same elevation); touching is fine. A unit
+        marked `off_table` (Warmaster 2.9, "Leaving the table") is not on the table: its models
+        keep the poses where it left, which another unit may have taken since."""
+        on = [(i, u) for i, u in enumerate(units) if not u.flag("off_table")]
+        models = [m for _, u in on for m in u.models]
+        where = {m.id: f"units[{i}].models[{j}]" for i, u in on for j, m in enumerate(u.models)}
         if len(models) < 2:
             return
         _place_footprints(models)

@@ -45,6 +45,14 @@ SYSTEM = register_system(
             StateFlag("in_combat", "In combat", "battle"),
             # 2.9 "Leaving the table": back on a 3-4, the unit may not move again this turn.
             StateFlag("may_not_move", "Back from the table edge: no more moves this turn", "turn"),
+            # 2.9 "Leaving the table": on a 1-2 the unit (and its characters) is gone until it
+            # rolls to return; its stands keep the poses where it left.
+            StateFlag(
+                "off_table",
+                "Off the table (2.9): rolls to return at the start of its side's turn",
+                "battle",
+                offers=False,
+            ),
         ),
         # RULES.md 2.2: the kinds the engine judges and, for each, the rulebook's names.
         terrain_field="type",
@@ -106,7 +114,7 @@ SYSTEM = register_system(
     )
 )
 
-from . import characters, combat, command, drive_back, home_back, make_way  # noqa: E402
+from . import characters, combat, command, drive_back, home_back, leaving, make_way  # noqa: E402
 from .flying import phase_check, refuse_ground_unit  # noqa: E402
 
 _steered = command.eligibility_of  # eligible-if findings of a trial move that stays put
@@ -296,4 +304,18 @@ SYSTEM.add(
         # 2.8: whenever the enemy contacts the lone character, in any phase.
         phases=(),
     ),
+    MoveType(
+        name=leaving.RETURN,
+        title="Return to the table",
+        rule=leaving.RULE,
+        adjudicate=leaving.adjudicate_return,
+        suggest=leaving.suggest_return,
+        eligibility=leaving.return_eligibility,
+        dice="one D6",
+        phases=("command",),
+    ),
 )
+# 2.9 "Leaving the table": every move is judged on the table without the units off it, so no
+# judge need ask whether a unit it measures is there (leaving.on_the_table).
+for _name, _move_type in SYSTEM.move_types.items():
+    SYSTEM.move_types[_name] = leaving.on_the_table(_move_type)

@@ -236,6 +236,15 @@ PLAYS = {
         None,
         {"G1": {"x": 90.0, "y": 54.0}},
     ),
+    # 2.9 "Leaving the table": F left over the left edge on a 1-2 (its stands at x 0..2, where
+    # it left); at the start of red's turn it rolls 6 and returns there, placed by the engine.
+    (WARMASTER, "return-to-table"): (
+        table_warmaster("command", dict(flyers(1), state={"off_table": True}), foe(150, 54)),
+        "F",
+        {},
+        [6],
+        None,
+    ),
     # 2.8: E1 (facing +y, y 55..57) touches the lone General (y 53..55); it flies to join F,
     # 19 cm away (of 30), placed by the engine.
     (WARMASTER, "character-escape"): (

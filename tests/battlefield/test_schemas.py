@@ -183,6 +183,36 @@ def test_a_desperate_escape_s_owed_rolls_fit_the_event_shapes():
     assert errors(verdict_validator(), verdict) == []
 
 
+@pytest.mark.parametrize("roll", [1, 3, 6])
+def test_a_return_to_the_table_and_the_off_table_state_fit_the_schemas(roll):
+    # Warmaster 2.9: F, off the table where it left (x 0..2), rolls to return at the start of
+    # red's turn; the verdict's event and the scenario after (off_table, may_not_move) validate.
+    stands = [
+        {"id": f"F{i}", "base": {"rect": [40, 20]}, "x": 1, "y": 50 + 4 * i} for i in range(3)
+    ]
+    doc = {
+        "format": "arbiter.scenario/1",
+        "system": "warmaster-revolution",
+        "name": "Off the table",
+        "table": {"width": 180, "height": 120},
+        "armies": [{"id": "red", "name": "Red"}],
+        "units": [
+            {
+                "id": "F",
+                "army": "red",
+                "keywords": ["FLYING"],
+                "state": {"off_table": True, "stands_lost": 1},
+                "models": stands,
+            }
+        ],
+        "turn": {"round": 2, "active_army": "red", "phase": "command"},
+    }
+    verdict = judged(doc, {"unit": "F", "type": "return-to-table", "dice": [roll]})
+    assert verdict["legal"], verdict["findings"]
+    assert [e["event"] for e in verdict["events"]][0] == "return-roll"
+    assert errors(verdict_validator(), verdict) == []
+
+
 def test_the_verdict_schema_refuses_an_event_it_does_not_describe():
     verdict = judged(read(DEMO / "scenarios" / MOVES[0].name), read(MOVES[0]))
     verdict["events"].append({"event": "teleported", "unit": "B"})
