@@ -23,7 +23,9 @@ What the engine models, and what it simplifies (say so to users):
   by models that are not INFANTRY, BEASTS, SWARM or MOBILE, paying the height up and down
   (see `Navigator.climb_cost`). Exposed and light features cost nothing.
 - A base that is not round is swept with its end facing (it may turn freely at the start), or
-  failing that its start facing; the pathfinder itself treats it as its enclosing circle.
+  failing that its start facing; the pathfinder treats it as its enclosing circle, and, when
+  that finds no path within the move, as the base held at its end or start facing
+  (`_held_path`).
 - Elevation changes of INFANTRY and the like on a ruin (z) count as |z_end - z_start|; a path
   that leaves the floors on the way (ruin to ruin over open ground) pays the way down and up.
 """
@@ -38,7 +40,7 @@ from typing import Any
 
 import numpy as np
 import shapely
-from shapely.geometry import LineString, Point, box
+from shapely.geometry import LineString, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
@@ -153,6 +155,7 @@ def ground_obstacles(
     base: Base,
     mode: Mode | str,
     levels: Iterable[float] | None = None,
+    facing: float | None = None,
 ) -> Obstacles:
     """(hard, climbs): pathfinding obstacles for a model of `unit` with `base` moving in `mode`.
 
@@ -161,11 +164,13 @@ def ground_obstacles(
     None: every enemy model), and solid terrain. Climbs: the sections of dense terrain over 2"
     (the block of an old-shape feature; the walls, floors and enclosed parts of a layered one,
     RULES.md 1.5) for a unit that must climb them. Everything is inflated by the base's
-    enclosing radius.
+    enclosing radius; with a `facing`, by the base itself held at that facing
+    (`_held_at`: where its centre may go without turning).
     """
     if isinstance(mode, str):
         mode = mode_for(unit, mode)
     r = base.radius
+    held = _held_at(base, facing) if facing is not None else None
     hard: list[pathfinding.Obstacle] = []
     climbs: list[pathfinding.Obstacle] = []
     if mode.skies:
@@ -177,37 +182,73 @@ def ground_obstacles(
         for m in enemy.models
         if same_level(m.z, levels)
     ]
-    # round bases (most of a crowded table) all at once
-    round_bases = [m for m in models if m.base.kind == "round"]
-    discs = iter(
-        pathfinding.inflated_discs(
-            np.array([(m.x, m.y) for m in round_bases], dtype=float),
-            np.array([m.base.radius for m in round_bases], dtype=float) + r,
-        ).tolist()
-    )
+    if held is not None:
+        grow = held.grown
+        discs = iter([held.disc(m.x, m.y, m.base.radius) for m in models if m.base.kind == "round"])
+    else:
+
+        def grow(shape):
+            return pathfinding.inflate(shape, r)
+
+        # round bases (most of a crowded table) all at once
+        round_bases = [m for m in models if m.base.kind == "round"]
+        discs = iter(
+            pathfinding.inflated_discs(
+                np.array([(m.x, m.y) for m in round_bases], dtype=float),
+                np.array([m.base.radius for m in round_bases], dtype=float) + r,
+            ).tolist()
+        )
     for m in models:
-        shape = next(discs) if m.base.kind == "round" else pathfinding.inflate(m.footprint, r)
+        shape = next(discs) if m.base.kind == "round" else grow(m.footprint)
         hard.append(pathfinding.Obstacle(("model", m.id, m.x, m.y, m.facing, m.base), shape))
     climber = climbs_dense(unit)
     for t in situation.terrain:
         key = ("terrain", t.id, t.points, t.category, t.height, t.solid)
         if t.solid:
-            hard.append(pathfinding.Obstacle(key, pathfinding.inflate(t.footprint, r)))
+            hard.append(pathfinding.Obstacle(key, grow(t.footprint)))
         elif climber and t.category == "dense" and not t.layered:
             if t.height > DENSE_CLIMB_HEIGHT + EPSILON:
-                climbs.append(
-                    pathfinding.Obstacle(key, pathfinding.inflate(t.footprint, r), t.height)
-                )
+                climbs.append(pathfinding.Obstacle(key, grow(t.footprint), t.height))
         elif climber and t.category == "dense":
             parts = (*t.walls, *t.floors, *t.enclosed)
             for part, (shape, height) in zip(parts, t.sections, strict=True):
                 if height > DENSE_CLIMB_HEIGHT + EPSILON:
                     climbs.append(
-                        pathfinding.Obstacle(
-                            ("terrain-part", t.id, part), pathfinding.inflate(shape, r), height
-                        )
+                        pathfinding.Obstacle(("terrain-part", t.id, part), grow(shape), height)
                     )
     return hard, climbs
+
+
+@dataclass(frozen=True)
+class _Held:
+    """A base held at one facing, reflected through its centre (the convex hull of its
+    outline: never smaller): an obstacle grown by it (their Minkowski sum) is where the base's
+    centre may not go without turning (`ground_obstacles` with a facing)."""
+
+    reflected: Polygon
+
+    def grown(self, shape):
+        """`shape` grown by the held base: the shape and every edge of it swept by the base
+        (exact for a convex base containing its centre: a point of the sum outside the shape
+        is reached from its boundary, an edge, along the base)."""
+        rings = [shapely.get_coordinates(r) for r in shapely.get_rings(shapely.get_parts(shape))]
+        edges = np.concatenate([np.stack([c[:-1], c[1:]], axis=1) for c in rings])
+        corners = shapely.get_coordinates(self.reflected.exterior)[:-1]
+        swept = np.concatenate(
+            [edges[:, 0, None, :] + corners[None], edges[:, 1, None, :] + corners[None]], axis=1
+        )
+        return shapely.union_all([shape, *shapely.convex_hull(shapely.multipoints(swept))])
+
+    def disc(self, x: float, y: float, radius: float):
+        """A round base of `radius` at (x, y) grown by the held base."""
+        return shapely.affinity.translate(
+            self.reflected.buffer(radius * pathfinding.DISC_FACTOR, quad_segs=16), x, y
+        )
+
+
+def _held_at(base: Base, facing: float) -> _Held:
+    hull = base.footprint(0.0, 0.0, facing).convex_hull
+    return _Held(shapely.affinity.scale(hull, -1.0, -1.0, origin=(0.0, 0.0)))
 
 
 def situation_cache(situation: Situation) -> dict[Any, Any]:
@@ -222,17 +263,18 @@ def _cached_obstacles(
     base: Base,
     mode: Mode,
     levels: Iterable[float] | None = None,
+    facing: float | None = None,
 ) -> Obstacles:
-    """`ground_obstacles`, built once per situation, unit, base, mode and levels (inflating every
-    enemy base costs more than judging a whole move)."""
+    """`ground_obstacles`, built once per situation, unit, base, mode, levels and facing
+    (inflating every enemy base costs more than judging a whole move)."""
     cache = situation_cache(situation)
     if levels is not None:
         levels = tuple(sorted({round(z, 6) for z in levels}))
         if all(same_level(m.z, levels) for e in situation.enemies_of(unit) for m in e.models):
             levels = None  # every enemy stands at these levels: share the cache entry
-    key = ("obstacles", unit.id, base, mode.key, levels)
+    key = ("obstacles", unit.id, base, mode.key, levels, facing)
     if key not in cache:
-        cache[key] = ground_obstacles(situation, unit, base, mode, levels)
+        cache[key] = ground_obstacles(situation, unit, base, mode, levels, facing)
     obstacles: Obstacles = cache[key]
     return obstacles
 
@@ -300,12 +342,33 @@ def navigator_for(
     base: Base,
     mode: Mode | str,
     levels: Iterable[float] | None = None,
+    facing: float | None = None,
 ) -> pathfinding.Navigator:
     """The cached navigator for this board, base and mode (see rules/pathfinding.py); `levels`
     are the mover's elevations (only enemy models standing there block it, RULES.md 1.5; None:
-    every enemy model)."""
+    every enemy model). With a `facing` (a base that is not round), for the base held at that
+    facing instead of its enclosing circle: the table's edges are then obstacles too, as far
+    in as the base reaches at that facing."""
     if isinstance(mode, str):
         mode = mode_for(unit, mode)
+    if facing is not None and base.kind != "round":
+        hard, climbs = _cached_obstacles(situation, unit, base, mode, levels, facing)
+        w, h = situation.table.width, situation.table.height
+        x0, y0, x1, y1 = base.footprint(0.0, 0.0, facing).bounds
+        edges = [
+            box(-1.0, -1.0, -x0, h + 1.0),
+            box(w - x1, -1.0, w + 1.0, h + 1.0),
+            box(-1.0, -1.0, w + 1.0, -y0),
+            box(-1.0, h - y1, w + 1.0, h + 1.0),
+        ]
+        hard = [
+            *hard,
+            *(
+                pathfinding.Obstacle(("table-edge", k, base, facing), e)
+                for k, e in enumerate(edges)
+            ),
+        ]
+        return pathfinding.navigator(w, h, 0.0, hard, climbs)
     hard, climbs = _cached_obstacles(situation, unit, base, mode, levels)
     snap = pathfinding.DEFAULT_SNAP + (base.radius - inscribed_radius(base))
     return pathfinding.navigator(
@@ -597,18 +660,21 @@ def plan_path(
     end: Model,
     mode: Mode,
     given: Sequence[Sequence[float]] | None = None,
+    limit: float | None = None,
 ) -> PlannedPath:
     """The waypoints a model follows and their cost: (waypoints, horizontal, vertical, found).
 
     Given waypoints are used as they are; otherwise the straight line when it is clear and
     climbs nothing, else the shortest legal path. `found` is False when no legal path exists
-    (the straight line is returned so the caller can report it).
+    (the straight line is returned so the caller can report it). `limit`, the move's maximum:
+    a base that is not round whose enclosing circle finds no path within it is searched again
+    held at its facing (`_held_path`).
     """
     a, b = (start.x, start.y), (end.x, end.y)
     if mode.skies:  # 21.03: straight over everything, vertical distance ignored
         pts = [a, *[(p[0], p[1]) for p in (given or ())], b]
         return pts, sum(math.dist(p, q) for p, q in pairwise(pts)), 0.0, True
-    pts, horizontal, vertical, found = _ground_path(situation, unit, start, end, mode, given)
+    pts, horizontal, vertical, found = _ground_path(situation, unit, start, end, mode, given, limit)
     # A model never floats between floors: leaving them, it climbs down and up again (1.5).
     vertical = max(vertical, level_change(situation, pts, start.z, end.z))
     if given:
@@ -626,6 +692,7 @@ def _ground_path(
     end: Model,
     mode: Mode,
     given: Sequence[Sequence[float]] | None,
+    limit: float | None = None,
 ) -> PlannedPath:
     """`plan_path` on the ground, before the floors-to-floor check."""
     a, b = (start.x, start.y), (end.x, end.y)
@@ -655,11 +722,43 @@ def _ground_path(
             return straight, math.dist(a, b), vertical, True
     nav = navigator_for(situation, unit, start.base, mode, (start.z, end.z))
     found = nav.shortest_path(a, b, start.z, end.z)
-    if found is None:
+    best: PlannedPath | None = None
+    if found is not None:
+        length, pts = found
+        horizontal = sum(math.dist(p, q) for p, q in pairwise(pts))
+        best = (pts, horizontal, length - horizontal, True)
+    if start.base.kind != "round" and limit is not None:
+        if best is None or best[1] + best[2] > limit + EPSILON:
+            best = _held_path(situation, unit, start, end, mode, best)
+    if best is None:
         return straight, math.dist(a, b), abs(end.z - start.z), False
-    length, pts = found
-    horizontal = sum(math.dist(p, q) for p, q in pairwise(pts))
-    return pts, horizontal, length - horizontal, True
+    return best
+
+
+def _held_path(
+    situation: Situation,
+    unit: Unit,
+    start: Model,
+    end: Model,
+    mode: Mode,
+    best: PlannedPath | None,
+) -> PlannedPath | None:
+    """RULES.md 1.3 for a base that is not round, whose enclosing circle (the navigator's view)
+    found no path within the move, or none: the circle may not fit where the base does (a Rhino
+    3.6" wide down a 4" alley, its circle 6.2" across). The shortest path of the base held at
+    its end facing, then at its start facing (as every path is swept, `_trace`), if clear and
+    on the table and shorter than `best`."""
+    for facing in dict.fromkeys((end.facing, start.facing)):
+        nav = navigator_for(situation, unit, start.base, mode, (start.z, end.z), facing)
+        found = nav.shortest_path((start.x, start.y), (end.x, end.y), start.z, end.z)
+        if found is None or (best is not None and found[0] >= best[1] + best[2] - EPSILON):
+            continue
+        length, pts = found
+        blocked, _, edge_ok = _trace(situation, unit, start, end, pts, mode)
+        if blocked is None and edge_ok:
+            horizontal = sum(math.dist(p, q) for p, q in pairwise(pts))
+            best = (pts, horizontal, length - horizontal, True)
+    return best
 
 
 def judge_move(
@@ -712,7 +811,7 @@ def judge_move(
             on_foot if mode.skies and mixed_fly and not model_has(unit, start, "FLY") else mode
         )
         pts, horizontal, vertical, found = plan_path(
-            situation, unit, start, end, model_mode, tuple(given) if given else None
+            situation, unit, start, end, model_mode, tuple(given) if given else None, max_distance
         )
         blocked, through, edge_ok = _trace(situation, unit, start, end, pts, model_mode)
         mm = ModelMove(

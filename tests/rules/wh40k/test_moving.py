@@ -268,3 +268,62 @@ def test_climbing_given_in_a_paths_waypoint_counts_towards_the_distance():
     mv = move("I", "normal", {"I1": {"x": 13.5, "y": 10, "z": 3}}, paths={"I1": [(13, 11)]})
     _, outcome = judged(s, mv, 20)
     assert math.isclose(outcome.models["I1"].distance, 2 * math.hypot(0.5, 1))
+
+
+RHINO = {"hull": [[-2.5, -1.8], [2.2, -1.8], [2.5, -1.5], [2.5, 1.5], [2.2, 1.8], [-2.5, 1.8]]}
+
+
+def test_a_hull_finds_its_own_path_down_an_alley_its_enclosing_circle_cannot_enter():
+    """RULES.md 1.3 (a judge's case): a Rhino 3.6" wide (5" long) drives down a 4" alley
+    between two buildings and turns out of it, with no waypoints given. Its enclosing circle
+    (6.2" across) cannot enter the alley, so that path goes round both buildings (35.9"); the
+    base itself, held at its facing, fits. Shortest: along the alley until its rear corner
+    clears the building's corner (26, 22), i.e. the centre at (28.5, 20.2), then straight to
+    (30, 24): hypot(11.5, 0.2) + hypot(1.5, 3.8) = 15.59"."""
+    s = situation(
+        [
+            unit("V", "red", [model("V1", 17, 20, base=RHINO, facing=0)], keywords=("VEHICLE",)),
+            unit("F", "blue", [model("F9", 55, 40)]),
+        ],
+        [
+            terrain("b1", rect(20, 8, 26, 18), height=6, solid=True, kind="building"),
+            terrain("b2", rect(20, 22, 26, 32), height=6, solid=True, kind="building"),
+        ],
+    )
+    verdict, outcome = judged(s, move("V", "advance", {"V1": (30, 24)}), 17)
+    assert verdict.legal, [f.text for f in verdict.failures]
+    shortest = math.hypot(11.5, 0.2) + math.hypot(1.5, 3.8)
+    assert math.isclose(outcome.models["V1"].distance, shortest, abs_tol=1e-6)
+    # with 15.5" to go there is no way: refused on distance, with the distance it needs
+    verdict, _ = judged(s, move("V", "advance", {"V1": (30, 24)}), 15.5)
+    assert [round(f.measured, 4) for f in verdict.failures] == [round(shortest, 4)]
+    # an alley narrower than the hull (3.5" against 3.6") leaves only the way round
+    s = situation(
+        [
+            unit("V", "red", [model("V1", 17, 19.75, base=RHINO, facing=0)], keywords=("VEHICLE",)),
+            unit("F", "blue", [model("F9", 55, 40)]),
+        ],
+        [
+            terrain("b1", rect(20, 8, 26, 18), height=6, solid=True, kind="building"),
+            terrain("b2", rect(20, 21.5, 26, 32), height=6, solid=True, kind="building"),
+        ],
+    )
+    verdict, outcome = judged(s, move("V", "advance", {"V1": (30, 24)}), 40)
+    assert verdict.legal and outcome.models["V1"].distance > 30
+
+
+def test_a_hull_driving_past_a_ruin_its_enclosing_circle_would_climb_pays_no_climb():
+    """RULES.md 1.5: a vehicle pays to climb a dense section over 2" only where its base
+    crosses it. A Rhino (hull 1.8" either side of its centre line) drives 8" straight along a
+    4" ruin whose edge is 0.5" from its side: its enclosing circle (3.08") would cross the ruin
+    and pay 4" up and 4" down; the hull itself never touches it, so 8" of an 8" move."""
+    s = situation(
+        [
+            unit("V", "red", [model("V1", 10, 20, base=RHINO, facing=0)], keywords=("VEHICLE",)),
+            unit("F", "blue", [model("F9", 55, 40)]),
+        ],
+        [terrain("r1", rect(12, 22.3, 16, 26), height=4)],
+    )
+    verdict, outcome = judged(s, move("V", "normal", {"V1": (18, 20)}), 8)
+    assert verdict.legal, [f.text for f in verdict.failures]
+    assert outcome.models["V1"].vertical == 0 and outcome.models["V1"].distance == 8
