@@ -49,6 +49,7 @@ from .move_types import surged_this_phase
 from .moving import (
     PLACEMENT_TOLERANCE,
     MoveOutcome,
+    end_placement,
     judge_move,
     level_text,
     reachable_region,
@@ -499,9 +500,15 @@ def surge_target_candidates(situation: Situation, unit: Unit) -> TargetChoice:
 
 
 def choose_surge_target(
-    situation: Situation, unit: Unit, declared: str | None, verdict: Verdict
+    situation: Situation,
+    unit: Unit,
+    declared: str | None,
+    verdict: Verdict,
+    placed: list[Model] | None = None,
 ) -> str | None:
-    """21.02 before moving: record the surge target finding(s); None when there is none."""
+    """21.02 before moving: record the surge target finding(s); None when there is none.
+    Equally close units and no `declared` choice: `placed` (the models where the move ends)
+    engaging exactly one of them shows the player's choice, as at the table."""
     choice = surge_target_candidates(situation, unit)
     note = (
         f" AIRCRAFT units are ignored because {named(unit)} cannot FLY "
@@ -554,6 +561,25 @@ def choose_surge_target(
         )
         return target
     tied = ", ".join(choice.candidates)
+    if declared is None and placed:
+        engaged = [
+            c
+            for c in choice.candidates
+            if any(c in engaged_with_model(situation, unit, m) for m in placed)
+        ]
+        if len(engaged) == 1:
+            verdict.check(
+                rule=RULE,
+                stage="before-moving",
+                passed=True,
+                subject=unit.id,
+                text=(
+                    f'{tied} are equally close ({choice.distance:.2f}"); the placement engages '
+                    f"only {engaged[0]}, so that is the player's surge target.{note}"
+                ),
+                measured=choice.distance,
+            )
+            return engaged[0]
     if declared is None:
         verdict.check(
             rule=RULE,
@@ -673,7 +699,11 @@ def adjudicate_surge(situation: Situation, move: Move) -> Verdict:
         ),
         measured=max_distance,
     )
-    target = choose_surge_target(situation, unit, move.declarations.get("surge_target"), verdict)
+    ends = move.end or {}
+    placed = [end_placement(situation, m, ends.get(m.id)) for m in unit.models]
+    target = choose_surge_target(
+        situation, unit, move.declarations.get("surge_target"), verdict, placed
+    )
     verdict.move["target"] = target
     if target is None:
         return verdict

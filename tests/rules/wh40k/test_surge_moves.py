@@ -268,6 +268,23 @@ def test_a_tie_needs_the_players_choice_and_a_choice_outside_the_tie_is_refused(
     assert not wrong.legal and "not among the closest" in failures(wrong)[0].text
 
 
+def test_a_tie_is_settled_by_a_placement_that_engages_only_one_of_the_tied_units():
+    """21.02 / RULES.md 1.6 (a judge's review): with C and D equally close and no surge_target
+    declared, a placement engaging D alone shows the player's choice, as it would at the table;
+    one engaging neither (or both) still needs the declaration."""
+    b = unit("B", "red", [model("B1", 30.0, 20.0)], abilities=[BLOOD_SURGE])
+    c = unit("C", "blue", [model("C1", 30.0, 25.0)])
+    d = unit("D", "blue", [model("D1", 30.0, 15.0)])
+    a = unit("A", "blue", [model("A1", 50.0, 40.0)])
+    s = table(b, a, c, d)
+    # 3.74" apart edge to edge; 2" closer leaves 1.74" to D1, 5.74" to C1
+    shown = adjudicate(s, surge(end={"B1": (30.0, 18.0)}))
+    assert shown.legal and shown.move["target"] == "D"
+    assert any("engages only D" in f.text for f in shown.findings)
+    unsettled = adjudicate(s, surge(end={"B1": (31.0, 20.0)}))
+    assert not unsettled.legal and "C, D are equally close" in failures(unsettled)[0].text
+
+
 def test_server_rolled_dice_are_reported_with_their_seed_and_replayed_by_judging():
     s = worked_example()
     move = suggest(s, surge(dice=None))
