@@ -1121,8 +1121,11 @@ def scene(situation: Situation, *, highlight: Iterable[str] = (), overlays: Sequ
         )
         label = None
         if u.name and u.models:
+            # Warmaster 2.9: a unit off the table keeps its stands where it left, for its
+            # return; the picture says it is not there
+            text = f"{u.name} (off the table)" if u.state.get("off_table") else u.name
             label = placer.place(
-                u.name, label_size, _around(_bounds(u.models), label_size, px), numbered
+                text, label_size, _around(_bounds(u.models), label_size, px), numbered
             )
         units.append(
             UnitGroup(u.id, u.army, u.name, colours.get(u.army, ARMY_COLOURS[-1]), marks, label)

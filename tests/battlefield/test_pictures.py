@@ -451,3 +451,14 @@ def test_walls_and_floors_are_drawn_with_their_heights_in_the_svg_and_the_png():
 
 def test_a_feature_without_walls_or_floors_adds_no_level_marks():
     assert scene(Situation.from_document(scenario())).levels == ()
+
+
+def test_a_warmaster_unit_off_the_table_is_labelled_so():
+    """RULES.md 2.9: a unit off the table keeps its stands where it left (for its return);
+    the picture must not show it as if it stood there."""
+    from tests.rules.warmaster.builders import line_of_flyers, scenario
+
+    doc = scenario([line_of_flyers("F", 1, 54)])
+    doc["units"][0]["state"] = {"off_table": True}
+    svg = table_svg(Situation.from_document(doc))
+    assert "F (off the table)" in svg
