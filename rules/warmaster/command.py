@@ -410,6 +410,24 @@ def check_charge_contact(
     return touched
 
 
+def refuse_character_target(
+    verdict: Verdict, situation: Situation, unit: Unit, target: str, rule: str
+) -> bool:
+    """2.9: a unit never charges a character (one it flies into touch with is displaced, or
+    slain, instead). True, with the failed finding, when `target` is one."""
+    if not situation.has_unit(target) or not is_character(situation.unit(target)):
+        return False
+    verdict.check(
+        rule=rule,
+        stage="before-moving",
+        passed=False,
+        subject=unit.id,
+        text=f"{named(target)} is a character: a unit can never charge a character (2.9); a "
+        "lone enemy character the flyers end touching is displaced instead.",
+    )
+    return True
+
+
 def check_charge_sight(verdict: Verdict, situation: Situation, unit: Unit, targets) -> None:
     """2.3: a flyer charges an enemy it can see from where it starts, as a ground unit would;
     flying over things does not let it see past them. (The initiative charge finds its target
@@ -612,7 +630,11 @@ def _adjudicate_order(situation: Situation, move: Move, charge: bool) -> Verdict
     check_distances(verdict, unit, ends, limit, RULE_CHARGE, why)
     check_flown_end(verdict, situation, unit, ends, may_touch_enemy=charge)
     if charge:
-        targets = list(move.declared("charge_targets") or [])
+        targets = [
+            t
+            for t in move.declared("charge_targets") or []
+            if not refuse_character_target(verdict, situation, unit, t, RULE_CHARGE)
+        ]
         touched = check_charge_contact(verdict, situation, unit, ends, targets, RULE_CHARGE)
         check_charge_sight(verdict, situation, unit, targets or touched)
     earlier = int(unit.state.get("orders_this_phase", 0) or 0)

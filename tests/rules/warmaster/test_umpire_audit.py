@@ -750,3 +750,28 @@ def test_within_20_cm_allows_the_1e_6_tolerance_and_no_more(cx, legal):
     move = {"unit": "F", "type": "order-move", "dice": [3, 3], "end": end}
     verdict = judge(doc, {**move, "declarations": {"ordered_by": "C"}})
     assert verdict.legal is legal, failed_rules(verdict)
+
+
+def test_an_order_charge_at_a_lone_enemy_character_is_refused_for_its_target():
+    """RULES.md 2.9 (an umpire's review): a unit can never charge a character. Flying into
+    touch with a lone enemy General displaces it, but declared as the charge's target it is
+    refused for that reason, not for failing to touch it."""
+    doc = scenario(
+        [
+            line_of_flyers("F", 20, 60),
+            character("G", 30, 80),
+            character("X", 40, 60, army="blue"),
+        ]
+    )
+    charge = {
+        "unit": "F",
+        "type": "order-charge",
+        "declarations": {"ordered_by": "G", "charge_targets": ["X"]},
+        "dice": [3, 3],
+        "end": {"F1": {"x": 38, "y": 56}, "F2": {"x": 38, "y": 60}, "F3": {"x": 38, "y": 64}},
+    }
+    verdict = judge(doc, charge)
+    reasons = [text for _, _, text in failed_rules(verdict)]
+    assert not verdict.legal
+    assert any("never charge a character" in text for text in reasons), reasons
+    assert not any("must end touching X" in text for text in reasons), reasons
