@@ -369,6 +369,10 @@ def finish_past_characters(
 
     `with_joined`: a Shooting or Combat phase move, which the unit's joined characters make with
     it (2.9); in the Command phase they stay where they are."""
+    if not verdict.legal:
+        # a refused move moves nothing: no character is moved aside, displaced or slain by it
+        # (a lone enemy General "slain" by a refused charge would end the battle in the log)
+        return verdict
     carried = carry_joined(situation, unit, ends) if with_joined else []
     for c in carried:
         verdict.check(

@@ -775,3 +775,5 @@ def test_an_order_charge_at_a_lone_enemy_character_is_refused_for_its_target():
     assert not verdict.legal
     assert any("never charge a character" in text for text in reasons), reasons
     assert not any("must end touching X" in text for text in reasons), reasons
+    # the refused move moves nothing: X is not displaced, let alone slain (battle over)
+    assert not [e for e in verdict.events if e["event"] in ("slain", "character-displaced")]
