@@ -187,7 +187,7 @@ def ground_obstacles(
         discs = iter([held.disc(m.x, m.y, m.base.radius) for m in models if m.base.kind == "round"])
     else:
 
-        def grow(shape):
+        def grow(shape: Any) -> Any:
             return pathfinding.inflate(shape, r)
 
         # round bases (most of a crowded table) all at once
@@ -227,7 +227,7 @@ class _Held:
 
     reflected: Polygon
 
-    def grown(self, shape):
+    def grown(self, shape: Any) -> Any:
         """`shape` grown by the held base: the shape and every edge of it swept by the base
         (exact for a convex base containing its centre: a point of the sum outside the shape
         is reached from its boundary, an edge, along the base)."""
@@ -239,7 +239,7 @@ class _Held:
         )
         return shapely.union_all([shape, *shapely.convex_hull(shapely.multipoints(swept))])
 
-    def disc(self, x: float, y: float, radius: float):
+    def disc(self, x: float, y: float, radius: float) -> Any:
         """A round base of `radius` at (x, y) grown by the held base."""
         return shapely.affinity.translate(
             self.reflected.buffer(radius * pathfinding.DISC_FACTOR, quad_segs=16), x, y

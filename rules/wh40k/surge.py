@@ -700,9 +700,9 @@ def adjudicate_surge(situation: Situation, move: Move) -> Verdict:
         measured=max_distance,
     )
     ends = move.end or {}
-    placed = [end_placement(situation, m, ends.get(m.id)) for m in unit.models]
+    proposed = [end_placement(situation, m, ends.get(m.id)) for m in unit.models]
     target = choose_surge_target(
-        situation, unit, move.declarations.get("surge_target"), verdict, placed
+        situation, unit, move.declarations.get("surge_target"), verdict, proposed
     )
     verdict.move["target"] = target
     if target is None:
