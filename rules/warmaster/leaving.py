@@ -90,6 +90,20 @@ def _outcome(total: int) -> tuple[str, str]:
     raise AssertionError("a D6 is at most 6")  # pragma: no cover
 
 
+def _sharing(joined: list[Unit]) -> str:
+    """The sentence saying the joined characters share the unit's fate (2.9), or nothing."""
+    return (
+        f" Its character(s) {', '.join(named(c) for c in joined)} share its fate." if joined else ""
+    )
+
+
+def _destroyed(verdict: Verdict, situation: Situation, unit: Unit) -> Verdict:
+    """2.9, a total of 0 or less: the unit is destroyed and its joined characters die with it."""
+    verdict.events.append({"event": "destroyed", "unit": unit.id})
+    removed = [m.id for m in unit.models] + die_with(verdict, situation, unit)
+    return finish(verdict, situation, [], {}, removed)
+
+
 def leave_the_table(
     verdict: Verdict,
     situation: Situation,
@@ -115,9 +129,7 @@ def leave_the_table(
     joined = joined_characters(situation, unit)
     generals = [c.id for c in joined if c.has("GENERAL")]
     modifier = f", -1 per stand lost ({-lost})" if lost else ""
-    sharing = (
-        f" Its character(s) {', '.join(named(c) for c in joined)} share its fate." if joined else ""
-    )
+    sharing = _sharing(joined)
     event: dict = {"event": "leave-table-roll", "unit": unit.id, "dice": "D6", "modifier": -lost}
     if joined:
         event["characters"] = [c.id for c in joined]
@@ -156,11 +168,7 @@ def leave_the_table(
     )
     verdict.events.append(event)
     if outcome == "destroyed":
-        verdict.events.append({"event": "destroyed", "unit": unit.id})
-        for c in joined:
-            verdict.events.append({"event": "slain", "unit": c.id, "general": c.has("GENERAL")})
-        removed = [m.id for u in (unit, *joined) for m in u.models]
-        return finish(verdict, situation, [], {}, removed)
+        return _destroyed(verdict, situation, unit)
     carried = carry_joined(situation, unit, where)
     if not all(on_table(c, situation.table) for c in carried):
         # [house] a character stood between its unit and the edge: the unit and its characters
@@ -441,9 +449,7 @@ def adjudicate_return(situation: Situation, move: Move) -> Verdict:
             "outcome": outcome,
         }
     )
-    sharing = (
-        f" Its character(s) {', '.join(named(c) for c in joined)} share its fate." if joined else ""
-    )
+    sharing = _sharing(joined)
     verdict.check(
         rule=RULE,
         stage="before-moving",
@@ -454,9 +460,7 @@ def adjudicate_return(situation: Situation, move: Move) -> Verdict:
         + f": {meaning}.{sharing}",
     )
     if outcome == "destroyed":
-        verdict.events.append({"event": "destroyed", "unit": unit.id})
-        removed = [m.id for m in unit.models] + die_with(verdict, situation, unit)
-        return finish(verdict, situation, [], {}, removed)
+        return _destroyed(verdict, situation, unit)
     if outcome == "off-table":
         return finish(verdict, situation, [])
     ends = check_engine_placement(

@@ -722,11 +722,7 @@ def _ground_path(
             return straight, math.dist(a, b), vertical, True
     nav = navigator_for(situation, unit, start.base, mode, (start.z, end.z))
     found = nav.shortest_path(a, b, start.z, end.z)
-    best: PlannedPath | None = None
-    if found is not None:
-        length, pts = found
-        horizontal = sum(math.dist(p, q) for p, q in pairwise(pts))
-        best = (pts, horizontal, length - horizontal, True)
+    best = _planned(found) if found is not None else None
     if start.base.kind != "round" and limit is not None:
         if best is None or best[1] + best[2] > limit + EPSILON:
             best = _held_path(situation, unit, start, end, mode, best)
@@ -753,12 +749,17 @@ def _held_path(
         found = nav.shortest_path((start.x, start.y), (end.x, end.y), start.z, end.z)
         if found is None or (best is not None and found[0] >= best[1] + best[2] - EPSILON):
             continue
-        length, pts = found
-        blocked, _, edge_ok = _trace(situation, unit, start, end, pts, mode)
+        blocked, _, edge_ok = _trace(situation, unit, start, end, found[1], mode)
         if blocked is None and edge_ok:
-            horizontal = sum(math.dist(p, q) for p, q in pairwise(pts))
-            best = (pts, horizontal, length - horizontal, True)
+            best = _planned(found)
     return best
+
+
+def _planned(found: tuple[float, list[Waypoint]]) -> PlannedPath:
+    """A navigator's (length with climbing, waypoints) as a found `PlannedPath`."""
+    length, pts = found
+    horizontal = sum(math.dist(p, q) for p, q in pairwise(pts))
+    return pts, horizontal, length - horizontal, True
 
 
 def judge_move(

@@ -562,11 +562,8 @@ def choose_surge_target(
         return target
     tied = ", ".join(choice.candidates)
     if declared is None and placed:
-        engaged = [
-            c
-            for c in choice.candidates
-            if any(c in engaged_with_model(situation, unit, m) for m in placed)
-        ]
+        reached = {e for m in placed for e in engaged_with_model(situation, unit, m)}
+        engaged = [c for c in choice.candidates if c in reached]
         if len(engaged) == 1:
             verdict.check(
                 rule=RULE,
