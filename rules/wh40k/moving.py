@@ -1322,6 +1322,7 @@ def _end_in_enclosed(
 
 __all__ = [
     "DENSE_CLIMB_HEIGHT",
+    "ENCLOSED_LOW",
     "MAY_END_ABOVE",
     "THROUGH_DENSE",
     "Mode",

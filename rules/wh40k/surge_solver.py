@@ -10,7 +10,8 @@ rule, and the finding names that position.
 
 How: the set of such positions is built as shapely regions of base centres (the navigator's
 reachable region, minus the bases of other models, minus the engagement zones of the other enemy
-units, intersected with the coherency discs). Circles stand in as polygons, so every region is
+units, minus the walls and low enclosed parts a base may pass through but not end in, intersected
+with the coherency discs). Circles stand in as polygons, so every region is
 shrunk by a margin where it must be inside something and grown by it where it must stay out: the
 regions never contain an illegal position. A position found there is then checked exactly (path
 length, overlaps, engagement, coherency) before it is used against a model. So a model is only
@@ -67,6 +68,7 @@ from .measuring import (
     model_distance,
 )
 from .moving import (
+    ENCLOSED_LOW,
     MAY_END_ABOVE,
     PLACEMENT_TOLERANCE,
     Mode,
@@ -197,6 +199,7 @@ class SurgeSpace:
         self._static_near_cache: dict[tuple[str, float, float], object] = {}
         self._unions: dict[tuple, object] = {}
         self._floor_rooms: dict[tuple[str, float], list[tuple[float, object]]] = {}
+        self._grown: dict[tuple[int, float], tuple[object, object]] = {}
 
     # -- measuring against the target -------------------------------------------------------
     def target_distance(self, model: Model) -> float:
@@ -485,8 +488,11 @@ class SurgeSpace:
 
     def _keep_out_at(self, z: float, bbox, r_out: float) -> list:
         """Centres (base radius `r_out`) at height `z` that overlap another unit's base on that
-        level or are engaged with an enemy unit other than the target (2" h, 5" v)."""
-        keep_out = [
+        level, are engaged with an enemy unit other than the target (2" h, 5" v), or stand
+        partway through a wall or a low enclosed part (RULES.md 1.3, 1.5: a model may pass
+        through them but not end there, so the nearest point of a region must not lie in one)."""
+        keep_out = self._no_end_at(z, bbox, r_out)
+        keep_out += [
             _clearance(t, ENGAGEMENT_RANGE.horizontal + r_out)
             for e in self.other_enemies
             for t in e.models
@@ -499,6 +505,29 @@ class SurgeSpace:
             if abs(b.z - z) <= EPSILON and _near(b, bbox, r_out + b.base.radius)
         ]
         return keep_out
+
+    def _no_end_at(self, z: float, bbox, r_out: float) -> list:
+        """The walls (below their top) and enclosed parts (below their top and under 3") that a
+        base of radius `r_out` at height `z` would stand partway through, grown by that radius
+        (circumscribed), as `may_stand` judges them. Each grown shape is kept for this surge,
+        so that `_joined` meets the same objects for every model of one base size."""
+        shapes = []
+        for t in self.situation.terrain:
+            if not (t.walls or t.enclosed) or not _boxes_near(t.footprint.bounds, bbox, r_out):
+                continue
+            parts = [w.shape for w in t.walls if z < w.height - EPSILON]
+            if z < ENCLOSED_LOW - EPSILON:
+                parts += [e.footprint for e in t.enclosed if z < e.height - EPSILON]
+            for part in parts:
+                key = (id(part), r_out)
+                grown = self._grown.get(key)
+                if grown is None:
+                    grown = self._grown[key] = (
+                        part,
+                        part.buffer(r_out * _CIRCUMSCRIBE, quad_segs=CIRCLE_QUAD_SEGS),
+                    )
+                shapes.append(grown[1])
+        return shapes
 
     def closer_on_a_floor(
         self,
@@ -814,6 +843,17 @@ def _near(model: Model, bbox, reach: float) -> bool:
     dx = max(minx - model.x, 0.0, model.x - maxx)
     dy = max(miny - model.y, 0.0, model.y - maxy)
     return math.hypot(dx, dy) <= reach + 0.1
+
+
+def _boxes_near(a, b, reach: float) -> bool:
+    """Do bounding boxes `a` and `b` (minx, miny, maxx, maxy) come within `reach` (a hair
+    generously) of each other?"""
+    return (
+        a[0] <= b[2] + reach + 0.1
+        and b[0] <= a[2] + reach + 0.1
+        and a[1] <= b[3] + reach + 0.1
+        and b[1] <= a[3] + reach + 0.1
+    )
 
 
 def _close(a: Model, b: Model) -> bool:
