@@ -53,7 +53,6 @@ from __future__ import annotations
 import heapq
 import math
 import threading
-from collections import OrderedDict
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -1124,11 +1123,14 @@ _CACHE_SIZE = 32
 _CACHE_BYTES = 96 * 2**20
 
 
-def _cache() -> OrderedDict:
-    """This thread's navigators: key -> navigator."""
+def _cache() -> dict:
+    """This thread's navigators: key -> navigator, least recently used first. A plain dict, not
+    an OrderedDict: iterating an OrderedDict's values looks each key up again, and a key (every
+    obstacle's key) takes ~35 us to hash, so measuring the cache's bytes on every look-up cost
+    more than the look-up."""
     cache = getattr(_LOCAL, "navigators", None)
     if cache is None:
-        cache = _LOCAL.navigators = OrderedDict()
+        cache = _LOCAL.navigators = {}
     return cache
 
 
@@ -1163,16 +1165,14 @@ def navigator(
         tuple((o.key, o.height) for o in climbs),
     )
     cache = _cache()
-    kept = cache.get(key)
-    if kept is not None:
-        cache.move_to_end(key)
-        nav = kept
-    else:
-        nav = cache[key] = Navigator(width, height, radius, hard, climbs, snap)
+    nav = cache.pop(key, None)
+    if nav is None:
+        nav = Navigator(width, height, radius, hard, climbs, snap)
+    cache[key] = nav  # the most recently used last
     # The newest is always kept (it is in use); older ones go while over either bound. (Also on
     # a hit: the rows searches built since the last look-up count now.)
     while len(cache) > 1 and (len(cache) > _CACHE_SIZE or cached_bytes() > _CACHE_BYTES):
-        cache.popitem(last=False)
+        del cache[next(iter(cache))]
     return nav
 
 

@@ -180,6 +180,13 @@ class SurgeSpace:
         self._bystander_at = _centres(self.bystanders)
         self._other_enemy_models = [t for e in self.other_enemies for t in e.models]
         self._other_enemy_at = _centres(self._other_enemy_models)
+        self._bystander_z = np.array([m.z for m in self.bystanders], dtype=float)
+        self._other_enemy_z = np.array([m.z for m in self._other_enemy_models], dtype=float)
+        self._round_targets = (
+            [(t.x, t.y, t.z, t.base.radius) for t in self.target.models]
+            if all(t.base.kind == "round" for t in self.target.models)
+            else None
+        )
         self.target_shape = unary_union([m.footprint for m in self.target.models])
         shapely.prepare(self.target_shape)
         self._table = situation.table.area.buffer(EPSILON)
@@ -203,6 +210,15 @@ class SurgeSpace:
 
     # -- measuring against the target -------------------------------------------------------
     def target_distance(self, model: Model) -> float:
+        """The straight distance (RULES.md 1.1) from `model` to the nearest target model."""
+        if model.base.kind == "round" and self._round_targets is not None:
+            # model_distance's arithmetic, in its order, without a Distance a pair: the solver
+            # asks this thousands of times a surge
+            x, y, z, r = model.x, model.y, model.z, model.base.radius
+            return min(
+                math.hypot(max(0.0, math.hypot(x - tx, y - ty) - r - tr), abs(z - tz))
+                for tx, ty, tz, tr in self._round_targets
+            )
         return min(model_distance(model, t).straight for t in self.target.models)
 
     def engaged_with_target(self, model: Model) -> bool:
@@ -303,25 +319,28 @@ class SurgeSpace:
         # nothing there, so it is left out of the unions (they grow with every disc).
         gap = dict(zip((m.id for m in mates), _gaps(region, mates).tolist(), strict=True))
         near = [m for m in mates if gap[m.id] <= (r_out + m.base.radius) * _CIRCUMSCRIBE + 0.1]
-        keep_out = (
-            self._discs(mates, near, [r_out + m.base.radius for m in mates], around=True)
-            if near
-            else None
-        )
-        inside = []
         by_id = {m.id: m for m in mates}
         link = COHERENCY_RANGE.horizontal + r_in
+        linking = []
         for group in groups if groups is not None else coherency(mates).groups:
             every = [by_id[g] for g in group]
             radii = [link + inner_radius(m.base) for m in every]
             members = [m for m, r in zip(every, radii, strict=True) if gap[m.id] <= r + 0.1]
             if not members:
                 return shapely.Polygon()
-            # 64-gons: inscribed, short of the circle by < 0.004" at these radii, which the gap
-            # between the two margins (SOLVER_MARGIN - JUDGE_MARGIN) covers
-            inside.append(self._discs(every, members, radii, quad_segs=16))
-        if keep_out is not None:
+            linking.append((every, members, radii))
+        if near:
+            keep_out = self._discs(mates, near, [r_out + m.base.radius for m in mates], around=True)
             region = _safe(shapely.difference, region, keep_out)
+            # Where the mates' bases cover the region (a model boxed in behind the others, the
+            # common case when the solver checks a placement), the coherency discs need no union.
+            if region.is_empty:
+                return region
+        # 64-gons: inscribed, short of the circle by < 0.004" at these radii, which the gap
+        # between the two margins (SOLVER_MARGIN - JUDGE_MARGIN) covers
+        inside = [
+            self._discs(every, members, radii, quad_segs=16) for every, members, radii in linking
+        ]
         for part in sorted(inside, key=lambda g: g.area):
             if region.is_empty:
                 return region
@@ -492,18 +511,16 @@ class SurgeSpace:
         partway through a wall or a low enclosed part (RULES.md 1.3, 1.5: a model may pass
         through them but not end there, so the nearest point of a region must not lie in one)."""
         keep_out = self._no_end_at(z, bbox, r_out)
+        enemies = self._other_enemy_at
+        close = (np.abs(self._other_enemy_z - z) <= ENGAGEMENT_RANGE.vertical + EPSILON) & _near(
+            enemies, bbox, ENGAGEMENT_RANGE.horizontal + r_out
+        )
         keep_out += [
-            _clearance(t, ENGAGEMENT_RANGE.horizontal + r_out)
-            for e in self.other_enemies
-            for t in e.models
-            if abs(t.z - z) <= ENGAGEMENT_RANGE.vertical + EPSILON
-            and _near(t, bbox, ENGAGEMENT_RANGE.horizontal + r_out + t.base.radius)
+            _clearance(self._other_enemy_models[i], ENGAGEMENT_RANGE.horizontal + r_out)
+            for i in np.flatnonzero(close).tolist()
         ]
-        keep_out += [
-            _clearance(b, r_out)
-            for b in self.bystanders
-            if abs(b.z - z) <= EPSILON and _near(b, bbox, r_out + b.base.radius)
-        ]
+        close = (np.abs(self._bystander_z - z) <= EPSILON) & _near(self._bystander_at, bbox, r_out)
+        keep_out += [_clearance(self.bystanders[i], r_out) for i in np.flatnonzero(close).tolist()]
         return keep_out
 
     def _no_end_at(self, z: float, bbox, r_out: float) -> list:
@@ -838,11 +855,14 @@ def _clearance(model: Model, r: float):
     return model.footprint.buffer(r * _CIRCUMSCRIBE, quad_segs=CIRCLE_QUAD_SEGS)
 
 
-def _near(model: Model, bbox, reach: float) -> bool:
+def _near(centres, bbox, reach: float):
+    """For each model (rows of `centres`, from `_centres`), does its base come within `reach`
+    (a hair generously) of the box `bbox`? A boolean array."""
     minx, miny, maxx, maxy = bbox
-    dx = max(minx - model.x, 0.0, model.x - maxx)
-    dy = max(miny - model.y, 0.0, model.y - maxy)
-    return math.hypot(dx, dy) <= reach + 0.1
+    x, y = centres[:, 0], centres[:, 1]
+    dx = np.maximum(np.maximum(minx - x, 0.0), x - maxx)
+    dy = np.maximum(np.maximum(miny - y, 0.0), y - maxy)
+    return np.hypot(dx, dy) <= reach + centres[:, 2] + 0.1
 
 
 def _boxes_near(a, b, reach: float) -> bool:
