@@ -165,12 +165,12 @@ def ground_obstacles(
     (the block of an old-shape feature; the walls, floors and enclosed parts of a layered one,
     RULES.md 1.5) for a unit that must climb them. Everything is inflated by the base's
     enclosing radius; with a `facing`, by the base itself held at that facing
-    (`_held_at`: where its centre may go without turning).
+    (`held_at`: where its centre may go without turning).
     """
     if isinstance(mode, str):
         mode = mode_for(unit, mode)
     r = base.radius
-    held = _held_at(base, facing) if facing is not None else None
+    held = held_at(base, facing) if facing is not None else None
     hard: list[pathfinding.Obstacle] = []
     climbs: list[pathfinding.Obstacle] = []
     if mode.skies:
@@ -246,7 +246,9 @@ class _Held:
         )
 
 
-def _held_at(base: Base, facing: float) -> _Held:
+def held_at(base: Base, facing: float) -> _Held:
+    """`base` held at `facing` (its convex hull reflected through its centre), for growing
+    obstacles by it (`_Held.grown`)."""
     hull = base.footprint(0.0, 0.0, facing).convex_hull
     return _Held(shapely.affinity.scale(hull, -1.0, -1.0, origin=(0.0, 0.0)))
 
@@ -1334,6 +1336,7 @@ __all__ = [
     "end_placement",
     "fall_back_mode",
     "ground_obstacles",
+    "held_at",
     "judge_move",
     "level_change",
     "floor_reach",

@@ -40,7 +40,9 @@ model that cannot engage, and the suggestion climbs to it.
 Simplifications (stated for the UI): the floor search takes, on each floor, the spot nearest the
 target horizontally (the nearest in 3-D when the target models stand on one level) and keeps the
 unit's other models out of the way on every level; the tops of walls and enclosed parts are not
-searched; a model whose base is not round is placed keeping its facing, its base measured with
+searched; a model whose base is not round is placed keeping its facing: its outline held at that
+facing (`held_at`) decides its reach, its engagement with the target and how near it may end to
+walls, enclosed parts and other units, while its own unit's models and the floors measure it with
 its inner radius where it must reach something and its outer radius where it must keep clear.
 """
 
@@ -53,6 +55,7 @@ from functools import lru_cache
 
 import numpy as np
 import shapely
+import shapely.affinity
 from shapely.geometry import Point
 from shapely.ops import nearest_points, unary_union
 
@@ -72,6 +75,7 @@ from .moving import (
     MAY_END_ABOVE,
     PLACEMENT_TOLERANCE,
     Mode,
+    held_at,
     may_stand,
     navigator_for,
     plan_path,
@@ -206,7 +210,8 @@ class SurgeSpace:
         self._static_near_cache: dict[tuple[str, float, float], object] = {}
         self._unions: dict[tuple, object] = {}
         self._floor_rooms: dict[tuple[str, float], list[tuple[float, object]]] = {}
-        self._grown: dict[tuple[int, float], tuple[object, object]] = {}
+        self._grown: dict[tuple, tuple] = {}
+        self._helds: dict[tuple, object] = {}
 
     # -- measuring against the target -------------------------------------------------------
     def target_distance(self, model: Model) -> float:
@@ -244,7 +249,11 @@ class SurgeSpace:
         """The navigator's region of centres model `mid` can reach within the maximum distance."""
         if mid not in self._reach:
             start = self.starts[mid]
-            nav = navigator_for(self.situation, self.unit, start.base, SURGE_MODE)
+            # a base that is not round is placed keeping its facing (see the module docstring),
+            # so it reaches what its outline held at that facing reaches, not its enclosing
+            # circle: up to a wall's face with its side, 0.69" nearer for a Carnifex's oval
+            facing = None if start.base.kind == "round" else start.facing
+            nav = navigator_for(self.situation, self.unit, start.base, SURGE_MODE, None, facing)
             try:
                 self._reach[mid] = nav.reachable_region((start.x, start.y), self.max_distance)
             except shapely.errors.GEOSException:
@@ -263,9 +272,8 @@ class SurgeSpace:
         if key not in self._static:
             start = self.starts[mid]
             region = self.reach(mid)
-            r_out = outer_radius(start.base) + margin
             bbox = region.bounds if not region.is_empty else (0, 0, 0, 0)
-            keep_out = self._keep_out_at(0.0, bbox, r_out)
+            keep_out = self._keep_out_at(start, 0.0, bbox, margin)
             if keep_out and not region.is_empty:
                 region = _safe(shapely.difference, region, self._joined(keep_out))
             shapely.prepare(region)
@@ -274,12 +282,17 @@ class SurgeSpace:
 
     def engagement_zone(self, mid: str, margin: float = JUDGE_MARGIN):
         """Centres at which model `mid` (at ground level) is engaged with the target (the same
-        for every model with the same base: built once per base size)."""
-        r_in = inner_radius(self.starts[mid].base) - margin
-        key = (r_in, margin)
+        for every model with the same base: built once per base size; for a base that is not
+        round, per base and facing, its outline held at that facing)."""
+        start = self.starts[mid]
+        r_in = inner_radius(start.base) - margin
+        held = self._held(start)
+        key = (r_in, margin) if held is None else (start.base, start.facing, margin)
         if key not in self._zone:
             parts = [
                 t.footprint.buffer(ENGAGEMENT_RANGE.horizontal + r_in, quad_segs=CIRCLE_QUAD_SEGS)
+                if held is None
+                else _held_reach(held, t, ENGAGEMENT_RANGE.horizontal - margin)
                 for t in self.target.models
                 if abs(t.z) <= ENGAGEMENT_RANGE.vertical
             ]
@@ -484,7 +497,7 @@ class SurgeSpace:
                         room = _safe(shapely.intersection, floor.footprint.buffer(-r_out), crow)
                         if room.is_empty:
                             continue
-                        keep_out = self._keep_out_at(floor.height, room.bounds, r_out)
+                        keep_out = self._keep_out_at(start, floor.height, room.bounds, margin)
                         if keep_out:
                             room = _safe(shapely.difference, room, self._joined(keep_out))
                         if not room.is_empty:
@@ -505,46 +518,81 @@ class SurgeSpace:
             self._joins[key] = found
         return found[1]
 
-    def _keep_out_at(self, z: float, bbox, r_out: float) -> list:
-        """Centres (base radius `r_out`) at height `z` that overlap another unit's base on that
-        level, are engaged with an enemy unit other than the target (2" h, 5" v), or stand
-        partway through a wall or a low enclosed part (RULES.md 1.3, 1.5: a model may pass
-        through them but not end there, so the nearest point of a region must not lie in one)."""
-        keep_out = self._no_end_at(z, bbox, r_out)
+    def _keep_out_at(self, start: Model, z: float, bbox, margin: float) -> list:
+        """Centres of `start`'s base (grown by `margin`) at height `z` that overlap another
+        unit's base on that level, are engaged with an enemy unit other than the target (2" h,
+        5" v), or stand partway through a wall or a low enclosed part (RULES.md 1.3, 1.5: a
+        model may pass through them but not end there, so the nearest point of a region must
+        not lie in one). Each shape is kept for this surge, so that `_joined` meets the same
+        objects for every model of one base size."""
+        r_out = outer_radius(start.base) + margin
+        held = self._held(start)
+        keep_out = [
+            self._clear_of(part, 0.0, r_out, held, margin)
+            for part in self._no_end_at(z, bbox, r_out)
+        ]
         enemies = self._other_enemy_at
         close = (np.abs(self._other_enemy_z - z) <= ENGAGEMENT_RANGE.vertical + EPSILON) & _near(
             enemies, bbox, ENGAGEMENT_RANGE.horizontal + r_out
         )
         keep_out += [
-            _clearance(self._other_enemy_models[i], ENGAGEMENT_RANGE.horizontal + r_out)
+            self._clear_of(
+                self._other_enemy_models[i], ENGAGEMENT_RANGE.horizontal, r_out, held, margin
+            )
             for i in np.flatnonzero(close).tolist()
         ]
         close = (np.abs(self._bystander_z - z) <= EPSILON) & _near(self._bystander_at, bbox, r_out)
-        keep_out += [_clearance(self.bystanders[i], r_out) for i in np.flatnonzero(close).tolist()]
+        keep_out += [
+            self._clear_of(self.bystanders[i], 0.0, r_out, held, margin)
+            for i in np.flatnonzero(close).tolist()
+        ]
         return keep_out
 
+    def _clear_of(self, thing, gap: float, r_out: float, held, margin: float):
+        """Centres at which a base comes within `gap` of `thing` (a model or a wall's or
+        enclosed part's outline), never smaller than the true zone: for a round base of radius
+        `r_out` (its margin included) the thing grown by `gap` + `r_out`; for a base held at
+        its facing (`held`), grown by that outline and then by `gap` + `margin`. Kept for this
+        surge."""
+        key = (id(thing), gap, r_out, id(held))
+        found = self._grown.get(key)
+        if found is None:
+            if held is None:
+                shape = (
+                    _clearance(thing, gap + r_out)
+                    if isinstance(thing, Model)
+                    else thing.buffer((gap + r_out) * _CIRCUMSCRIBE, quad_segs=CIRCLE_QUAD_SEGS)
+                )
+            elif isinstance(thing, Model) and thing.base.kind == "round":
+                shape = held.disc(thing.x, thing.y, thing.base.radius + gap + margin)
+            else:
+                outline = thing.footprint if isinstance(thing, Model) else thing
+                shape = held.grown(outline).buffer((gap + margin) * _CIRCUMSCRIBE, quad_segs=8)
+            found = self._grown[key] = (thing, held, shape)
+        return found[2]
+
+    def _held(self, start: Model):
+        """`start`'s base held at its facing (rules/wh40k/moving.py), None for a round base."""
+        if start.base.kind == "round":
+            return None
+        key = (start.base, start.facing)
+        found = self._helds.get(key)
+        if found is None:
+            found = self._helds[key] = held_at(start.base, start.facing)
+        return found
+
     def _no_end_at(self, z: float, bbox, r_out: float) -> list:
-        """The walls (below their top) and enclosed parts (below their top and under 3") that a
-        base of radius `r_out` at height `z` would stand partway through, grown by that radius
-        (circumscribed), as `may_stand` judges them. Each grown shape is kept for this surge,
-        so that `_joined` meets the same objects for every model of one base size."""
-        shapes = []
+        """The walls (below their top) and enclosed parts (below their top and under 3") a base
+        at height `z` would stand partway through, as `may_stand` judges them: their outlines,
+        for those within `r_out` of the box `bbox`."""
+        parts = []
         for t in self.situation.terrain:
             if not (t.walls or t.enclosed) or not _boxes_near(t.footprint.bounds, bbox, r_out):
                 continue
-            parts = [w.shape for w in t.walls if z < w.height - EPSILON]
+            parts += [w.shape for w in t.walls if z < w.height - EPSILON]
             if z < ENCLOSED_LOW - EPSILON:
                 parts += [e.footprint for e in t.enclosed if z < e.height - EPSILON]
-            for part in parts:
-                key = (id(part), r_out)
-                grown = self._grown.get(key)
-                if grown is None:
-                    grown = self._grown[key] = (
-                        part,
-                        part.buffer(r_out * _CIRCUMSCRIBE, quad_segs=CIRCLE_QUAD_SEGS),
-                    )
-                shapes.append(grown[1])
-        return shapes
+        return parts
 
     def closer_on_a_floor(
         self,
@@ -632,7 +680,7 @@ class SurgeSpace:
             return None
         # the same path the move judge (rules/wh40k/moving.py) will take and measure
         _, horizontal, vertical, found = plan_path(
-            self.situation, self.unit, start, model, SURGE_MODE
+            self.situation, self.unit, start, model, SURGE_MODE, limit=self.max_distance
         )
         if not found or horizontal + vertical > self.max_distance + EPSILON:
             return None
@@ -739,7 +787,12 @@ class SurgeSpace:
                         (move, start.x + (t.x - start.x) * f, start.y + (t.y - start.y) * f)
                     )
             else:
-                zone = t.footprint.buffer(reach + inner_radius(start.base))
+                held = self._held(start)
+                zone = (
+                    t.footprint.buffer(reach + inner_radius(start.base))
+                    if held is None
+                    else _held_reach(held, t, reach)
+                )
                 origin = Point(start.x, start.y)
                 move = zone.distance(origin)
                 if shortest < move <= self.max_distance + EPSILON:
@@ -845,6 +898,16 @@ def _candidates(region, towards_point=None, towards_shape=None):
         yield q.x, q.y
     rp = region.representative_point()
     yield rp.x, rp.y
+
+
+def _held_reach(held, t: Model, gap: float):
+    """Centres at which a base held at its facing (`held`) comes within `gap` of model `t`
+    (inscribed arcs: never larger than the true zone, for "must be inside")."""
+    if t.base.kind == "round":
+        return shapely.affinity.translate(
+            held.reflected.buffer(t.base.radius + gap, quad_segs=CIRCLE_QUAD_SEGS), t.x, t.y
+        )
+    return held.grown(t.footprint.buffer(gap, quad_segs=CIRCLE_QUAD_SEGS))
 
 
 def _clearance(model: Model, r: float):

@@ -72,3 +72,64 @@ def test_the_suggestion_ends_in_front_of_the_wall():
     assert end.x == pytest.approx(CLOSEST_X, abs=0.02)
     assert abs(end.y - 10) < 0.2  # off the line by 0.2" loses under 0.003"
     assert adjudicate(s, placed).legal
+
+
+# -- a base that is not round ---------------------------------------------------------------------
+# RULES.md 1.6 with a Carnifex (one of its own examples): B1, MONSTER, a 105 x 70 mm oval facing
+# 90 (its long axis along y: 1.378" from its centre to its sides in x, 2.067" to its ends in y) at
+# (10, 19.5) surges D6+2, rolled 4: 6". A Dense ruin 14..22 x 10..28 has a 4" wall along x = 15
+# (y 10.5..27.5, its near face at x = 14.875); T1 (32 mm) stands beyond it at (19, 19.5). Climbing
+# the wall costs 4" up and 4" down (8" > 6"), and going round its ends is farther still, so the
+# closest B1 can end is against the wall's face, held at its facing: centre x = 14.875 - 1.378 =
+# 13.497 (3.497" moved), 19 - 0.63 - 14.875 = 3.495" from T1. Its enclosing circle (2.067") would
+# stop it 0.69" farther back.
+OVAL_SIDE = 35 / 25.4  # 1.378
+OVAL_CLOSEST_X = 14.875 - OVAL_SIDE
+
+
+def carnifex_board():
+    ruin = terrain("R", rect(14, 10, 22, 28), category="dense", height=4)
+    ruin["walls"] = [{"path": [[15, 10.5], [15, 27.5]], "height": 4}]
+    fury = {"id": "cx", "kind": "surge", "trigger": "wounds-lost-to-shooting", "distance": "D6+2"}
+    return situation(
+        [
+            unit(
+                "B",
+                "red",
+                [model("B1", 10, 19.5, base={"oval": [105, 70]}, facing=90)],
+                keywords=("MONSTER",),
+                abilities=[fury],
+            ),
+            unit("T", "blue", [model("T1", 19, 19.5)]),
+            unit("A", "blue", [model("A1", 55, 40)]),
+        ],
+        [ruin],
+        phase="shooting",
+        active="blue",
+    )
+
+
+def carnifex_surge(x=None):
+    end = None if x is None else {"B1": {"x": x, "y": 19.5, "facing": 90}}
+    trigger = {"event": "shot", "by": "A", "wounds_lost": 3}
+    return move("B", "surge", end=end, dice=[4], ability="cx", trigger=trigger)
+
+
+def test_an_oval_stopped_where_its_enclosing_circle_would_stop_is_faulted():
+    v = adjudicate(carnifex_board(), carnifex_surge(12.81))
+    bad = [f for f in v.failures if f.stage == "while-moving"]
+    assert len(bad) == 1 and bad[0].subject == "B1"
+
+
+def test_an_oval_against_the_wall_passes():
+    v = adjudicate(carnifex_board(), carnifex_surge(OVAL_CLOSEST_X - 0.005))
+    assert v.legal, [f.text for f in v.failures]
+
+
+def test_the_suggestion_takes_the_oval_to_the_wall_held_at_its_facing():
+    s = carnifex_board()
+    placed = suggest(s, carnifex_surge())
+    end = placed.end["B1"]
+    assert end.x == pytest.approx(OVAL_CLOSEST_X, abs=0.02)
+    assert (end.facing or 0) % 360 == pytest.approx(90)
+    assert adjudicate(s, placed).legal
