@@ -8,7 +8,15 @@ and cy - 2 .. cy + 2. `enemy(id, x, y)` is one blue stand spanning x - 1 .. x + 
 
 import pytest
 
-from .builders import character, enemy, failed_rules, judge, line_of_flyers, scenario
+from .builders import (
+    character,
+    enemy,
+    failed_rules,
+    judge,
+    line_of_flyers,
+    scenario,
+    terrain,
+)
 
 F_YS = (("F1", 50), ("F2", 54), ("F3", 58))
 
@@ -191,6 +199,28 @@ def test_a_lone_enemy_general_with_no_unit_within_30_cm_is_slain():
     assert verdict.legal, failed_rules(verdict)
     assert {"event": "slain", "unit": "G", "general": True} in verdict.events
     assert not verdict.after.has_unit("G") or not verdict.after.unit("G").models
+
+
+def test_a_displaced_general_may_join_a_unit_whose_rear_edge_dips_into_a_wood():
+    """2.8 / 2.9: as above, but B (facing -x, x 59..61, y 52..56) has its rear 0.1 cm (x 60.9..61)
+    in a wood covering x 60.9..70. B is not standing in the wood, so the General may still join it:
+    the same spot, (58, 54), 16 cm away and 58 + 1 = 59 < 60.9 clear of the wood. Before, the
+    engine took B for a unit in the wood and ruled the General slain (the battle over)."""
+    doc = scenario(
+        [
+            line_of_flyers("F", 10, 54),
+            character("C", 20, 70, rect=True),
+            character("G", 42, 54, army="blue", flying=True),
+            enemy("B", 60, 54),
+        ],
+        [terrain("w", "woods", 60.9, 40, 70, 70)],
+    )
+    verdict = judge(doc, order(40))
+    assert verdict.legal, failed_rules(verdict)
+    assert not any(e["event"] == "slain" for e in verdict.events)
+    event = next(e for e in verdict.events if e["event"] == "character-displaced")
+    assert event["distance"] == pytest.approx(16.0, abs=0.05)
+    assert (event["to"]["x"], event["to"]["y"]) == (pytest.approx(58, abs=0.05), pytest.approx(54))
 
 
 def test_flyers_may_end_on_their_own_hero_who_is_moved_aside():
