@@ -8,8 +8,8 @@ State fields read (FORMAT.md `units[].state`, plus the ones Arbiter adds, docume
 A successful order updates `orders_this_phase` and `ordered_by`; an initiative move sets
 `initiative_moved`. The phase runs in the order of 2.3 (initiative, home back, orders, character
 moves), so initiative is refused once any unit of the army has `homed_back` or had an order
-roll, and a character whose `moved_this_phase` is set (a `character-move` sets it) gives no more
-orders.
+roll, and once any friendly character has `moved_this_phase` (a `character-move` sets it) no
+unit of the army uses initiative, homes back or takes an order.
 """
 
 from __future__ import annotations
@@ -155,7 +155,21 @@ def order_offer(situation: Situation, unit_id: str, dice: Dice, declarations) ->
 
 def check_before_orders(verdict: Verdict, situation: Situation, unit: Unit, rule: str) -> None:
     """2.9: initiative and home back come before any order: refused once any friendly order
-    roll has been made this phase ([house]: a failed roll counts)."""
+    roll has been made this phase ([house]: a failed roll counts), and once any friendly
+    character has made its own move (the last sub-phase, which ends orders too)."""
+    moved = army_characters_moved(situation, unit)
+    if moved:
+        verdict.check(
+            rule=rule,
+            stage="eligible-if",
+            passed=False,
+            subject=unit.id,
+            text=(
+                f"{', '.join(map(named, moved))} has already made its own move; characters move "
+                "last in the Command phase, after initiative, home back and orders, so it is too "
+                "late for initiative or home back now."
+            ),
+        )
     rolls = army_order_rolls(situation, unit)
     if rolls:
         verdict.check(

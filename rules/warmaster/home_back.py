@@ -5,6 +5,8 @@ How the engine reads 2.4:
   20 cm from every friendly character (measured from the positions given: the scenario is taken to
   be the start of the Command phase). A confused unit may home back. Once a phase, and not after
   the unit has taken orders (state `homed_back`, `orders_this_phase`): orders come after home back.
+  Nor once any unit of the army has had an order roll or any friendly character has made its own
+  move (command.check_before_orders, 2.9).
 - The 1D6 roll comes first (x 10 cm), then the player names the character (`home_back_to`).
 - The stand nearest the character ("the first stand") flies straight toward the character stand
   along the line joining their closest points. If the roll is greater than the gap, it ends in

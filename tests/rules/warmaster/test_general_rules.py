@@ -104,6 +104,30 @@ def test_no_orders_once_any_friendly_character_has_moved():
     assert any("D has already made its own move" in t for _, _, t in failed_rules(verdict))
 
 
+def test_initiative_and_home_back_are_refused_once_any_friendly_character_has_moved():
+    """2.9: character moves are the last sub-phase. The Hero D (x 149..151, y 98..102) has made
+    its own move, so the phase is past initiative and home back. The initiative charge is the
+    first test's (legal without D); the home back is F's 3 x 10 = 30 cm toward C at (80, 54),
+    80 - 1 - 11 = 68 cm away, more than 20 cm (legal without D)."""
+    moved = hero("D", 150, 100, state={"moved_this_phase": True})
+    base = [line_of_flyers("F", 10, 54), enemy("E", 25, 66), character("C", 20, 100, rect=True)]
+    assert judge(scenario(base), INITIATIVE).legal
+    verdict = judge(scenario([*base, moved]), INITIATIVE)
+    assert not verdict.legal
+    assert any("D has already made its own move" in t for _, _, t in failed_rules(verdict))
+    home_back = {
+        "unit": "F",
+        "type": "home-back",
+        "dice": [3],
+        "declarations": {"home_back_to": "C"},
+    }
+    far = [line_of_flyers("F", 10, 54), character("C", 80, 54, rect=True)]
+    assert judge(scenario(far), home_back).legal
+    verdict = judge(scenario([*far, moved]), home_back)
+    assert not verdict.legal
+    assert any("D has already made its own move" in t for _, _, t in failed_rules(verdict))
+
+
 @pytest.mark.parametrize("flag", ["orders_over", None])
 def test_a_character_whose_order_failed_gives_no_more_orders(flag):
     state = {flag: True} if flag else {}
