@@ -135,6 +135,29 @@ def test_a_character_whose_order_failed_gives_no_more_orders(flag):
     assert judge(doc, order(40)).legal is (flag is None)
 
 
+def test_a_generals_failed_order_ends_every_characters_orders_even_unmarked():
+    """2.9: a failure by the General ends all orders for the phase. The General G (x 149..151,
+    y 98..102) has `orders_over` (an imported or hand-edited state) while the Hero D (x 19..21,
+    y 68..72), sqrt(8^2 + 8^2) = 11.3 cm from F's corner (11, 60), has no flag of its own: D's
+    order (3 + 3 = 6 against Command 8) is refused. With the General's flag clear it passes."""
+    general = character("G", 150, 100, rect=True, state={"orders_over": True})
+    doc = scenario([line_of_flyers("F", 10, 54), hero("D", 20, 70), general])
+    verdict = judge(doc, order(40, by="D"))
+    assert not verdict.legal
+    assert any("General" in t and "ends all orders" in t for _, _, t in failed_rules(verdict))
+    # nor is D offered as the one to order F before the roll
+    from rules import Situation
+    from rules.warmaster.command import order_offer
+
+    offer = order_offer(Situation.from_document(doc), "F", None, {})
+    assert offer.choices == ()
+    assert "the General, has failed an order" in offer.empty
+    free = character("G", 150, 100, rect=True)
+    assert judge(
+        scenario([line_of_flyers("F", 10, 54), hero("D", 20, 70), free]), order(40, by="D")
+    ).legal
+
+
 # -- characters are not units -------------------------------------------------------------------
 
 
