@@ -329,6 +329,8 @@ def characters_must_leave(
 ) -> None:
     """2.8: a flying character with this unit leaves it if the unit ends where it could not join
     it: every stand wholly in terrain the character cannot enter (bystanders.may_join)."""
+    if not verdict.legal:
+        return  # a refused move ends nowhere: no character has to leave
     for other in situation.friends_of(unit):
         if other.state.get("joined") != unit.id or not other.has("FLYING"):
             continue
@@ -656,7 +658,7 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
         state = {unit.id: {"advanced": True}}
     else:
         near = _near_enemies_or_combat(situation, unit, ends)
-        if near:
+        if near and verdict.legal:  # a refused fall back ends nowhere, so confuses nothing
             verdict.check(
                 rule=RULE,
                 stage="after-moving",

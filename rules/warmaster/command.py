@@ -624,7 +624,8 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
     check_distances(verdict, unit, ends, limit, RULE_CHARGE, why)
     check_flown_end(verdict, situation, unit, ends, may_touch_enemy=True)
     check_charge_contact(verdict, situation, unit, ends, [target.id], RULE_INITIATIVE)
-    verdict.events.append({"event": "charged", "unit": unit.id, "target": target.id})
+    if verdict.legal:  # `charged`: the charge reached its target (docs/format.md), not an attempt
+        verdict.events.append({"event": "charged", "unit": unit.id, "target": target.id})
     return finish_past_characters(
         verdict, situation, unit, ends, {unit.id: {"initiative_moved": True, "charged": True}}
     )

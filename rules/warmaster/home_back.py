@@ -660,7 +660,8 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
         measured=first_gap,
         limit=best + tol,
     )
-    _after(verdict, situation, unit, ends)
+    if verdict.legal:  # what a home back allows follows only one that is made
+        _after(verdict, situation, unit, ends)
     return finish_past_characters(verdict, situation, unit, ends, {unit.id: {"homed_back": True}})
 
 

@@ -229,6 +229,20 @@ def test_a_fall_back_ending_within_1_cm_of_an_enemy_confuses_the_unit():
     assert verdict.after.unit("F").state["confused"] is True
 
 
+def test_a_refused_fall_back_reports_no_confusion():
+    """As above, but F falls back to x = 31 (19 cm, 1 cm more than the 18 rolled): refused, so
+    its ending 0.5 cm from D (F3 spans y 56..60, D y 60.5..64.5) confuses nothing."""
+    doc = scenario(
+        [line_of_flyers("F", 50, 54), enemy("E", 52, 54), enemy("D", 32, 62.5)],
+        phase="combat",
+    )
+    verdict = judge(
+        doc, {"unit": "F", "type": "combat-fall-back", "dice": [6, 6, 6], "end": _line(31)}
+    )
+    assert not verdict.legal
+    assert "confused" not in [e["event"] for e in verdict.events]
+
+
 def test_a_flying_character_moves_100_cm_under_the_flyers_terrain_rules():
     # 10 -> 110 is exactly 100 cm, over the wood (x 50..70); 110.1 is too far; 60 is over the wood
     doc = scenario([character("C", 10, 54, flying=True)], [terrain("w", "woods", 50, 40, 70, 70)])
@@ -554,6 +568,7 @@ def test_a_joined_character_leaves_only_a_unit_that_ends_wholly_in_a_wood(wood_b
     situation = Situation.from_document(doc)
     unit = situation.unit("G")
     verdict = Verdict(move={})
+    verdict.check(rule="test", stage="after-moving", passed=True, subject="G", text="G moved.")
     characters_must_leave(verdict, situation, unit, list(unit.models))
     left = [e for e in verdict.events if e["event"] == "character-must-leave"]
     expected = [{"event": "character-must-leave", "unit": "C", "from": "G"}]

@@ -158,6 +158,27 @@ def test_a_generals_failed_order_ends_every_characters_orders_even_unmarked():
     ).legal
 
 
+def test_a_refused_initiative_charge_reports_no_charge():
+    """docs/format.md: `charged` says an initiative charge reached its target, so a refused one
+    does not report it. E spans x 24..26, y 64..68. Ending with F's centres at x = 22 leaves its
+    front edge at 23, 1 cm short of E (not touching); from irregular formation (F3 pushed 2 cm
+    forward, to x = 12) the charge reaches 10 cm, and 23 - 10 = 13 cm is too far for F1."""
+    doc = scenario([line_of_flyers("F", 10, 54), enemy("E", 25, 66)])
+    assert {"event": "charged", "unit": "F", "target": "E"} in judge(doc, INITIATIVE).events
+    short = {**INITIATIVE, "end": {m: {"x": 22, "y": p["y"]} for m, p in INITIATIVE["end"].items()}}
+    verdict = judge(doc, short)
+    assert not verdict.legal
+    assert any("must end touching" in t for _, _, t in failed_rules(verdict))
+    assert "charged" not in [e["event"] for e in verdict.events]
+    irregular = line_of_flyers("F", 10, 54)
+    irregular["models"][2]["x"] = 12
+    end = {**INITIATIVE["end"], "F3": {"x": 25, "y": 70}}
+    verdict = judge(scenario([irregular, enemy("E", 25, 66)]), {**INITIATIVE, "end": end})
+    assert not verdict.legal
+    assert verdict.move["max_distance"] == 10
+    assert "charged" not in [e["event"] for e in verdict.events]
+
+
 # -- characters are not units -------------------------------------------------------------------
 
 
