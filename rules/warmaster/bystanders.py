@@ -36,18 +36,41 @@ RULE = "general/characters"
 DISPLACE_DISTANCE = 30.0
 
 
-def cannot_enter(situation: Situation, character: Unit, footprint) -> bool:
-    """Terrain the character cannot be in: for a flying mount the flyers' rule (woods, terrain
-    infantry cannot enter, 2.5); on foot only terrain nobody enters (2.2)."""
+def barred_terrain_under(situation: Situation, character: Unit, footprint) -> list:
+    """The pieces under `footprint` the character cannot be in: for a flying mount the flyers'
+    rule (woods, terrain infantry cannot enter, 2.5); on foot only terrain nobody enters (2.2)."""
     bad = forbidden_terrain_under(situation, footprint)
     if character.has("FLYING"):
-        return bool(bad)
-    return any(kind == "impassable" for _, kind in bad)
+        return [f for f, _ in bad]
+    return [f for f, kind in bad if kind == "impassable"]
 
 
-def may_join(situation: Situation, character: Unit, host: Unit) -> bool:
-    """2.8: a character cannot join a unit whose stands all stand in terrain it cannot enter."""
-    return not all(cannot_enter(situation, character, m.footprint) for m in host.models)
+def cannot_enter(situation: Situation, character: Unit, footprint) -> bool:
+    """The character's own stand would be (even partly) in terrain it cannot be in."""
+    return bool(barred_terrain_under(situation, character, footprint))
+
+
+def wholly_in_barred_terrain(situation: Situation, character: Unit, footprint) -> bool:
+    """2.8: a stand of a unit stands in terrain the character cannot enter only when all of it
+    does (no more than a sliver outside, as `overlaps` ignores a sliver): a stand whose rear edge
+    dips into a wood still has a clear side for the character to stand against."""
+    bad = barred_terrain_under(situation, character, footprint)
+    if not bad:
+        return False
+    outside = footprint.difference(shapely.union_all([f.footprint for f in bad]))
+    return outside.is_empty or outside.area <= EPSILON
+
+
+def may_join(
+    situation: Situation, character: Unit, host: Unit, stands: Sequence[Model] | None = None
+) -> bool:
+    """2.8: a character cannot join a unit whose stands all stand wholly in terrain it cannot
+    enter (RULES.md 2.8; the character's own spot, touching a stand, is checked on its own).
+    `stands`: the unit's stands where a move leaves them (default: where they stand)."""
+    return not all(
+        wholly_in_barred_terrain(situation, character, m.footprint)
+        for m in (host.models if stands is None else stands)
+    )
 
 
 def _route_clear(situation: Situation, character: Unit, start: Model, end: Model, crossing):
@@ -404,5 +427,6 @@ __all__ = [
     "characters_in_the_way",
     "nearest_join",
     "may_join",
+    "wholly_in_barred_terrain",
     "DISPLACE_DISTANCE",
 ]

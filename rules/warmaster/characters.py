@@ -4,10 +4,12 @@
   rules (2.2, 2.5); it may end touching friendly units (to join them) but not enemies. It moves
   once a phase and sets `moved_this_phase` (2.3: character moves come after orders).
 - `character-escape`: a lone flying character touched by the enemy, or one that has joined a unit
-  (state `joined`) which ended where the character cannot be (woods, terrain infantry cannot enter),
-  moves up to 30 cm - not 100 - to end touching another friendly unit; if it cannot reach one, it is
-  slain. `suggest` finds the shortest such move (nearest friendly unit first); `adjudicate` judges a
-  hand placement against the 30 cm limit and the end rules.
+  (state `joined`) whose stands all stand wholly where the character cannot be (woods, terrain
+  infantry cannot enter), moves up to 30 cm - not 100 - to end touching another friendly unit it
+  may join (not one whose stands all stand wholly in such terrain; a stand only partly in it is
+  joined on its clear side); if it cannot reach one, it is slain. `suggest` finds the shortest
+  such move (nearest friendly unit first); `adjudicate` judges a hand placement against the 30 cm
+  limit and the end rules.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from ..move import Move, Pose
 from ..naming import named
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
-from .bystanders import may_join, nearest_join
+from .bystanders import barred_terrain_under, may_join, nearest_join
 from .flying import (
     FLYER_PACE,
     check_distances,
@@ -33,7 +35,6 @@ from .flying import (
     phase_check,
 )
 from .stands import board, is_character
-from .terrain import forbidden_terrain_under
 
 RULE = "flying-units/characters"
 ESCAPE_DISTANCE = 30.0
@@ -82,14 +83,16 @@ def escape_reason(situation: Situation, unit: Unit) -> str | None:
     joined = unit.state.get("joined")
     if joined and situation.has_unit(joined):
         host = situation.unit(joined)
+        # the test that bars joining a unit (2.8): a unit with any stand partly clear keeps it
+        if may_join(situation, unit, host):
+            return None
         bad = sorted(
-            {f.id for m in host.models for f, _ in forbidden_terrain_under(situation, m.footprint)}
+            {f.id for m in host.models for f in barred_terrain_under(situation, unit, m.footprint)}
         )
-        if bad:
-            return (
-                f"the unit it joined, {named(joined)}, is in {', '.join(bad)}, where it cannot be"
-            )
-        return None
+        return (
+            f"every stand of the unit it joined, {named(joined)}, stands wholly in "
+            f"{', '.join(bad)}, where it cannot be"
+        )
     busy = engaged(situation, unit)
     if busy:
         return f"it is alone and touched by enemy {', '.join(map(named, busy))}"
@@ -185,10 +188,9 @@ def adjudicate_character_escape(situation: Situation, move: Move) -> Verdict:
             passed=False,
             subject=unit.id,
             text=(
-                f"Every stand of {', '.join(map(named, hosts))} stands in terrain {named(unit)} "
-                "cannot enter "
-                "(woods "
-                "or impassable terrain, for a flying mount), so it cannot join that unit (2.8)."
+                f"Every stand of {', '.join(map(named, hosts))} stands wholly in terrain "
+                f"{named(unit)} cannot enter (woods or impassable terrain, for a flying mount), "
+                "so it cannot join that unit (2.8)."
             ),
         )
     hosts = joinable or hosts

@@ -23,8 +23,9 @@ restate):
 - 2.9: joined characters move with the unit in all of these, and die with it (a retreat off the
   table or one that destroys every stand).
 - 2.8: after any of these, a flying character who has joined the unit (its state `joined` names
-  the unit) must leave if the unit ends where the character cannot be (woods or terrain infantry
-  cannot enter): an event `character-must-leave` says so (the move `character-escape` follows).
+  the unit) must leave if every stand of the unit ends wholly where the character cannot be
+  (woods or terrain infantry cannot enter; a unit it could no longer join, bystanders.may_join):
+  an event `character-must-leave` says so (the move `character-escape` follows).
 Retreat and pursuit are computed by the engine (`suggest`); a hand placement must match it within
 PLACEMENT_TOLERANCE.
 """
@@ -47,7 +48,7 @@ from ..move import Move, Pose
 from ..naming import named
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
-from .bystanders import die_with, finish_past_characters
+from .bystanders import barred_terrain_under, die_with, finish_past_characters, may_join
 from .command import closest_visible_enemies
 from .drive_back import made_way_rolls
 from .flying import (
@@ -75,7 +76,7 @@ from .stands import (
     swept_hull,
     table_limit,
 )
-from .terrain import forbidden_terrain_under, no_flyer_end_terrain, unit_sees
+from .terrain import no_flyer_end_terrain, unit_sees
 
 RULE = "flying-units/combat"
 RULE_CHARACTERS = "flying-units/characters"
@@ -326,22 +327,24 @@ def _suggest(planner):
 def characters_must_leave(
     verdict: Verdict, situation: Situation, unit: Unit, ends: list[Model]
 ) -> None:
-    """2.8: a flying character with this unit leaves it if the unit ends where it cannot be."""
+    """2.8: a flying character with this unit leaves it if the unit ends where it could not join
+    it: every stand wholly in terrain the character cannot enter (bystanders.may_join)."""
+    if not verdict.legal:
+        return  # a refused move ends nowhere: no character has to leave
     for other in situation.friends_of(unit):
         if other.state.get("joined") != unit.id or not other.has("FLYING"):
             continue
-        bad = [f.id for m in ends for f, _ in forbidden_terrain_under(situation, m.footprint)]
-        if bad:
+        if not may_join(situation, other, unit, ends):
+            bad = {f.id for m in ends for f in barred_terrain_under(situation, other, m.footprint)}
             verdict.check(
                 rule=RULE_CHARACTERS,
                 stage="after-moving",
                 passed=True,
                 subject=other.id,
                 text=(
-                    f"{named(unit)} ends in {', '.join(sorted(set(bad)))}, where {named(other)} "
-                    "cannot "
-                    "be: the "
-                    "character must fly up to 30 cm to another friendly unit or be slain."
+                    f"Every stand of {named(unit)} ends wholly in {', '.join(sorted(bad))}, "
+                    f"where {named(other)} cannot be: the character must fly up to 30 cm to "
+                    "another friendly unit or be slain."
                 ),
             )
             verdict.events.append(
@@ -655,7 +658,7 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
         state = {unit.id: {"advanced": True}}
     else:
         near = _near_enemies_or_combat(situation, unit, ends)
-        if near:
+        if near and verdict.legal:  # a refused fall back ends nowhere, so confuses nothing
             verdict.check(
                 rule=RULE,
                 stage="after-moving",

@@ -8,8 +8,8 @@ State fields read (FORMAT.md `units[].state`, plus the ones Arbiter adds, docume
 A successful order updates `orders_this_phase` and `ordered_by`; an initiative move sets
 `initiative_moved`. The phase runs in the order of 2.3 (initiative, home back, orders, character
 moves), so initiative is refused once any unit of the army has `homed_back` or had an order
-roll, and a character whose `moved_this_phase` is set (a `character-move` sets it) gives no more
-orders.
+roll, and once any friendly character has `moved_this_phase` (a `character-move` sets it) no
+unit of the army uses initiative, homes back or takes an order.
 """
 
 from __future__ import annotations
@@ -126,6 +126,24 @@ def army_characters_moved(situation: Situation, unit: Unit) -> list[str]:
     ]
 
 
+def orders_over(situation: Situation, character: Unit) -> str | None:
+    """2.9: why `character` gives no more orders this phase, or None: its own failed order, or
+    the General's, which ends every character's orders (whether or not their own flag is set,
+    e.g. in an imported or hand-edited state)."""
+    if character.flag("orders_over"):
+        return (
+            f"{named(character)} has failed an order this phase (or the General has), which ends "
+            "its orders for the phase."
+        )
+    for other in situation.friends_of(character):
+        if is_character(other) and other.has("GENERAL") and other.flag("orders_over"):
+            return (
+                f"{named(other)}, the General, has failed an order this phase, which ends all "
+                f"orders for the phase, {named(character)}'s too."
+            )
+    return None
+
+
 def order_offer(situation: Situation, unit_id: str, dice: Dice, declarations) -> Offer:
     """2.3 / 2.9, for the stepper before the roll: the characters who may order this flyer now.
     A flyer takes orders only from a friendly character within COMMAND_RANGE of it; a character
@@ -136,14 +154,21 @@ def order_offer(situation: Situation, unit_id: str, dice: Dice, declarations) ->
     previous = unit.state.get("ordered_by") if earlier else None
     choices = []
     for character in situation.friends_of(unit):
-        if not is_character(character) or character.flag("orders_over"):
+        if not is_character(character) or orders_over(situation, character):
             continue
         if previous and character.id != previous:
             continue
         gap = unit_distance(character.models, unit.models)
         if within(gap, COMMAND_RANGE):
             choices.append((character.id, f"{named(character)}, {fmt(gap)} cm away"))
-    if previous:
+    general = next(
+        (c for c in situation.friends_of(unit) if c.has("GENERAL") and c.flag("orders_over")), None
+    )
+    if general is not None and is_character(general):
+        why = (
+            f"{named(general)}, the General, has failed an order, which ends all orders this phase"
+        )
+    elif previous:
         why = f"only {previous}, who gave its earlier order this phase, may order it"
     else:
         why = f"a flyer takes orders only from a friendly character within {fmt(COMMAND_RANGE)} cm"
@@ -155,7 +180,21 @@ def order_offer(situation: Situation, unit_id: str, dice: Dice, declarations) ->
 
 def check_before_orders(verdict: Verdict, situation: Situation, unit: Unit, rule: str) -> None:
     """2.9: initiative and home back come before any order: refused once any friendly order
-    roll has been made this phase ([house]: a failed roll counts)."""
+    roll has been made this phase ([house]: a failed roll counts), and once any friendly
+    character has made its own move (the last sub-phase, which ends orders too)."""
+    moved = army_characters_moved(situation, unit)
+    if moved:
+        verdict.check(
+            rule=rule,
+            stage="eligible-if",
+            passed=False,
+            subject=unit.id,
+            text=(
+                f"{', '.join(map(named, moved))} has already made its own move; characters move "
+                "last in the Command phase, after initiative, home back and orders, so it is too "
+                "late for initiative or home back now."
+            ),
+        )
     rolls = army_order_rolls(situation, unit)
     if rolls:
         verdict.check(
@@ -233,17 +272,10 @@ def check_order(verdict: Verdict, situation: Situation, unit: Unit, move: Move, 
                 "orders are given, so no more orders this phase."
             ),
         )
-    if character.flag("orders_over"):
+    over = orders_over(situation, character)
+    if over:
         ok &= verdict.check(
-            rule=RULE_COMMAND,
-            stage="eligible-if",
-            passed=False,
-            subject=character.id,
-            text=(
-                f"{named(character)} has failed an order this phase (or the General has), which "
-                "ends its "
-                "orders for the phase."
-            ),
+            rule=RULE_COMMAND, stage="eligible-if", passed=False, subject=character.id, text=over
         )
     for flag, text in (
         ("initiative_moved", "moved by initiative this phase, so it cannot be ordered"),
@@ -592,7 +624,8 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
     check_distances(verdict, unit, ends, limit, RULE_CHARGE, why)
     check_flown_end(verdict, situation, unit, ends, may_touch_enemy=True)
     check_charge_contact(verdict, situation, unit, ends, [target.id], RULE_INITIATIVE)
-    verdict.events.append({"event": "charged", "unit": unit.id, "target": target.id})
+    if verdict.legal:  # `charged`: the charge reached its target (docs/format.md), not an attempt
+        verdict.events.append({"event": "charged", "unit": unit.id, "target": target.id})
     return finish_past_characters(
         verdict, situation, unit, ends, {unit.id: {"initiative_moved": True, "charged": True}}
     )

@@ -5,6 +5,8 @@ How the engine reads 2.4:
   20 cm from every friendly character (measured from the positions given: the scenario is taken to
   be the start of the Command phase). A confused unit may home back. Once a phase, and not after
   the unit has taken orders (state `homed_back`, `orders_this_phase`): orders come after home back.
+  Nor once any unit of the army has had an order roll or any friendly character has made its own
+  move (command.check_before_orders, 2.9).
 - The 1D6 roll comes first (x 10 cm), then the player names the character (`home_back_to`).
 - The stand nearest the character ("the first stand") flies straight toward the character stand
   along the line joining their closest points. If the roll is greater than the gap, it ends in
@@ -658,7 +660,8 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
         measured=first_gap,
         limit=best + tol,
     )
-    _after(verdict, situation, unit, ends)
+    if verdict.legal:  # what a home back allows follows only one that is made
+        _after(verdict, situation, unit, ends)
     return finish_past_characters(verdict, situation, unit, ends, {unit.id: {"homed_back": True}})
 
 

@@ -229,6 +229,20 @@ def test_a_fall_back_ending_within_1_cm_of_an_enemy_confuses_the_unit():
     assert verdict.after.unit("F").state["confused"] is True
 
 
+def test_a_refused_fall_back_reports_no_confusion():
+    """As above, but F falls back to x = 31 (19 cm, 1 cm more than the 18 rolled): refused, so
+    its ending 0.5 cm from D (F3 spans y 56..60, D y 60.5..64.5) confuses nothing."""
+    doc = scenario(
+        [line_of_flyers("F", 50, 54), enemy("E", 52, 54), enemy("D", 32, 62.5)],
+        phase="combat",
+    )
+    verdict = judge(
+        doc, {"unit": "F", "type": "combat-fall-back", "dice": [6, 6, 6], "end": _line(31)}
+    )
+    assert not verdict.legal
+    assert "confused" not in [e["event"] for e in verdict.events]
+
+
 def test_a_flying_character_moves_100_cm_under_the_flyers_terrain_rules():
     # 10 -> 110 is exactly 100 cm, over the wood (x 50..70); 110.1 is too far; 60 is over the wood
     doc = scenario([character("C", 10, 54, flying=True)], [terrain("w", "woods", 50, 40, 70, 70)])
@@ -452,3 +466,110 @@ def test_no_legal_hand_escape_is_shorter_than_the_suggestion(case):
             if judged.legal:
                 moved = math.hypot(x - start.x, y - start.y)
                 assert moved >= best - PLACEMENT_TOLERANCE, (x, y, moved, best)
+
+
+# -- 2.8: a unit is barred only when every stand stands wholly in terrain the character cannot
+# enter; a stand whose rear edge dips into a wood still takes the character on its clear side.
+#
+# P is three 4 x 2 cm stands facing +x at x = 63, y = 56, 60, 64: x 62..64, y 54..66, front edge
+# x = 64. The red flying General C (round 2 cm, radius 1) at (90, 60) spans x 89..91 and is
+# touched by the blue stands E (x 91..93, y 54..66, facing -x).
+
+
+def _general_beside_a_wood(wood):
+    units = [
+        character("C", 90, 60, flying=True),
+        flyers(
+            "E",
+            [stand(f"E{i + 1}", 92, 56 + 4 * i, facing=180) for i in range(3)],
+            army="blue",
+            keywords=("INFANTRY",),
+        ),
+        flyers("P", [stand(f"P{i + 1}", 63, 56 + 4 * i) for i in range(3)], keywords=("INFANTRY",)),
+    ]
+    return scenario(units, [wood], phase="combat")
+
+
+def test_a_unit_whose_rear_edge_dips_into_a_wood_may_still_be_joined():
+    """The wood covers x 55..62.1: only the rear 0.1 cm of each P stand (x 62..62.1). P is not
+    standing in the wood, so C may join it. The nearest spot is C's edge on P2's front edge x = 64:
+    C at (65, 60), 90 - 65 = 25 cm straight along y = 60, 65 - 1 = 64 - 62.1 = 2.9 cm clear of
+    the wood. Before, the engine counted P as in the wood and ruled the General slain."""
+    doc = _general_beside_a_wood(terrain("w", "woods", 55, 50, 62.1, 70))
+    verdict = judge(doc, {"unit": "C", "type": "character-escape"})
+    assert verdict.legal, failed_rules(verdict)
+    assert not any(e["event"] == "slain" for e in verdict.events)
+    assert verdict.models["C1"]["distance_moved"] == pytest.approx(25, abs=0.01)
+    assert verdict.models["C1"]["end"]["x"] == pytest.approx(65, abs=0.01)
+    assert verdict.models["C1"]["end"]["y"] == pytest.approx(60, abs=0.01)
+    assert verdict.after.unit("C").state["joined"] == "P"
+    hand = judge(doc, {"unit": "C", "type": "character-escape", "end": {"C1": {"x": 65, "y": 60}}})
+    assert hand.legal, failed_rules(hand)
+    assert hand.after.unit("C").state["joined"] == "P"
+
+
+def test_the_escape_finds_the_clear_part_of_a_stand_half_in_a_wood():
+    """The wood covers x 60..66, y 50..63.5: P1 and P2 (y 54..62) stand wholly in it, P3 (y 62..66)
+    only down to y 63.5, so 2.5 cm of it is clear and C may join P there. C may not end over the
+    wood itself (2.5), so it touches P3's front edge x = 64 from (65, y) with y - 1 >= 63.5: the
+    nearest is (65, 64.5), sqrt(25^2 + 4.5^2) = sqrt(645.25) = 25.40 cm. The hand placement
+    (65, 65), 0.5 cm clear of the wood, is sqrt(25^2 + 5^2) = 25.50 cm and legal; (65, 63) is
+    over the wood and refused for that reason."""
+    doc = _general_beside_a_wood(terrain("w", "woods", 60, 50, 66, 63.5))
+    verdict = judge(doc, {"unit": "C", "type": "character-escape"})
+    assert verdict.legal, failed_rules(verdict)
+    assert not any(e["event"] == "slain" for e in verdict.events)
+    assert verdict.models["C1"]["distance_moved"] == pytest.approx(25.40, abs=0.01)
+    assert verdict.models["C1"]["end"]["x"] == pytest.approx(65, abs=0.01)
+    assert verdict.models["C1"]["end"]["y"] == pytest.approx(64.5, abs=0.01)
+    hand = judge(doc, {"unit": "C", "type": "character-escape", "end": {"C1": {"x": 65, "y": 65}}})
+    assert hand.legal, failed_rules(hand)
+    assert hand.after.unit("C").state["joined"] == "P"
+    over = judge(doc, {"unit": "C", "type": "character-escape", "end": {"C1": {"x": 65, "y": 63}}})
+    assert not over.legal
+    assert [r for r, _, _ in failed_rules(over)] == ["flying-units/terrain"]
+
+
+def test_a_character_need_not_leave_a_unit_only_partly_in_a_wood():
+    """G1 (x 34..36, y 52..56) has only its top 1 cm (y 52..53) in the wood (y 50..53): the unit
+    is not in terrain C cannot enter, so C, joined to it, has no escape to make (2.8)."""
+    doc = scenario(
+        [
+            flyers("G", [stand("G1", 35, 54)], keywords=("INFANTRY",)),
+            character("C", 37, 55, flying=True, state={"joined": "G"}),
+            flyers("H", [stand("H1", 42, 58)], keywords=("INFANTRY",)),
+        ],
+        [terrain("w", "woods", 30, 50, 39, 53)],
+        phase="combat",
+    )
+    verdict = judge(doc, {"unit": "C", "type": "character-escape"})
+    assert not verdict.legal
+    assert [s for r, s, _ in failed_rules(verdict)] == ["C"]
+
+
+@pytest.mark.parametrize("wood_bottom, must_leave", [(53, False), (57, True)])
+def test_a_joined_character_leaves_only_a_unit_that_ends_wholly_in_a_wood(wood_bottom, must_leave):
+    """2.8, the Combat phase side (combat.characters_must_leave), judged as the escape is: G1
+    ends at (35, 54), x 34..36, y 52..56; the wood covers x 30..39 from y 50 down to
+    `wood_bottom`. With y 50..53 only G1's top 1 cm is in it and C stays; with y 50..57 all of G1
+    is and C must leave."""
+    from rules import Situation
+    from rules.verdict import Verdict
+    from rules.warmaster.combat import characters_must_leave
+
+    doc = scenario(
+        [
+            flyers("G", [stand("G1", 35, 54)], keywords=("INFANTRY",)),
+            character("C", 37, 55, flying=True, state={"joined": "G"}),
+        ],
+        [terrain("w", "woods", 30, 50, 39, wood_bottom)],
+        phase="combat",
+    )
+    situation = Situation.from_document(doc)
+    unit = situation.unit("G")
+    verdict = Verdict(move={})
+    verdict.check(rule="test", stage="after-moving", passed=True, subject="G", text="G moved.")
+    characters_must_leave(verdict, situation, unit, list(unit.models))
+    left = [e for e in verdict.events if e["event"] == "character-must-leave"]
+    expected = [{"event": "character-must-leave", "unit": "C", "from": "G"}]
+    assert left == (expected if must_leave else [])

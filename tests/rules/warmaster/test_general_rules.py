@@ -8,7 +8,15 @@ and cy - 2 .. cy + 2. `enemy(id, x, y)` is one blue stand spanning x - 1 .. x + 
 
 import pytest
 
-from .builders import character, enemy, failed_rules, judge, line_of_flyers, scenario
+from .builders import (
+    character,
+    enemy,
+    failed_rules,
+    judge,
+    line_of_flyers,
+    scenario,
+    terrain,
+)
 
 F_YS = (("F1", 50), ("F2", 54), ("F3", 58))
 
@@ -96,11 +104,79 @@ def test_no_orders_once_any_friendly_character_has_moved():
     assert any("D has already made its own move" in t for _, _, t in failed_rules(verdict))
 
 
+def test_initiative_and_home_back_are_refused_once_any_friendly_character_has_moved():
+    """2.9: character moves are the last sub-phase. The Hero D (x 149..151, y 98..102) has made
+    its own move, so the phase is past initiative and home back. The initiative charge is the
+    first test's (legal without D); the home back is F's 3 x 10 = 30 cm toward C at (80, 54),
+    80 - 1 - 11 = 68 cm away, more than 20 cm (legal without D)."""
+    moved = hero("D", 150, 100, state={"moved_this_phase": True})
+    base = [line_of_flyers("F", 10, 54), enemy("E", 25, 66), character("C", 20, 100, rect=True)]
+    assert judge(scenario(base), INITIATIVE).legal
+    verdict = judge(scenario([*base, moved]), INITIATIVE)
+    assert not verdict.legal
+    assert any("D has already made its own move" in t for _, _, t in failed_rules(verdict))
+    home_back = {
+        "unit": "F",
+        "type": "home-back",
+        "dice": [3],
+        "declarations": {"home_back_to": "C"},
+    }
+    far = [line_of_flyers("F", 10, 54), character("C", 80, 54, rect=True)]
+    assert judge(scenario(far), home_back).legal
+    verdict = judge(scenario([*far, moved]), home_back)
+    assert not verdict.legal
+    assert any("D has already made its own move" in t for _, _, t in failed_rules(verdict))
+
+
 @pytest.mark.parametrize("flag", ["orders_over", None])
 def test_a_character_whose_order_failed_gives_no_more_orders(flag):
     state = {flag: True} if flag else {}
     doc = scenario([line_of_flyers("F", 10, 54), character("C", 20, 70, rect=True, state=state)])
     assert judge(doc, order(40)).legal is (flag is None)
+
+
+def test_a_generals_failed_order_ends_every_characters_orders_even_unmarked():
+    """2.9: a failure by the General ends all orders for the phase. The General G (x 149..151,
+    y 98..102) has `orders_over` (an imported or hand-edited state) while the Hero D (x 19..21,
+    y 68..72), sqrt(8^2 + 8^2) = 11.3 cm from F's corner (11, 60), has no flag of its own: D's
+    order (3 + 3 = 6 against Command 8) is refused. With the General's flag clear it passes."""
+    general = character("G", 150, 100, rect=True, state={"orders_over": True})
+    doc = scenario([line_of_flyers("F", 10, 54), hero("D", 20, 70), general])
+    verdict = judge(doc, order(40, by="D"))
+    assert not verdict.legal
+    assert any("General" in t and "ends all orders" in t for _, _, t in failed_rules(verdict))
+    # nor is D offered as the one to order F before the roll
+    from rules import Situation
+    from rules.warmaster.command import order_offer
+
+    offer = order_offer(Situation.from_document(doc), "F", None, {})
+    assert offer.choices == ()
+    assert "the General, has failed an order" in offer.empty
+    free = character("G", 150, 100, rect=True)
+    assert judge(
+        scenario([line_of_flyers("F", 10, 54), hero("D", 20, 70), free]), order(40, by="D")
+    ).legal
+
+
+def test_a_refused_initiative_charge_reports_no_charge():
+    """docs/format.md: `charged` says an initiative charge reached its target, so a refused one
+    does not report it. E spans x 24..26, y 64..68. Ending with F's centres at x = 22 leaves its
+    front edge at 23, 1 cm short of E (not touching); from irregular formation (F3 pushed 2 cm
+    forward, to x = 12) the charge reaches 10 cm, and 23 - 10 = 13 cm is too far for F1."""
+    doc = scenario([line_of_flyers("F", 10, 54), enemy("E", 25, 66)])
+    assert {"event": "charged", "unit": "F", "target": "E"} in judge(doc, INITIATIVE).events
+    short = {**INITIATIVE, "end": {m: {"x": 22, "y": p["y"]} for m, p in INITIATIVE["end"].items()}}
+    verdict = judge(doc, short)
+    assert not verdict.legal
+    assert any("must end touching" in t for _, _, t in failed_rules(verdict))
+    assert "charged" not in [e["event"] for e in verdict.events]
+    irregular = line_of_flyers("F", 10, 54)
+    irregular["models"][2]["x"] = 12
+    end = {**INITIATIVE["end"], "F3": {"x": 25, "y": 70}}
+    verdict = judge(scenario([irregular, enemy("E", 25, 66)]), {**INITIATIVE, "end": end})
+    assert not verdict.legal
+    assert verdict.move["max_distance"] == 10
+    assert "charged" not in [e["event"] for e in verdict.events]
 
 
 # -- characters are not units -------------------------------------------------------------------
@@ -191,6 +267,28 @@ def test_a_lone_enemy_general_with_no_unit_within_30_cm_is_slain():
     assert verdict.legal, failed_rules(verdict)
     assert {"event": "slain", "unit": "G", "general": True} in verdict.events
     assert not verdict.after.has_unit("G") or not verdict.after.unit("G").models
+
+
+def test_a_displaced_general_may_join_a_unit_whose_rear_edge_dips_into_a_wood():
+    """2.8 / 2.9: as above, but B (facing -x, x 59..61, y 52..56) has its rear 0.1 cm (x 60.9..61)
+    in a wood covering x 60.9..70. B is not standing in the wood, so the General may still join it:
+    the same spot, (58, 54), 16 cm away and 58 + 1 = 59 < 60.9 clear of the wood. Before, the
+    engine took B for a unit in the wood and ruled the General slain (the battle over)."""
+    doc = scenario(
+        [
+            line_of_flyers("F", 10, 54),
+            character("C", 20, 70, rect=True),
+            character("G", 42, 54, army="blue", flying=True),
+            enemy("B", 60, 54),
+        ],
+        [terrain("w", "woods", 60.9, 40, 70, 70)],
+    )
+    verdict = judge(doc, order(40))
+    assert verdict.legal, failed_rules(verdict)
+    assert not any(e["event"] == "slain" for e in verdict.events)
+    event = next(e for e in verdict.events if e["event"] == "character-displaced")
+    assert event["distance"] == pytest.approx(16.0, abs=0.05)
+    assert (event["to"]["x"], event["to"]["y"]) == (pytest.approx(58, abs=0.05), pytest.approx(54))
 
 
 def test_flyers_may_end_on_their_own_hero_who_is_moved_aside():

@@ -93,6 +93,18 @@ def test_a_friendly_unit_where_the_flyers_would_land_stops_them_as_far_as_possib
     assert ends(verdict)["F2"] == pytest.approx((28, 54), abs=1e-6)
 
 
+def test_a_refused_home_back_reports_nothing_it_would_allow():
+    """A hand placement that is refused is no home back, so no `may-be-ordered` follows it. Gap
+    70, roll 6 = 60 cm: the engine puts F2 at (70, 54), 10 cm from C; a hand placement 5 cm
+    short (F2 at (65, 54), 15 cm from C, still within 20 cm) is refused as not as close as it
+    could be."""
+    doc = scenario([line_of_flyers("F", 10, 54), character("C", 82, 54, rect=True)])
+    short = {m: {"x": 65, "y": y} for m, y in (("F1", 50), ("F2", 54), ("F3", 58))}
+    verdict = judge(doc, {**home_back(6), "end": short})
+    assert not verdict.legal
+    assert "may-be-ordered" not in [e["event"] for e in verdict.events]
+
+
 def test_a_confused_unit_homes_back_and_the_verdict_says_it_cannot_be_ordered():
     doc = scenario([line_of_flyers("F", 10, 54, state={"confused": True}), character("C", 50, 54)])
     verdict = judge(doc, home_back(4))
