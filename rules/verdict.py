@@ -38,12 +38,28 @@ class Finding:
             "passed": self.passed,
             "subject": self.subject,
         }
+        digits = self._digits()
         if self.measured is not None:
-            d["measured"] = round(self.measured, 4)
+            d["measured"] = round(self.measured, digits)
         if self.limit is not None:
-            d["limit"] = round(self.limit, 4)
+            d["limit"] = round(self.limit, digits)
         d["text"] = self.text
         return d
+
+    def _digits(self) -> int:
+        """Decimals to report: 4, or 7 for a failed check that 4 would show level with its limit
+        (RULES.md 0: "within" allows 1e-6, so 2.000002" against 2" fails and must not read as
+        2.0 against 2.0)."""
+        m, limit = self.measured, self.limit
+        if (
+            not self.passed
+            and m is not None
+            and limit is not None
+            and m != limit
+            and round(m, 4) == round(limit, 4)
+        ):
+            return 7
+        return 4
 
 
 @dataclass(frozen=True)

@@ -186,3 +186,14 @@ def test_a_move_for_an_unknown_unit_is_invalid_input():
     with pytest.raises(InvalidInput) as err:
         adjudicate(s, Move.from_document({"unit": "Z", "type": "normal", "end": {}}))
     assert err.value.field == "unit"
+
+
+def test_a_measurement_a_hair_over_its_limit_is_reported_with_the_digits_that_show_it():
+    # RULES.md 0: within means <= limit + 1e-6, so 2.000002" fails against 2"; four decimals
+    # would report it as 2.0 against 2.0
+    from rules.verdict import Finding
+
+    over = Finding("03.03", "end-of-move", False, "A", "too far", measured=2.000002, limit=2.0)
+    assert over.as_dict()["measured"] > over.as_dict()["limit"]
+    plain = Finding("03.03", "end-of-move", False, "A", "too far", measured=2.51234, limit=2.0)
+    assert plain.as_dict()["measured"] == 2.5123
