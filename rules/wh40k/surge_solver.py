@@ -214,7 +214,7 @@ class SurgeSpace:
         shapely.prepare(self._table)
         self._reach: dict[str, object] = {}
         self._static: dict[tuple[str, float], object] = {}
-        self._zone: dict[tuple[float, float], object] = {}
+        self._zone: dict[tuple, object] = {}
         self._best: dict[tuple[str, float], tuple[bool, float]] = {}
         self._floor_spots: dict[str, list[Model]] = {}
         # per surge (this object lives for one judgement or one suggestion): the ring spots per
