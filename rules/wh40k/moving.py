@@ -15,10 +15,11 @@ mode), `segment_blocker` (what stops a base on one straight segment).
 What the engine models, and what it simplifies (say so to users):
 - Each model follows its own path: the waypoints given in `move.paths`, or else the shortest
   legal ground path (rules/pathfinding.py). A straight segment is tried first.
-- Through models: friends always; enemies never on the ground, except MONSTER/VEHICLE units in a
-  normal or advance move through models that are neither (17.01), anyone through AIRCRAFT
+- Through models: friends always; enemies never on the ground, except MONSTER/VEHICLE models in
+  a normal or advance move through models that are neither (17.01), anyone through AIRCRAFT
   (23.02), and a Desperate Escape fall back through every enemy (09.07). Taking to the skies
-  passes through every model and every terrain feature (21.03).
+  passes through every model and every terrain feature (21.03). A model has its unit's
+  keywords and its own (`keywords_of`), the mover and each model it meets alike.
 - Terrain (1.5): solid features block ground moves; dense features taller than 2" are climbed
   by models that are not INFANTRY, BEASTS, SWARM or MOBILE, paying the height up and down
   (see `Navigator.climb_cost`). Exposed and light features cost nothing.
@@ -93,14 +94,21 @@ class Mode:
         return (self.skies, self.through)
 
 
-def mode_for(unit: Unit, move_type: str, declarations: Mapping[str, Any] | None = None) -> Mode:
-    """The movement mode of `unit` making a `move_type` move with these declarations."""
+def mode_for(
+    unit: Unit,
+    move_type: str,
+    declarations: Mapping[str, Any] | None = None,
+    model: Model | None = None,
+) -> Mode:
+    """The movement mode of `unit` making a `move_type` move with these declarations; with a
+    `model`, of that model, by its unit's keywords and its own (RULES.md 1.4, 1.7: a model of
+    an INFANTRY unit that is itself a MONSTER crosses smaller models as a MONSTER does)."""
     declarations = declarations or {}
     if declarations.get("take_to_the_skies"):
         return Mode(True, THROUGH_ALL, "21.03")
     if move_type == "fall-back" and fall_back_mode(unit, declarations) == "desperate-escape":
         return Mode(False, THROUGH_ALL, "09.07")
-    if move_type in ("normal", "advance") and unit.keywords & BIG:
+    if move_type in ("normal", "advance") and keywords_of(unit, model) & BIG:
         return Mode(False, THROUGH_SMALL, "17.01")
     return Mode()
 
@@ -111,15 +119,25 @@ def fall_back_mode(unit: Unit, declarations: Mapping[str, Any]) -> str:
     return str(declarations.get("fall_back_mode", default))
 
 
-def passable(mover_mode: Mode, enemy: Unit) -> str | None:
-    """The rule that lets a mover in `mover_mode` pass through `enemy`'s models, or None."""
+def passable(mover_mode: Mode, enemy: Unit, model: Model | None = None) -> str | None:
+    """The rule that lets a mover in `mover_mode` pass through `enemy`'s models (with a `model`,
+    through that one, judged by its own keywords too: RULES.md 1.4), or None."""
     if mover_mode.through == THROUGH_ALL:
         return mover_mode.through_rule
-    if enemy.has("AIRCRAFT"):
+    keywords = keywords_of(enemy, model)
+    if "AIRCRAFT" in keywords:
         return "23.02"
-    if mover_mode.through == THROUGH_SMALL and not (enemy.keywords & BIG):
+    if mover_mode.through == THROUGH_SMALL and not (keywords & BIG):
         return "17.01"
     return None
+
+
+def keywords_of(unit: Unit, model: Model | None = None) -> frozenset[str]:
+    """A model's keywords: its unit's and its own (`Model.keywords`, docs/format.md; RULES.md
+    1.7). Without a model, the unit's."""
+    if model is None or not model.keywords:
+        return unit.keywords
+    return unit.keywords | model.keywords
 
 
 def model_has(unit: Unit, model: Model, keyword: str) -> bool:
@@ -128,9 +146,10 @@ def model_has(unit: Unit, model: Model, keyword: str) -> bool:
     return keyword in unit.keywords or keyword in model.keywords
 
 
-def climbs_dense(unit: Unit) -> bool:
-    """13.06: does this unit's model have to climb tall dense features (not walk through)?"""
-    return not (unit.keywords & THROUGH_DENSE)
+def climbs_dense(unit: Unit, model: Model | None = None) -> bool:
+    """13.06: does this unit's model (with a `model`, that one, by its own keywords too) have
+    to climb tall dense features (not walk through)?"""
+    return not (keywords_of(unit, model) & THROUGH_DENSE)
 
 
 def inscribed_radius(base: Base) -> float:
@@ -156,32 +175,36 @@ def ground_obstacles(
     mode: Mode | str,
     levels: Iterable[float] | None = None,
     facing: float | None = None,
+    model: Model | None = None,
 ) -> Obstacles:
     """(hard, climbs): pathfinding obstacles for a model of `unit` with `base` moving in `mode`.
 
-    `mode` may be a `Mode` or a move type (then the unit's default mode for it). Hard: enemy
-    models it may not pass standing at one of `levels` (the mover's start and end elevations;
-    None: every enemy model), and solid terrain. Climbs: the sections of dense terrain over 2"
-    (the block of an old-shape feature; the walls, floors and enclosed parts of a layered one,
-    RULES.md 1.5) for a unit that must climb them. Everything is inflated by the base's
-    enclosing radius; with a `facing`, by the base itself held at that facing
+    `mode` may be a `Mode` or a move type (then the default mode for it). Hard: enemy
+    models it may not pass (each judged by its unit's keywords and its own) standing at one of
+    `levels` (the mover's start and end elevations; None: every enemy model), and solid
+    terrain. Climbs: the sections of dense terrain over 2" (the block of an old-shape feature;
+    the walls, floors and enclosed parts of a layered one, RULES.md 1.5) for a model that must
+    climb them (`model`'s own keywords count; without one, the unit's). Everything is inflated
+    by the base's enclosing radius; with a `facing`, by the base itself held at that facing
     (`_held_at`: where its centre may go without turning).
     """
     if isinstance(mode, str):
-        mode = mode_for(unit, mode)
+        mode = mode_for(unit, mode, model=model)
     r = base.radius
     held = _held_at(base, facing) if facing is not None else None
     hard: list[pathfinding.Obstacle] = []
     climbs: list[pathfinding.Obstacle] = []
     if mode.skies:
         return hard, climbs
-    models = [
-        m
-        for enemy in situation.enemies_of(unit)
-        if not passable(mode, enemy)
-        for m in enemy.models
-        if same_level(m.z, levels)
-    ]
+    models = []
+    for enemy in situation.enemies_of(unit):
+        blocks = not passable(mode, enemy)
+        models.extend(
+            m
+            for m in enemy.models
+            # a model's own keywords (AIRCRAFT, MONSTER) can change what it lets through
+            if (not passable(mode, enemy, m) if m.keywords else blocks) and same_level(m.z, levels)
+        )
     if held is not None:
         grow = held.grown
         discs = iter([held.disc(m.x, m.y, m.base.radius) for m in models if m.base.kind == "round"])
@@ -201,7 +224,7 @@ def ground_obstacles(
     for m in models:
         shape = next(discs) if m.base.kind == "round" else grow(m.footprint)
         hard.append(pathfinding.Obstacle(("model", m.id, m.x, m.y, m.facing, m.base), shape))
-    climber = climbs_dense(unit)
+    climber = climbs_dense(unit, model)
     for t in situation.terrain:
         key = ("terrain", t.id, t.points, t.category, t.height, t.solid)
         if t.solid:
@@ -264,17 +287,21 @@ def _cached_obstacles(
     mode: Mode,
     levels: Iterable[float] | None = None,
     facing: float | None = None,
+    model: Model | None = None,
 ) -> Obstacles:
-    """`ground_obstacles`, built once per situation, unit, base, mode, levels and facing
-    (inflating every enemy base costs more than judging a whole move)."""
+    """`ground_obstacles`, built once per situation, unit, base, mode, levels, facing and
+    whether the model climbs dense terrain (inflating every enemy base costs more than judging
+    a whole move)."""
     cache = situation_cache(situation)
     if levels is not None:
         levels = tuple(sorted({round(z, 6) for z in levels}))
         if all(same_level(m.z, levels) for e in situation.enemies_of(unit) for m in e.models):
             levels = None  # every enemy stands at these levels: share the cache entry
-    key = ("obstacles", unit.id, base, mode.key, levels, facing)
+    climber = climbs_dense(unit, model)
+    key = ("obstacles", unit.id, base, mode.key, levels, facing, climber)
     if key not in cache:
-        cache[key] = ground_obstacles(situation, unit, base, mode, levels, facing)
+        # the model matters only through `climber` (its mode is already in `mode`)
+        cache[key] = ground_obstacles(situation, unit, base, mode, levels, facing, model)
     obstacles: Obstacles = cache[key]
     return obstacles
 
@@ -343,16 +370,18 @@ def navigator_for(
     mode: Mode | str,
     levels: Iterable[float] | None = None,
     facing: float | None = None,
+    model: Model | None = None,
 ) -> pathfinding.Navigator:
     """The cached navigator for this board, base and mode (see rules/pathfinding.py); `levels`
     are the mover's elevations (only enemy models standing there block it, RULES.md 1.5; None:
     every enemy model). With a `facing` (a base that is not round), for the base held at that
     facing instead of its enclosing circle: the table's edges are then obstacles too, as far
-    in as the base reaches at that facing."""
+    in as the base reaches at that facing. With the moving `model`, its own keywords count for
+    the dense terrain it climbs (without one, the unit's)."""
     if isinstance(mode, str):
-        mode = mode_for(unit, mode)
+        mode = mode_for(unit, mode, model=model)
     if facing is not None and base.kind != "round":
-        hard, climbs = _cached_obstacles(situation, unit, base, mode, levels, facing)
+        hard, climbs = _cached_obstacles(situation, unit, base, mode, levels, facing, model)
         w, h = situation.table.width, situation.table.height
         x0, y0, x1, y1 = base.footprint(0.0, 0.0, facing).bounds
         edges = [
@@ -369,7 +398,7 @@ def navigator_for(
             ),
         ]
         return pathfinding.navigator(w, h, 0.0, hard, climbs)
-    hard, climbs = _cached_obstacles(situation, unit, base, mode, levels)
+    hard, climbs = _cached_obstacles(situation, unit, base, mode, levels, model=model)
     snap = pathfinding.DEFAULT_SNAP + (base.radius - inscribed_radius(base))
     return pathfinding.navigator(
         situation.table.width, situation.table.height, base.radius, hard, climbs, snap=snap
@@ -385,12 +414,12 @@ def reachable_region(
     model = situation.model(model_id)
     unit = situation.unit(model.unit)
     if isinstance(mode, str):
-        mode = mode_for(unit, mode)
+        mode = mode_for(unit, mode, model=model)
     if mode.skies:
         r = model.base.radius
         table = box(r, r, situation.table.width - r, situation.table.height - r)
         return Point(model.x, model.y).buffer(max_distance, quad_segs=16).intersection(table)
-    nav = navigator_for(situation, unit, model.base, mode)
+    nav = navigator_for(situation, unit, model.base, mode, model=model)
     return nav.reachable_region((model.x, model.y), max_distance)
 
 
@@ -607,10 +636,12 @@ def _trace(
             if hit is None:
                 # the enemy models near the segment, unit by unit in order
                 for k in bases.near(a, b, start.base.radius).tolist():
+                    m = bases.models[k]
                     rule = rules[bases.owner[k]]
+                    if m.keywords:  # its own keywords (AIRCRAFT, MONSTER) count too (1.4)
+                        rule = passable(mode, bases.units[bases.owner[k]], m)
                     if rule is not None and mode.skies:
                         continue  # flying over: nothing to record
-                    m = bases.models[k]
                     if not same_level(m.z, (start.z, end.z)):
                         continue  # 1.5: bases on other levels are not in the way
                     if segment_blocker(start.base, a, b, facing, other=m):
@@ -696,7 +727,7 @@ def _ground_path(
 ) -> PlannedPath:
     """`plan_path` on the ground, before the floors-to-floor check."""
     a, b = (start.x, start.y), (end.x, end.y)
-    need_climb = climbs_dense(unit) and any(
+    need_climb = climbs_dense(unit, start) and any(
         t.category == "dense" and not t.solid and t.height > DENSE_CLIMB_HEIGHT + EPSILON
         for t in situation.terrain
     )
@@ -704,9 +735,9 @@ def _ground_path(
         pts = [a, *[(p[0], p[1]) for p in given], b]
         horizontal = sum(math.dist(p, q) for p, q in pairwise(pts))
         vertical = (
-            navigator_for(situation, unit, start.base, mode, (start.z, end.z)).climb_cost(
-                pts, start.z, end.z
-            )
+            navigator_for(
+                situation, unit, start.base, mode, (start.z, end.z), model=start
+            ).climb_cost(pts, start.z, end.z)
             if need_climb
             else abs(end.z - start.z)
         )
@@ -716,11 +747,11 @@ def _ground_path(
     if blocked is None:
         if not need_climb:
             return straight, math.dist(a, b), abs(end.z - start.z), True
-        nav = navigator_for(situation, unit, start.base, mode, (start.z, end.z))
+        nav = navigator_for(situation, unit, start.base, mode, (start.z, end.z), model=start)
         vertical = nav.climb_cost(straight, start.z, end.z)
         if vertical <= abs(end.z - start.z) + EPSILON:
             return straight, math.dist(a, b), vertical, True
-    nav = navigator_for(situation, unit, start.base, mode, (start.z, end.z))
+    nav = navigator_for(situation, unit, start.base, mode, (start.z, end.z), model=start)
     found = nav.shortest_path(a, b, start.z, end.z)
     best = _planned(found) if found is not None else None
     if start.base.kind != "round" and limit is not None:
@@ -745,7 +776,9 @@ def _held_path(
     its end facing, then at its start facing (as every path is swept, `_trace`), if clear and
     on the table and shorter than `best`."""
     for facing in dict.fromkeys((end.facing, start.facing)):
-        nav = navigator_for(situation, unit, start.base, mode, (start.z, end.z), facing)
+        nav = navigator_for(
+            situation, unit, start.base, mode, (start.z, end.z), facing, model=start
+        )
         found = nav.shortest_path((start.x, start.y), (end.x, end.y), start.z, end.z)
         if found is None or (best is not None and found[0] >= best[1] + best[2] - EPSILON):
             continue
@@ -793,15 +826,8 @@ def judge_move(
     ok = True
     # 21.03 (RULES.md 1.7): in a unit where only some models have FLY, the others move on the
     # ground as the move type lets them (the 2" reduction still applies to the whole move).
-    on_foot = (
-        mode_for(
-            unit,
-            move.type,
-            {k: v for k, v in move.declarations.items() if k != "take_to_the_skies"},
-        )
-        if mode.skies
-        else mode
-    )
+    on_foot_declarations = {k: v for k, v in move.declarations.items() if k != "take_to_the_skies"}
+    on_foot = mode_for(unit, move.type, on_foot_declarations) if mode.skies else mode
     mixed_fly = (
         mode.skies and not unit.has("FLY") and any(model_has(unit, m, "FLY") for m in unit.models)
     )
@@ -811,6 +837,10 @@ def judge_move(
         model_mode = (
             on_foot if mode.skies and mixed_fly and not model_has(unit, start, "FLY") else mode
         )
+        if start.keywords and model_mode.through == THROUGH_NONE:
+            # 17.01 (RULES.md 1.4, 1.7): a model that is a MONSTER or VEHICLE by its own
+            # keyword crosses smaller models although its unit mates may not.
+            model_mode = mode_for(unit, move.type, on_foot_declarations, start)
         pts, horizontal, vertical, found = plan_path(
             situation, unit, start, end, model_mode, tuple(given) if given else None, max_distance
         )
@@ -1335,6 +1365,7 @@ __all__ = [
     "fall_back_mode",
     "ground_obstacles",
     "judge_move",
+    "keywords_of",
     "level_change",
     "floor_reach",
     "level_text",
