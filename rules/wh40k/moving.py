@@ -507,6 +507,9 @@ class ModelMove:
     vertical: float
     found_path: bool = True  # False when no legal path exists (the straight line is reported)
     passed_through: tuple[tuple[str, str], ...] = ()  # (enemy model id, rule allowing it)
+    #: Ids of the dense features with a section over 2" the path climbs (RULES.md 1.5: their
+    #: upper floors are barred), found only for a model ending above the table.
+    climbed: tuple[str, ...] = ()
 
     @property
     def distance(self) -> float:
@@ -716,6 +719,32 @@ def plan_path(
     return pts, horizontal, vertical, found
 
 
+def climbed_features(
+    situation: Situation,
+    unit: Unit,
+    start: Model,
+    end: Model,
+    pts: Sequence[Waypoint],
+    mode: Mode,
+) -> tuple[str, ...]:
+    """RULES.md 1.5: the ids of the dense features whose sections over 2" a ground path climbs
+    (the climb sections `plan_path` paid for), for a model that climbs them; none in the
+    skies (21.03: a flyer does not climb)."""
+    if mode.skies or not climbs_dense(unit, start) or not _tall_dense(situation):
+        return ()
+    nav = navigator_for(situation, unit, start.base, mode, (start.z, end.z), model=start)
+    # an obstacle's key is ("terrain" | "terrain-part", feature id, ...)
+    return tuple(dict.fromkeys(str(c.key[1]) for c in nav.climbed(pts)))
+
+
+def _tall_dense(situation: Situation) -> bool:
+    """Is there a dense feature over 2" tall (not solid) on the table, something to climb?"""
+    return any(
+        t.category == "dense" and not t.solid and t.height > DENSE_CLIMB_HEIGHT + EPSILON
+        for t in situation.terrain
+    )
+
+
 def _ground_path(
     situation: Situation,
     unit: Unit,
@@ -727,10 +756,7 @@ def _ground_path(
 ) -> PlannedPath:
     """`plan_path` on the ground, before the floors-to-floor check."""
     a, b = (start.x, start.y), (end.x, end.y)
-    need_climb = climbs_dense(unit, start) and any(
-        t.category == "dense" and not t.solid and t.height > DENSE_CLIMB_HEIGHT + EPSILON
-        for t in situation.terrain
-    )
+    need_climb = climbs_dense(unit, start) and _tall_dense(situation)
     if given:
         pts = [a, *[(p[0], p[1]) for p in given], b]
         horizontal = sum(math.dist(p, q) for p, q in pairwise(pts))
@@ -854,6 +880,9 @@ def judge_move(
             vertical,
             found and blocked is None,
             through,
+            climbed_features(situation, unit, start, end, pts, model_mode)
+            if end.z > EPSILON and vertical > EPSILON
+            else (),
         )
         outcome.models[start.id] = mm
         outcome.placements[start.id] = end
@@ -1193,25 +1222,25 @@ def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Ve
             limit=tolerance if floors else None,
         )
         features = [t for _, t in floors]
-    dense = [t.id for t in features if t.category == "dense"]
-    # Only a climb over a section taller than 2" bars the upper floors (RULES.md 1.5): the floor
-    # it ends on is itself such a section, or the path paid more than the change of level (it
-    # climbed over one on the way). A MONSTER may step up onto a 1.5" platform.
-    climbed_tall = mm.vertical > EPSILON and (
-        a.z > DENSE_CLIMB_HEIGHT + EPSILON or mm.vertical > abs(a.z - mm.start.z) + EPSILON
-    )
-    if dense and not keywords & THROUGH_DENSE and climbed_tall:
+    # Only a climb over a section taller than 2" bars the upper floors (RULES.md 1.5), and only
+    # of the feature climbed: the floor it ends on is itself such a section, or the path climbed
+    # one of that feature on the way (`ModelMove.climbed`). A MONSTER may step up onto a 1.5"
+    # platform, or onto a low floor of a ruin beside the one whose wall it climbed.
+    climbed = set(mm.climbed)
+    if mm.vertical > EPSILON and _climbs_tall(mm.start.z, a.z):
+        climbed.update(t.id for t in features)
+    barred = [t.id for t in features if t.category == "dense" and t.id in climbed]
+    if barred and not keywords & THROUGH_DENSE and mm.vertical > EPSILON:
         ok &= verdict.check(
             rule="13.06",
             stage="end-of-move",
             passed=False,
             subject=a.id,
             text=(
-                f"{named(a)} had to climb {fmt(mm.vertical)}{u} over {dense[0]} in this move, "
-                "and only "
+                f"{named(a)} had to climb over {barred[0]} (a section taller than "
+                f"{fmt(DENSE_CLIMB_HEIGHT)}{u}), and only "
                 "INFANTRY, BEASTS, SWARM and MOBILE models may end on a dense feature's upper "
-                "floors "
-                "after climbing it."
+                "floors after climbing it."
             ),
             measured=mm.vertical,
             limit=0.0,
@@ -1360,6 +1389,7 @@ __all__ = [
     "MoveOutcome",
     "MoveVerdict",
     "article",
+    "climbed_features",
     "climbs_dense",
     "end_placement",
     "fall_back_mode",
