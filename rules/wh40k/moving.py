@@ -1171,9 +1171,16 @@ def overhang(footprint: Any, surfaces: Sequence[Any]) -> float:
     return float(gaps.max())
 
 
+def on_block_top(z: float, height: float) -> bool:
+    """RULES.md 1.5: does a model `z` up stand on the top of the old-shape features under it,
+    the tallest `height` of them (one block each: no level part-way up, and standing on a lower
+    one's top it would be part-way up the taller)?"""
+    return abs(z - height) <= EPSILON
+
+
 def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Verdict) -> bool:
-    """RULES.md 1.5: ending above the table. On an old-shape feature (a block) the model may
-    stand at any height up to the block's top, as it always could; wherever a layered feature
+    """RULES.md 1.5: ending above the table. On old-shape features (blocks) the model stands
+    on the top of the tallest under its base (`on_block_top`); wherever a layered feature
     (walls, floors) is under the base it must stand at the height of a floor (or of the top of
     a wall or an enclosed part), stable: its whole base over that surface, with no overhang
     beyond PLACEMENT_TOLERANCE. A model that is not INFANTRY, BEASTS, SWARM or MOBILE and had to
@@ -1184,22 +1191,23 @@ def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Ve
     ok = True
     layered = any(t.layered and t.footprint.intersects(a.footprint) for t in situation.terrain)
     if not layered:
-        height = max(
-            (t.height for t in situation.terrain if t.footprint.intersects(a.footprint)),
-            default=0.0,
-        )
+        features = [t for t in situation.terrain if t.footprint.intersects(a.footprint)]
+        height = max((t.height for t in features), default=0.0)
+        tallest = max(features, key=lambda t: t.height).id if features else None
         ok &= verdict.check(
             rule="13.06",
             stage="end-of-move",
-            passed=a.z <= height + EPSILON,
+            passed=on_block_top(a.z, height),
             subject=a.id,
-            pass_text=f"{named(a)} ends {fmt(a.z)}{u} up, on a feature {fmt(height)}{u} tall.",
+            pass_text=f"{named(a)} ends {fmt(a.z)}{u} up, on top of {tallest}.",
             fail_text=f"{named(a)} would end {fmt(a.z)}{u} up, but the terrain under it is only "
-            f"{fmt(height)}{u} tall: a model cannot float.",
+            f"{fmt(height)}{u} tall: a model cannot float."
+            if a.z > height
+            else f"{named(a)} would end {fmt(a.z)}{u} up, part-way up {tallest} "
+            f"({fmt(height)}{u} tall, one block): a model stands on its top or on the table.",
             measured=a.z,
             limit=height,
         )
-        features = [t for t in situation.terrain if t.footprint.intersects(a.footprint)]
     else:
         floors = _floors_at(situation, a.z, a.footprint)
         hang = overhang(a.footprint, [shape for shape, _ in floors]) if floors else math.inf
@@ -1290,10 +1298,10 @@ def _through_walls(situation: Situation, model: Model) -> list[str]:
 def may_stand(situation: Situation, unit: Unit, spot: Model, start: Model | None = None) -> bool:
     """RULES.md 1.5, for the "if it can" searches: may a model of `unit` end at `spot` (x, y, z)?
     Never through a low enclosed part; above the table only for INFANTRY, BEASTS, SWARM, FLY and
-    MONSTER models, no higher than the top of an old-shape block, or stable on a floor at
-    exactly that height (layered); a model that climbs dense terrain (not INFANTRY, BEASTS,
-    SWARM, MOBILE) only on the level it started on or on a floor of 2" or less; never partway
-    through a wall (1.3). The same tests as the end-of-move checks."""
+    MONSTER models, on the top of the old-shape blocks under it (`on_block_top`), or stable on
+    a floor at exactly that height (layered); a model that climbs dense terrain (not INFANTRY,
+    BEASTS, SWARM, MOBILE) only on the level it started on or on a floor of 2" or less; never
+    partway through a wall (1.3). The same tests as the end-of-move checks."""
     if _through_enclosed(situation, spot) or _through_walls(situation, spot):
         return False
     if spot.z <= EPSILON:
@@ -1311,7 +1319,7 @@ def may_stand(situation: Situation, unit: Unit, spot: Model, start: Model | None
         if _boxes_meet(t_box, box) and t.footprint.intersects(footprint)
     ]
     if not any(t.layered for t in under):
-        if spot.z > max((t.height for t in under), default=0.0) + EPSILON:
+        if not on_block_top(spot.z, max((t.height for t in under), default=0.0)):
             return False
         dense = [t for t in under if t.category == "dense"]
     else:

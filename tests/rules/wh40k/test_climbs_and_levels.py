@@ -3,8 +3,9 @@ where a model may stand above the table, and which enemy bases are in the way on
 a path. Positions and distances worked by hand (32 mm base: radius 0.630"; 60 mm: 1.181")."""
 
 from rules import adjudicate
+from rules.wh40k.moving import may_stand
 
-from .scenarios import model, move, rect, situation, unit
+from .scenarios import model, move, rect, situation, terrain, unit
 from .test_terrain_3d import ruin
 
 
@@ -51,3 +52,24 @@ def test_a_monster_that_climbed_a_features_wall_may_not_end_on_its_floor():
     assert failures(v) == [("13.06", "end-of-move", "M1")]
     assert "R" in texts(v)[0]
     assert v.models["M1"]["distance_moved"] == 17.0
+
+
+# -- 1.5: on an old-shape feature a model stands on its top -----------------------------------
+def test_on_an_old_shape_block_a_model_stands_on_its_top_not_part_way_up():
+    # A dense block 3" tall (no walls or floors: one block), x 20..26, y 8..14. A1 (INFANTRY,
+    # M 10) from (17, 11) to (23, 11): 6" across, its base wholly over the block. On its top
+    # (z = 3) it moves 6 + 3 = 9" of 10; at z = 1.5 it would stand inside the block, part-way
+    # up, which is no floor (13.06, end-of-move); at 3.5 it would float above it.
+    block = terrain("B", rect(20, 8, 26, 14), height=3)
+    s = situation([unit("A", "red", [model("A1", 17, 11)], move=10)], [block])
+    a1 = s.model("A1")
+    for z, legal in ((3.0, True), (1.5, False), (3.5, False)):
+        v = adjudicate(s, move("A", "normal", {"A1": {"x": 23, "y": 11, "z": z}}))
+        assert v.legal is legal, (z, texts(v))
+        assert may_stand(s, s.unit("A"), a1.placed(23, 11, z), a1) is legal, z
+        if not legal:
+            assert failures(v) == [("13.06", "end-of-move", "A1")], z
+            finding = v.failures[0]
+            assert (finding.measured, finding.limit) == (z, 3.0)
+    v = adjudicate(s, move("A", "normal", {"A1": {"x": 23, "y": 11, "z": 1.5}}))
+    assert "part-way up" in texts(v)[0]
