@@ -29,6 +29,8 @@ What the engine models, and what it simplifies (say so to users):
   (`_held_path`).
 - Elevation changes of INFANTRY and the like on a ruin (z) count as |z_end - z_start|; a path
   that leaves the floors on the way (ruin to ruin over open ground) pays the way down and up.
+- Enemy bases are in the way only on the model's level, stretch by stretch (`_trace`,
+  `_stretches`); the path search avoids those on the start's and end's levels (cautious).
 """
 
 from __future__ import annotations
@@ -593,6 +595,44 @@ def _check_ids(unit: Unit, move: Move) -> None:
             raise InvalidInput(f"paths.{mid}", f"{mid!r} is not a model of unit {named(unit)}")
 
 
+def _stretches(
+    situation: Situation, a: Waypoint, b: Waypoint, za: float, zb: float
+) -> list[tuple[Waypoint, Waypoint, tuple[float, ...]]]:
+    """RULES.md 1.5: the stretches of the segment a-b from level `za` to level `zb`, each with
+    the level the model moves on there: one stretch on one level; between two levels, the model
+    climbs at the higher level's edge, so it is on the higher level where its centre is over a
+    surface that high and on the lower one elsewhere (a point where it climbs ends a stretch of
+    each)."""
+    if abs(za - zb) <= EPSILON:
+        return [(a, b, (za,))]
+    low, high = min(za, zb), max(za, zb)
+    cache = situation_cache(situation)
+    key = ("surfaces_from", round(high, 6))
+    if key not in cache:
+        cache[key] = unary_union(
+            [
+                shape
+                for t in situation.terrain
+                for shape, h in t.standing_levels
+                if h >= high - EPSILON
+            ]
+        )
+    surfaces = cache[key]
+    segment = _segment_geometry(a, b)
+    if surfaces.is_empty or isinstance(segment, Point):
+        return [(a, b, (low, high))]
+    out: list[tuple[Waypoint, Waypoint, tuple[float, ...]]] = []
+    for part, level in (
+        (segment.intersection(surfaces), high),
+        (segment.difference(surfaces), low),
+    ):
+        for piece in getattr(part, "geoms", [part]):
+            if isinstance(piece, LineString) and not piece.is_empty:
+                coords = piece.coords
+                out.append((coords[0][:2], coords[-1][:2], (level,)))
+    return out or [(a, b, (low, high))]
+
+
 def _trace(
     situation: Situation,
     unit: Unit,
@@ -600,10 +640,25 @@ def _trace(
     end: Model,
     waypoints: Sequence[Waypoint],
     mode: Mode,
+    given: Sequence[Sequence[float]] | None = None,
 ) -> tuple[tuple[str, str] | None, tuple[tuple[str, str], ...], bool]:
     """Check a path segment by segment: (first blocking thing or None, passed-through list,
-    table edge ok)."""
+    table edge ok).
+
+    Enemy bases are in the way only on the model's level (RULES.md 1.5), stretch by stretch
+    (`_stretches`): each point's level is the start's and end's elevation and the z the player
+    gave a waypoint (`given`, when it is above 0). A point of unknown level (a waypoint given at
+    0 or without z, which stands on whatever is under it, or a corner of a path the engine
+    found) is taken to be on the start's and end's levels both, as cautious as before."""
     blocked = None
+    if len(waypoints) == 2:
+        heights: list[float | None] = [start.z, end.z]
+    else:
+        inner: list[float | None] = [None] * (len(waypoints) - 2)
+        if given is not None and len(given) == len(inner):
+            inner = [p[2] if len(p) > 2 and p[2] > EPSILON else None for p in given]
+        heights = [start.z, *inner, end.z]
+    either = (start.z, end.z)
     through: dict[str, str] = {}
     # The base is on the table at its start facing where it starts and at its end facing where
     # it ends; on the way it may turn freely, so either facing will do at a waypoint.
@@ -621,7 +676,12 @@ def _trace(
     solids = (
         [] if mode.skies else [(t, bounds) for t, bounds in terrain_bounds(situation) if t.solid]
     )
-    for a, b in pairwise(waypoints):
+    for (a, za), (b, zb) in pairwise(zip(waypoints, heights, strict=True)):
+        if za is None or zb is None:
+            known = tuple(z for z in (za, zb) if z is not None)
+            stretches = [(a, b, either + known)]
+        else:
+            stretches = _stretches(situation, a, b, za, zb)
         for facing in dict.fromkeys((end.facing, start.facing)):
             hit = None
             reach = start.base.radius
@@ -636,22 +696,24 @@ def _trace(
                 if segment_blocker(start.base, a, b, facing, footprint=t.footprint):
                     hit = ("terrain", t.id)
                     break
-            if hit is None:
-                # the enemy models near the segment, unit by unit in order
-                for k in bases.near(a, b, start.base.radius).tolist():
+            # the enemy models near each stretch, unit by unit in order
+            for p, q, levels in stretches if hit is None else ():
+                for k in bases.near(p, q, start.base.radius).tolist():
                     m = bases.models[k]
                     rule = rules[bases.owner[k]]
                     if m.keywords:  # its own keywords (AIRCRAFT, MONSTER) count too (1.4)
                         rule = passable(mode, bases.units[bases.owner[k]], m)
                     if rule is not None and mode.skies:
                         continue  # flying over: nothing to record
-                    if not same_level(m.z, (start.z, end.z)):
+                    if not same_level(m.z, levels):
                         continue  # 1.5: bases on other levels are not in the way
-                    if segment_blocker(start.base, a, b, facing, other=m):
+                    if segment_blocker(start.base, p, q, facing, other=m):
                         if rule is None:
                             hit = ("model", m.id)
                             break
                         through[m.id] = rule
+                if hit is not None:
+                    break
             if hit is None or start.base.kind == "round":
                 break
         if hit is not None:
@@ -870,7 +932,9 @@ def judge_move(
         pts, horizontal, vertical, found = plan_path(
             situation, unit, start, end, model_mode, tuple(given) if given else None, max_distance
         )
-        blocked, through, edge_ok = _trace(situation, unit, start, end, pts, model_mode)
+        blocked, through, edge_ok = _trace(
+            situation, unit, start, end, pts, model_mode, tuple(given) if given else None
+        )
         mm = ModelMove(
             start.id,
             start,
