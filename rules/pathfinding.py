@@ -651,6 +651,15 @@ class Navigator:
             total += abs(h - z_end) if at_end else h
         return total
 
+    def climbed(self, waypoints: Sequence) -> list[Obstacle]:
+        """The climb features a path crosses (its centre over their inflated interiors, as
+        `climb_cost` counts them), in the order of `climbs`: who the climbing belongs to."""
+        pts = [(float(p[0]), float(p[1])) for p in waypoints]
+        if self._climb_tree is None or len(pts) < 2:
+            return []
+        found = self._climb_tree.query(LineString(pts), predicate="intersects")
+        return [self.climbs[k] for k in sorted(found.tolist())]
+
     def path_cost(
         self, waypoints: Sequence, z_start: float = 0.0, z_end: float = 0.0
     ) -> tuple[float, float]:

@@ -1073,6 +1073,12 @@ def reach(situation: Situation, move: Move) -> list[tuple[Any, str]]:
         raise InvalidInput("dice", f"the {move.type} roll sets how far the unit can go")
     max_distance = _max_distance(situation, unit, move, Verdict(move={}), Dice(move.dice))
     mode = mode_for(unit, move.type, move.declarations)
-    regions = [reachable_region(situation, m.id, max_distance, mode) for m in unit.models]
+    # each model by its own keywords too (a MONSTER of an INFANTRY unit crosses infantry)
+    regions = [
+        reachable_region(
+            situation, m.id, max_distance, mode_for(unit, move.type, move.declarations, m)
+        )
+        for m in unit.models
+    ]
     ground = [(shapely.union_all(regions), "skies" if mode.skies else "ground")]
     return ground if mode.skies else ground + floor_reach(situation, unit, max_distance)

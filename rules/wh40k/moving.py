@@ -15,10 +15,11 @@ mode), `segment_blocker` (what stops a base on one straight segment).
 What the engine models, and what it simplifies (say so to users):
 - Each model follows its own path: the waypoints given in `move.paths`, or else the shortest
   legal ground path (rules/pathfinding.py). A straight segment is tried first.
-- Through models: friends always; enemies never on the ground, except MONSTER/VEHICLE units in a
-  normal or advance move through models that are neither (17.01), anyone through AIRCRAFT
+- Through models: friends always; enemies never on the ground, except MONSTER/VEHICLE models in
+  a normal or advance move through models that are neither (17.01), anyone through AIRCRAFT
   (23.02), and a Desperate Escape fall back through every enemy (09.07). Taking to the skies
-  passes through every model and every terrain feature (21.03).
+  passes through every model and every terrain feature (21.03). A model has its unit's
+  keywords and its own (`keywords_of`), the mover and each model it meets alike.
 - Terrain (1.5): solid features block ground moves; dense features taller than 2" are climbed
   by models that are not INFANTRY, BEASTS, SWARM or MOBILE, paying the height up and down
   (see `Navigator.climb_cost`). Exposed and light features cost nothing.
@@ -28,6 +29,8 @@ What the engine models, and what it simplifies (say so to users):
   (`_held_path`).
 - Elevation changes of INFANTRY and the like on a ruin (z) count as |z_end - z_start|; a path
   that leaves the floors on the way (ruin to ruin over open ground) pays the way down and up.
+- Enemy bases are in the way only on the model's level, stretch by stretch (`_trace`,
+  `_stretches`); the path search avoids those on the start's and end's levels (cautious).
 """
 
 from __future__ import annotations
@@ -93,14 +96,21 @@ class Mode:
         return (self.skies, self.through)
 
 
-def mode_for(unit: Unit, move_type: str, declarations: Mapping[str, Any] | None = None) -> Mode:
-    """The movement mode of `unit` making a `move_type` move with these declarations."""
+def mode_for(
+    unit: Unit,
+    move_type: str,
+    declarations: Mapping[str, Any] | None = None,
+    model: Model | None = None,
+) -> Mode:
+    """The movement mode of `unit` making a `move_type` move with these declarations; with a
+    `model`, of that model, by its unit's keywords and its own (RULES.md 1.4, 1.7: a model of
+    an INFANTRY unit that is itself a MONSTER crosses smaller models as a MONSTER does)."""
     declarations = declarations or {}
     if declarations.get("take_to_the_skies"):
         return Mode(True, THROUGH_ALL, "21.03")
     if move_type == "fall-back" and fall_back_mode(unit, declarations) == "desperate-escape":
         return Mode(False, THROUGH_ALL, "09.07")
-    if move_type in ("normal", "advance") and unit.keywords & BIG:
+    if move_type in ("normal", "advance") and keywords_of(unit, model) & BIG:
         return Mode(False, THROUGH_SMALL, "17.01")
     return Mode()
 
@@ -111,15 +121,25 @@ def fall_back_mode(unit: Unit, declarations: Mapping[str, Any]) -> str:
     return str(declarations.get("fall_back_mode", default))
 
 
-def passable(mover_mode: Mode, enemy: Unit) -> str | None:
-    """The rule that lets a mover in `mover_mode` pass through `enemy`'s models, or None."""
+def passable(mover_mode: Mode, enemy: Unit, model: Model | None = None) -> str | None:
+    """The rule that lets a mover in `mover_mode` pass through `enemy`'s models (with a `model`,
+    through that one, judged by its own keywords too: RULES.md 1.4), or None."""
     if mover_mode.through == THROUGH_ALL:
         return mover_mode.through_rule
-    if enemy.has("AIRCRAFT"):
+    keywords = keywords_of(enemy, model)
+    if "AIRCRAFT" in keywords:
         return "23.02"
-    if mover_mode.through == THROUGH_SMALL and not (enemy.keywords & BIG):
+    if mover_mode.through == THROUGH_SMALL and not (keywords & BIG):
         return "17.01"
     return None
+
+
+def keywords_of(unit: Unit, model: Model | None = None) -> frozenset[str]:
+    """A model's keywords: its unit's and its own (`Model.keywords`, docs/format.md; RULES.md
+    1.7). Without a model, the unit's."""
+    if model is None or not model.keywords:
+        return unit.keywords
+    return unit.keywords | model.keywords
 
 
 def model_has(unit: Unit, model: Model, keyword: str) -> bool:
@@ -128,9 +148,10 @@ def model_has(unit: Unit, model: Model, keyword: str) -> bool:
     return keyword in unit.keywords or keyword in model.keywords
 
 
-def climbs_dense(unit: Unit) -> bool:
-    """13.06: does this unit's model have to climb tall dense features (not walk through)?"""
-    return not (unit.keywords & THROUGH_DENSE)
+def climbs_dense(unit: Unit, model: Model | None = None) -> bool:
+    """13.06: does this unit's model (with a `model`, that one, by its own keywords too) have
+    to climb tall dense features (not walk through)?"""
+    return not (keywords_of(unit, model) & THROUGH_DENSE)
 
 
 def inscribed_radius(base: Base) -> float:
@@ -156,32 +177,36 @@ def ground_obstacles(
     mode: Mode | str,
     levels: Iterable[float] | None = None,
     facing: float | None = None,
+    model: Model | None = None,
 ) -> Obstacles:
     """(hard, climbs): pathfinding obstacles for a model of `unit` with `base` moving in `mode`.
 
-    `mode` may be a `Mode` or a move type (then the unit's default mode for it). Hard: enemy
-    models it may not pass standing at one of `levels` (the mover's start and end elevations;
-    None: every enemy model), and solid terrain. Climbs: the sections of dense terrain over 2"
-    (the block of an old-shape feature; the walls, floors and enclosed parts of a layered one,
-    RULES.md 1.5) for a unit that must climb them. Everything is inflated by the base's
-    enclosing radius; with a `facing`, by the base itself held at that facing
+    `mode` may be a `Mode` or a move type (then the default mode for it). Hard: enemy
+    models it may not pass (each judged by its unit's keywords and its own) standing at one of
+    `levels` (the mover's start and end elevations; None: every enemy model), and solid
+    terrain. Climbs: the sections of dense terrain over 2" (the block of an old-shape feature;
+    the walls, floors and enclosed parts of a layered one, RULES.md 1.5) for a model that must
+    climb them (`model`'s own keywords count; without one, the unit's). Everything is inflated
+    by the base's enclosing radius; with a `facing`, by the base itself held at that facing
     (`held_at`: where its centre may go without turning).
     """
     if isinstance(mode, str):
-        mode = mode_for(unit, mode)
+        mode = mode_for(unit, mode, model=model)
     r = base.radius
     held = held_at(base, facing) if facing is not None else None
     hard: list[pathfinding.Obstacle] = []
     climbs: list[pathfinding.Obstacle] = []
     if mode.skies:
         return hard, climbs
-    models = [
-        m
-        for enemy in situation.enemies_of(unit)
-        if not passable(mode, enemy)
-        for m in enemy.models
-        if same_level(m.z, levels)
-    ]
+    models = []
+    for enemy in situation.enemies_of(unit):
+        blocks = not passable(mode, enemy)
+        models.extend(
+            m
+            for m in enemy.models
+            # a model's own keywords (AIRCRAFT, MONSTER) can change what it lets through
+            if (not passable(mode, enemy, m) if m.keywords else blocks) and same_level(m.z, levels)
+        )
     if held is not None:
         grow = held.grown
         discs = iter([held.disc(m.x, m.y, m.base.radius) for m in models if m.base.kind == "round"])
@@ -201,7 +226,7 @@ def ground_obstacles(
     for m in models:
         shape = next(discs) if m.base.kind == "round" else grow(m.footprint)
         hard.append(pathfinding.Obstacle(("model", m.id, m.x, m.y, m.facing, m.base), shape))
-    climber = climbs_dense(unit)
+    climber = climbs_dense(unit, model)
     for t in situation.terrain:
         key = ("terrain", t.id, t.points, t.category, t.height, t.solid)
         if t.solid:
@@ -266,17 +291,21 @@ def _cached_obstacles(
     mode: Mode,
     levels: Iterable[float] | None = None,
     facing: float | None = None,
+    model: Model | None = None,
 ) -> Obstacles:
-    """`ground_obstacles`, built once per situation, unit, base, mode, levels and facing
-    (inflating every enemy base costs more than judging a whole move)."""
+    """`ground_obstacles`, built once per situation, unit, base, mode, levels, facing and
+    whether the model climbs dense terrain (inflating every enemy base costs more than judging
+    a whole move)."""
     cache = situation_cache(situation)
     if levels is not None:
         levels = tuple(sorted({round(z, 6) for z in levels}))
         if all(same_level(m.z, levels) for e in situation.enemies_of(unit) for m in e.models):
             levels = None  # every enemy stands at these levels: share the cache entry
-    key = ("obstacles", unit.id, base, mode.key, levels, facing)
+    climber = climbs_dense(unit, model)
+    key = ("obstacles", unit.id, base, mode.key, levels, facing, climber)
     if key not in cache:
-        cache[key] = ground_obstacles(situation, unit, base, mode, levels, facing)
+        # the model matters only through `climber` (its mode is already in `mode`)
+        cache[key] = ground_obstacles(situation, unit, base, mode, levels, facing, model)
     obstacles: Obstacles = cache[key]
     return obstacles
 
@@ -345,16 +374,18 @@ def navigator_for(
     mode: Mode | str,
     levels: Iterable[float] | None = None,
     facing: float | None = None,
+    model: Model | None = None,
 ) -> pathfinding.Navigator:
     """The cached navigator for this board, base and mode (see rules/pathfinding.py); `levels`
     are the mover's elevations (only enemy models standing there block it, RULES.md 1.5; None:
     every enemy model). With a `facing` (a base that is not round), for the base held at that
     facing instead of its enclosing circle: the table's edges are then obstacles too, as far
-    in as the base reaches at that facing."""
+    in as the base reaches at that facing. With the moving `model`, its own keywords count for
+    the dense terrain it climbs (without one, the unit's)."""
     if isinstance(mode, str):
-        mode = mode_for(unit, mode)
+        mode = mode_for(unit, mode, model=model)
     if facing is not None and base.kind != "round":
-        hard, climbs = _cached_obstacles(situation, unit, base, mode, levels, facing)
+        hard, climbs = _cached_obstacles(situation, unit, base, mode, levels, facing, model)
         w, h = situation.table.width, situation.table.height
         x0, y0, x1, y1 = base.footprint(0.0, 0.0, facing).bounds
         edges = [
@@ -371,7 +402,7 @@ def navigator_for(
             ),
         ]
         return pathfinding.navigator(w, h, 0.0, hard, climbs)
-    hard, climbs = _cached_obstacles(situation, unit, base, mode, levels)
+    hard, climbs = _cached_obstacles(situation, unit, base, mode, levels, model=model)
     snap = pathfinding.DEFAULT_SNAP + (base.radius - inscribed_radius(base))
     return pathfinding.navigator(
         situation.table.width, situation.table.height, base.radius, hard, climbs, snap=snap
@@ -387,12 +418,12 @@ def reachable_region(
     model = situation.model(model_id)
     unit = situation.unit(model.unit)
     if isinstance(mode, str):
-        mode = mode_for(unit, mode)
+        mode = mode_for(unit, mode, model=model)
     if mode.skies:
         r = model.base.radius
         table = box(r, r, situation.table.width - r, situation.table.height - r)
         return Point(model.x, model.y).buffer(max_distance, quad_segs=16).intersection(table)
-    nav = navigator_for(situation, unit, model.base, mode)
+    nav = navigator_for(situation, unit, model.base, mode, model=model)
     return nav.reachable_region((model.x, model.y), max_distance)
 
 
@@ -480,6 +511,9 @@ class ModelMove:
     vertical: float
     found_path: bool = True  # False when no legal path exists (the straight line is reported)
     passed_through: tuple[tuple[str, str], ...] = ()  # (enemy model id, rule allowing it)
+    #: Ids of the dense features with a section over 2" the path climbs (RULES.md 1.5: their
+    #: upper floors are barred), found only for a model ending above the table.
+    climbed: tuple[str, ...] = ()
 
     @property
     def distance(self) -> float:
@@ -563,6 +597,44 @@ def _check_ids(unit: Unit, move: Move) -> None:
             raise InvalidInput(f"paths.{mid}", f"{mid!r} is not a model of unit {named(unit)}")
 
 
+def _stretches(
+    situation: Situation, a: Waypoint, b: Waypoint, za: float, zb: float
+) -> list[tuple[Waypoint, Waypoint, tuple[float, ...]]]:
+    """RULES.md 1.5: the stretches of the segment a-b from level `za` to level `zb`, each with
+    the level the model moves on there: one stretch on one level; between two levels, the model
+    climbs at the higher level's edge, so it is on the higher level where its centre is over a
+    surface that high and on the lower one elsewhere (a point where it climbs ends a stretch of
+    each)."""
+    if abs(za - zb) <= EPSILON:
+        return [(a, b, (za,))]
+    low, high = min(za, zb), max(za, zb)
+    cache = situation_cache(situation)
+    key = ("surfaces_from", round(high, 6))
+    if key not in cache:
+        cache[key] = unary_union(
+            [
+                shape
+                for t in situation.terrain
+                for shape, h in t.standing_levels
+                if h >= high - EPSILON
+            ]
+        )
+    surfaces = cache[key]
+    segment = _segment_geometry(a, b)
+    if surfaces.is_empty or isinstance(segment, Point):
+        return [(a, b, (low, high))]
+    out: list[tuple[Waypoint, Waypoint, tuple[float, ...]]] = []
+    for part, level in (
+        (segment.intersection(surfaces), high),
+        (segment.difference(surfaces), low),
+    ):
+        for piece in getattr(part, "geoms", [part]):
+            if isinstance(piece, LineString) and not piece.is_empty:
+                coords = piece.coords
+                out.append((coords[0][:2], coords[-1][:2], (level,)))
+    return out or [(a, b, (low, high))]
+
+
 def _trace(
     situation: Situation,
     unit: Unit,
@@ -570,10 +642,25 @@ def _trace(
     end: Model,
     waypoints: Sequence[Waypoint],
     mode: Mode,
+    given: Sequence[Sequence[float]] | None = None,
 ) -> tuple[tuple[str, str] | None, tuple[tuple[str, str], ...], bool]:
     """Check a path segment by segment: (first blocking thing or None, passed-through list,
-    table edge ok)."""
+    table edge ok).
+
+    Enemy bases are in the way only on the model's level (RULES.md 1.5), stretch by stretch
+    (`_stretches`): each point's level is the start's and end's elevation and the z the player
+    gave a waypoint (`given`, when it is above 0). A point of unknown level (a waypoint given at
+    0 or without z, which stands on whatever is under it, or a corner of a path the engine
+    found) is taken to be on the start's and end's levels both, as cautious as before."""
     blocked = None
+    if len(waypoints) == 2:
+        heights: list[float | None] = [start.z, end.z]
+    else:
+        inner: list[float | None] = [None] * (len(waypoints) - 2)
+        if given is not None and len(given) == len(inner):
+            inner = [p[2] if len(p) > 2 and p[2] > EPSILON else None for p in given]
+        heights = [start.z, *inner, end.z]
+    either = (start.z, end.z)
     through: dict[str, str] = {}
     # The base is on the table at its start facing where it starts and at its end facing where
     # it ends; on the way it may turn freely, so either facing will do at a waypoint.
@@ -591,7 +678,12 @@ def _trace(
     solids = (
         [] if mode.skies else [(t, bounds) for t, bounds in terrain_bounds(situation) if t.solid]
     )
-    for a, b in pairwise(waypoints):
+    for (a, za), (b, zb) in pairwise(zip(waypoints, heights, strict=True)):
+        if za is None or zb is None:
+            known = tuple(z for z in (za, zb) if z is not None)
+            stretches = [(a, b, either + known)]
+        else:
+            stretches = _stretches(situation, a, b, za, zb)
         for facing in dict.fromkeys((end.facing, start.facing)):
             hit = None
             reach = start.base.radius
@@ -606,20 +698,24 @@ def _trace(
                 if segment_blocker(start.base, a, b, facing, footprint=t.footprint):
                     hit = ("terrain", t.id)
                     break
-            if hit is None:
-                # the enemy models near the segment, unit by unit in order
-                for k in bases.near(a, b, start.base.radius).tolist():
+            # the enemy models near each stretch, unit by unit in order
+            for p, q, levels in stretches if hit is None else ():
+                for k in bases.near(p, q, start.base.radius).tolist():
+                    m = bases.models[k]
                     rule = rules[bases.owner[k]]
+                    if m.keywords:  # its own keywords (AIRCRAFT, MONSTER) count too (1.4)
+                        rule = passable(mode, bases.units[bases.owner[k]], m)
                     if rule is not None and mode.skies:
                         continue  # flying over: nothing to record
-                    m = bases.models[k]
-                    if not same_level(m.z, (start.z, end.z)):
+                    if not same_level(m.z, levels):
                         continue  # 1.5: bases on other levels are not in the way
-                    if segment_blocker(start.base, a, b, facing, other=m):
+                    if segment_blocker(start.base, p, q, facing, other=m):
                         if rule is None:
                             hit = ("model", m.id)
                             break
                         through[m.id] = rule
+                if hit is not None:
+                    break
             if hit is None or start.base.kind == "round":
                 break
         if hit is not None:
@@ -687,6 +783,32 @@ def plan_path(
     return pts, horizontal, vertical, found
 
 
+def climbed_features(
+    situation: Situation,
+    unit: Unit,
+    start: Model,
+    end: Model,
+    pts: Sequence[Waypoint],
+    mode: Mode,
+) -> tuple[str, ...]:
+    """RULES.md 1.5: the ids of the dense features whose sections over 2" a ground path climbs
+    (the climb sections `plan_path` paid for), for a model that climbs them; none in the
+    skies (21.03: a flyer does not climb)."""
+    if mode.skies or not climbs_dense(unit, start) or not _tall_dense(situation):
+        return ()
+    nav = navigator_for(situation, unit, start.base, mode, (start.z, end.z), model=start)
+    # an obstacle's key is ("terrain" | "terrain-part", feature id, ...)
+    return tuple(dict.fromkeys(str(c.key[1]) for c in nav.climbed(pts)))
+
+
+def _tall_dense(situation: Situation) -> bool:
+    """Is there a dense feature over 2" tall (not solid) on the table, something to climb?"""
+    return any(
+        t.category == "dense" and not t.solid and t.height > DENSE_CLIMB_HEIGHT + EPSILON
+        for t in situation.terrain
+    )
+
+
 def _ground_path(
     situation: Situation,
     unit: Unit,
@@ -698,17 +820,14 @@ def _ground_path(
 ) -> PlannedPath:
     """`plan_path` on the ground, before the floors-to-floor check."""
     a, b = (start.x, start.y), (end.x, end.y)
-    need_climb = climbs_dense(unit) and any(
-        t.category == "dense" and not t.solid and t.height > DENSE_CLIMB_HEIGHT + EPSILON
-        for t in situation.terrain
-    )
+    need_climb = climbs_dense(unit, start) and _tall_dense(situation)
     if given:
         pts = [a, *[(p[0], p[1]) for p in given], b]
         horizontal = sum(math.dist(p, q) for p, q in pairwise(pts))
         vertical = (
-            navigator_for(situation, unit, start.base, mode, (start.z, end.z)).climb_cost(
-                pts, start.z, end.z
-            )
+            navigator_for(
+                situation, unit, start.base, mode, (start.z, end.z), model=start
+            ).climb_cost(pts, start.z, end.z)
             if need_climb
             else abs(end.z - start.z)
         )
@@ -718,11 +837,11 @@ def _ground_path(
     if blocked is None:
         if not need_climb:
             return straight, math.dist(a, b), abs(end.z - start.z), True
-        nav = navigator_for(situation, unit, start.base, mode, (start.z, end.z))
+        nav = navigator_for(situation, unit, start.base, mode, (start.z, end.z), model=start)
         vertical = nav.climb_cost(straight, start.z, end.z)
         if vertical <= abs(end.z - start.z) + EPSILON:
             return straight, math.dist(a, b), vertical, True
-    nav = navigator_for(situation, unit, start.base, mode, (start.z, end.z))
+    nav = navigator_for(situation, unit, start.base, mode, (start.z, end.z), model=start)
     found = nav.shortest_path(a, b, start.z, end.z)
     best = _planned(found) if found is not None else None
     if start.base.kind != "round" and limit is not None:
@@ -747,7 +866,9 @@ def _held_path(
     its end facing, then at its start facing (as every path is swept, `_trace`), if clear and
     on the table and shorter than `best`."""
     for facing in dict.fromkeys((end.facing, start.facing)):
-        nav = navigator_for(situation, unit, start.base, mode, (start.z, end.z), facing)
+        nav = navigator_for(
+            situation, unit, start.base, mode, (start.z, end.z), facing, model=start
+        )
         found = nav.shortest_path((start.x, start.y), (end.x, end.y), start.z, end.z)
         if found is None or (best is not None and found[0] >= best[1] + best[2] - EPSILON):
             continue
@@ -795,15 +916,8 @@ def judge_move(
     ok = True
     # 21.03 (RULES.md 1.7): in a unit where only some models have FLY, the others move on the
     # ground as the move type lets them (the 2" reduction still applies to the whole move).
-    on_foot = (
-        mode_for(
-            unit,
-            move.type,
-            {k: v for k, v in move.declarations.items() if k != "take_to_the_skies"},
-        )
-        if mode.skies
-        else mode
-    )
+    on_foot_declarations = {k: v for k, v in move.declarations.items() if k != "take_to_the_skies"}
+    on_foot = mode_for(unit, move.type, on_foot_declarations) if mode.skies else mode
     mixed_fly = (
         mode.skies and not unit.has("FLY") and any(model_has(unit, m, "FLY") for m in unit.models)
     )
@@ -813,10 +927,16 @@ def judge_move(
         model_mode = (
             on_foot if mode.skies and mixed_fly and not model_has(unit, start, "FLY") else mode
         )
+        if start.keywords and model_mode.through == THROUGH_NONE:
+            # 17.01 (RULES.md 1.4, 1.7): a model that is a MONSTER or VEHICLE by its own
+            # keyword crosses smaller models although its unit mates may not.
+            model_mode = mode_for(unit, move.type, on_foot_declarations, start)
         pts, horizontal, vertical, found = plan_path(
             situation, unit, start, end, model_mode, tuple(given) if given else None, max_distance
         )
-        blocked, through, edge_ok = _trace(situation, unit, start, end, pts, model_mode)
+        blocked, through, edge_ok = _trace(
+            situation, unit, start, end, pts, model_mode, tuple(given) if given else None
+        )
         mm = ModelMove(
             start.id,
             start,
@@ -826,6 +946,9 @@ def judge_move(
             vertical,
             found and blocked is None,
             through,
+            climbed_features(situation, unit, start, end, pts, model_mode)
+            if end.z > EPSILON and vertical > EPSILON
+            else (),
         )
         outcome.models[start.id] = mm
         outcome.placements[start.id] = end
@@ -1114,9 +1237,16 @@ def overhang(footprint: Any, surfaces: Sequence[Any]) -> float:
     return float(gaps.max())
 
 
+def on_block_top(z: float, height: float) -> bool:
+    """RULES.md 1.5: does a model `z` up stand on the top of the old-shape features under it,
+    the tallest `height` of them (one block each: no level part-way up, and standing on a lower
+    one's top it would be part-way up the taller)?"""
+    return abs(z - height) <= EPSILON
+
+
 def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Verdict) -> bool:
-    """RULES.md 1.5: ending above the table. On an old-shape feature (a block) the model may
-    stand at any height up to the block's top, as it always could; wherever a layered feature
+    """RULES.md 1.5: ending above the table. On old-shape features (blocks) the model stands
+    on the top of the tallest under its base (`on_block_top`); wherever a layered feature
     (walls, floors) is under the base it must stand at the height of a floor (or of the top of
     a wall or an enclosed part), stable: its whole base over that surface, with no overhang
     beyond PLACEMENT_TOLERANCE. A model that is not INFANTRY, BEASTS, SWARM or MOBILE and had to
@@ -1127,22 +1257,23 @@ def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Ve
     ok = True
     layered = any(t.layered and t.footprint.intersects(a.footprint) for t in situation.terrain)
     if not layered:
-        height = max(
-            (t.height for t in situation.terrain if t.footprint.intersects(a.footprint)),
-            default=0.0,
-        )
+        features = [t for t in situation.terrain if t.footprint.intersects(a.footprint)]
+        height = max((t.height for t in features), default=0.0)
+        tallest = max(features, key=lambda t: t.height).id if features else None
         ok &= verdict.check(
             rule="13.06",
             stage="end-of-move",
-            passed=a.z <= height + EPSILON,
+            passed=on_block_top(a.z, height),
             subject=a.id,
-            pass_text=f"{named(a)} ends {fmt(a.z)}{u} up, on a feature {fmt(height)}{u} tall.",
+            pass_text=f"{named(a)} ends {fmt(a.z)}{u} up, on top of {tallest}.",
             fail_text=f"{named(a)} would end {fmt(a.z)}{u} up, but the terrain under it is only "
-            f"{fmt(height)}{u} tall: a model cannot float.",
+            f"{fmt(height)}{u} tall: a model cannot float."
+            if a.z > height
+            else f"{named(a)} would end {fmt(a.z)}{u} up, part-way up {tallest} "
+            f"({fmt(height)}{u} tall, one block): a model stands on its top or on the table.",
             measured=a.z,
             limit=height,
         )
-        features = [t for t in situation.terrain if t.footprint.intersects(a.footprint)]
     else:
         floors = _floors_at(situation, a.z, a.footprint)
         hang = overhang(a.footprint, [shape for shape, _ in floors]) if floors else math.inf
@@ -1165,25 +1296,25 @@ def _end_on_a_floor(situation: Situation, unit: Unit, mm: ModelMove, verdict: Ve
             limit=tolerance if floors else None,
         )
         features = [t for _, t in floors]
-    dense = [t.id for t in features if t.category == "dense"]
-    # Only a climb over a section taller than 2" bars the upper floors (RULES.md 1.5): the floor
-    # it ends on is itself such a section, or the path paid more than the change of level (it
-    # climbed over one on the way). A MONSTER may step up onto a 1.5" platform.
-    climbed_tall = mm.vertical > EPSILON and (
-        a.z > DENSE_CLIMB_HEIGHT + EPSILON or mm.vertical > abs(a.z - mm.start.z) + EPSILON
-    )
-    if dense and not keywords & THROUGH_DENSE and climbed_tall:
+    # Only a climb over a section taller than 2" bars the upper floors (RULES.md 1.5), and only
+    # of the feature climbed: the floor it ends on is itself such a section, or the path climbed
+    # one of that feature on the way (`ModelMove.climbed`). A MONSTER may step up onto a 1.5"
+    # platform, or onto a low floor of a ruin beside the one whose wall it climbed.
+    climbed = set(mm.climbed)
+    if mm.vertical > EPSILON and _climbs_tall(mm.start.z, a.z):
+        climbed.update(t.id for t in features)
+    barred = [t.id for t in features if t.category == "dense" and t.id in climbed]
+    if barred and not keywords & THROUGH_DENSE and mm.vertical > EPSILON:
         ok &= verdict.check(
             rule="13.06",
             stage="end-of-move",
             passed=False,
             subject=a.id,
             text=(
-                f"{named(a)} had to climb {fmt(mm.vertical)}{u} over {dense[0]} in this move, "
-                "and only "
+                f"{named(a)} had to climb over {barred[0]} (a section taller than "
+                f"{fmt(DENSE_CLIMB_HEIGHT)}{u}), and only "
                 "INFANTRY, BEASTS, SWARM and MOBILE models may end on a dense feature's upper "
-                "floors "
-                "after climbing it."
+                "floors after climbing it."
             ),
             measured=mm.vertical,
             limit=0.0,
@@ -1233,10 +1364,10 @@ def _through_walls(situation: Situation, model: Model) -> list[str]:
 def may_stand(situation: Situation, unit: Unit, spot: Model, start: Model | None = None) -> bool:
     """RULES.md 1.5, for the "if it can" searches: may a model of `unit` end at `spot` (x, y, z)?
     Never through a low enclosed part; above the table only for INFANTRY, BEASTS, SWARM, FLY and
-    MONSTER models, no higher than the top of an old-shape block, or stable on a floor at
-    exactly that height (layered); a model that climbs dense terrain (not INFANTRY, BEASTS,
-    SWARM, MOBILE) only on the level it started on or on a floor of 2" or less; never partway
-    through a wall (1.3). The same tests as the end-of-move checks."""
+    MONSTER models, on the top of the old-shape blocks under it (`on_block_top`), or stable on
+    a floor at exactly that height (layered); a model that climbs dense terrain (not INFANTRY,
+    BEASTS, SWARM, MOBILE) only on the level it started on or on a floor of 2" or less; never
+    partway through a wall (1.3). The same tests as the end-of-move checks."""
     if _through_enclosed(situation, spot) or _through_walls(situation, spot):
         return False
     if spot.z <= EPSILON:
@@ -1254,7 +1385,7 @@ def may_stand(situation: Situation, unit: Unit, spot: Model, start: Model | None
         if _boxes_meet(t_box, box) and t.footprint.intersects(footprint)
     ]
     if not any(t.layered for t in under):
-        if spot.z > max((t.height for t in under), default=0.0) + EPSILON:
+        if not on_block_top(spot.z, max((t.height for t in under), default=0.0)):
             return False
         dense = [t for t in under if t.category == "dense"]
     else:
@@ -1332,12 +1463,14 @@ __all__ = [
     "MoveOutcome",
     "MoveVerdict",
     "article",
+    "climbed_features",
     "climbs_dense",
     "end_placement",
     "fall_back_mode",
     "ground_obstacles",
     "held_at",
     "judge_move",
+    "keywords_of",
     "level_change",
     "floor_reach",
     "level_text",

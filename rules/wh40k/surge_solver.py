@@ -270,7 +270,9 @@ class SurgeSpace:
             # so it reaches what its outline held at that facing reaches, not its enclosing
             # circle: up to a wall's face with its side, 0.69" nearer for a Carnifex's oval
             facing = None if start.base.kind == "round" else start.facing
-            nav = navigator_for(self.situation, self.unit, start.base, SURGE_MODE, None, facing)
+            nav = navigator_for(
+                self.situation, self.unit, start.base, SURGE_MODE, None, facing, model=start
+            )
             try:
                 self._reach[mid] = nav.reachable_region((start.x, start.y), self.max_distance)
             except shapely.errors.GEOSException:
