@@ -198,7 +198,7 @@ def ground_obstacles(
     climbs: list[pathfinding.Obstacle] = []
     if mode.skies:
         return hard, climbs
-    models = []
+    models: list[Model] = []
     for enemy in situation.enemies_of(unit):
         blocks = not passable(mode, enemy)
         models.extend(
@@ -798,7 +798,7 @@ def climbed_features(
         return ()
     nav = navigator_for(situation, unit, start.base, mode, (start.z, end.z), model=start)
     # an obstacle's key is ("terrain" | "terrain-part", feature id, ...)
-    return tuple(dict.fromkeys(str(c.key[1]) for c in nav.climbed(pts)))
+    return tuple(dict.fromkeys(str(c.key[1]) for c in nav.climbed(pts)))  # type: ignore[index]
 
 
 def _tall_dense(situation: Situation) -> bool:
