@@ -600,20 +600,36 @@ def _ring_spots(
     target close enough in height to meet the ring (RULES.md 1.5: "if it can" weighs every
     level); whether a model may stand there is `_spot_free`'s."""
     spots = []
+    # how far each base reaches from its centre towards the other, ring point by ring point: its
+    # radius for a round base, else its outline's extent held at its facing (a Carnifex's oval
+    # side on reaches 1.38", not its enclosing 2.07"), so each ring stands at its gap
+    angles = [2 * math.pi * k / RING_POINTS for k in range(RING_POINTS)]
+    towards = [(math.cos(a), math.sin(a)) for a in angles]
+    mover = _extents(m, [(-ux, -uy) for ux, uy in towards])
     for gap in gaps:
         for t in target_models:
+            target = _extents(t, towards)
             reach = t.base.radius + m.base.radius + gap + 1e-4
             floors = [] if situation is None else _floor_levels_near(situation, t, reach, gaps)
             for z in dict.fromkeys((0.0, t.z, *floors)):
                 climb = 0.0 if skies else abs(z - m.z)
-                for k in range(RING_POINTS):
-                    a = 2 * math.pi * k / RING_POINTS
-                    x, y = t.x + reach * math.cos(a), t.y + reach * math.sin(a)
+                for k, (ux, uy) in enumerate(towards):
+                    out = target[k] + mover[k] + gap + 1e-4
+                    x, y = t.x + out * ux, t.y + out * uy
                     d = math.hypot(x - m.x, y - m.y) + climb
                     if within(d, max_distance):
                         spots.append((d, gap, k, m.placed(x, y, z)))
     spots.sort(key=lambda item: (item[0], item[1], item[2]))
     return [spot for *_, spot in spots]
+
+
+def _extents(model: Model, directions: Sequence[tuple[float, float]]) -> list[float]:
+    """How far `model`'s base reaches from its centre along each unit vector: its radius when
+    round, else the farthest point of its outline at its facing."""
+    if model.base.kind == "round":
+        return [model.base.radius] * len(directions)
+    corners = shapely.get_coordinates(model.footprint) - (model.x, model.y)
+    return [float((corners[:, 0] * ux + corners[:, 1] * uy).max()) for ux, uy in directions]
 
 
 def _meets(spot: Model, target_models: Sequence[Model], gaps: Sequence[float]) -> bool:
@@ -702,10 +718,13 @@ def _find_spot(
             )
         ):
             continue
-        if exact_path or spot.z > EPSILON:
+        if exact_path or spot.z > EPSILON or start.base.kind != "round":
             # A spot on a floor: the exact path, its climb counted (the ground region does not
-            # reach floors).
-            pts, horizontal, vertical, found = plan_path(situation, unit, start, spot, mode)
+            # reach floors). A base that is not round: the path the move judge takes, the base
+            # held at its facing where its enclosing circle (the region's) cannot pass (1.3).
+            pts, horizontal, vertical, found = plan_path(
+                situation, unit, start, spot, mode, limit=max_distance
+            )
             if not found or horizontal + vertical > max_distance + EPSILON:
                 continue
         else:
@@ -1040,7 +1059,7 @@ def _towards(
     goal = m.placed(
         nearest.x + (m.x - nearest.x) / d * gap, nearest.y + (m.y - nearest.y) / d * gap, 0.0
     )
-    pts, horizontal, vertical, found = plan_path(situation, unit, m, goal, mode)
+    pts, horizontal, vertical, found = plan_path(situation, unit, m, goal, mode, limit=max_distance)
     if not found:
         return None
     line = LineString(pts) if len(pts) > 1 else None
