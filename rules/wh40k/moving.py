@@ -375,13 +375,17 @@ def navigator_for(
     levels: Iterable[float] | None = None,
     facing: float | None = None,
     model: Model | None = None,
+    near: tuple[float, float, float] | None = None,
 ) -> pathfinding.Navigator:
     """The cached navigator for this board, base and mode (see rules/pathfinding.py); `levels`
     are the mover's elevations (only enemy models standing there block it, RULES.md 1.5; None:
     every enemy model). With a `facing` (a base that is not round), for the base held at that
     facing instead of its enclosing circle: the table's edges are then obstacles too, as far
-    in as the base reaches at that facing. With the moving `model`, its own keywords count for
-    the dense terrain it climbs (without one, the unit's)."""
+    in as the base reaches at that facing; with `near` (x, y, reach) as well, only the obstacles
+    within `reach` of (x, y), for a search that goes no farther (a reachable region within a
+    move: a path that short never leaves that disc), so the graph is a few corners, not the
+    whole table's. With the moving `model`, its own keywords count for the dense terrain it
+    climbs (without one, the unit's)."""
     if isinstance(mode, str):
         mode = mode_for(unit, mode, model=model)
     if facing is not None and base.kind != "round":
@@ -401,6 +405,10 @@ def navigator_for(
                 for k, e in enumerate(edges)
             ),
         ]
+        if near is not None:
+            disc = Point(near[0], near[1]).buffer(near[2] + 0.01, quad_segs=4)
+            hard = [o for o in hard if o.shape.intersects(disc)]
+            climbs = [o for o in climbs if o.shape.intersects(disc)]
         return pathfinding.navigator(w, h, 0.0, hard, climbs)
     hard, climbs = _cached_obstacles(situation, unit, base, mode, levels, model=model)
     snap = pathfinding.DEFAULT_SNAP + (base.radius - inscribed_radius(base))

@@ -266,23 +266,33 @@ class SurgeSpace:
         """The navigator's region of centres model `mid` can reach within the maximum distance."""
         if mid not in self._reach:
             start = self.starts[mid]
-            # a base that is not round is placed keeping its facing (see the module docstring),
+            region = self._reach_of(start, None)
+            # A base that is not round is placed keeping its facing (see the module docstring),
             # so it reaches what its outline held at that facing reaches, not its enclosing
-            # circle: up to a wall's face with its side, 0.69" nearer for a Carnifex's oval
-            facing = None if start.base.kind == "round" else start.facing
-            nav = navigator_for(
-                self.situation, self.unit, start.base, SURGE_MODE, None, facing, model=start
-            )
-            try:
-                self._reach[mid] = nav.reachable_region((start.x, start.y), self.max_distance)
-            except shapely.errors.GEOSException:
-                # GEOS can fail on degenerate overlays (seen where a shadow meets the table
-                # edge). Fall back to the free space within the distance as the crow flies: a
-                # superset of the reach, which is safe here because every position taken from
-                # a region is checked exactly (path length included) before it is used.
-                crow = disc_around(start.x, start.y, self.max_distance)
-                self._reach[mid] = _safe(shapely.intersection, crow, nav.free_space)
+            # circle: up to a wall's face with its side, 0.69" nearer for a Carnifex's oval.
+            # Where nothing stops the circle within the move the two are the same disc, and the
+            # held base's own navigator (one per facing and start) is not needed.
+            if start.base.kind != "round" and region.area < _disc_area(self.max_distance):
+                region = self._reach_of(start, start.facing)
+            self._reach[mid] = region
         return self._reach[mid]
+
+    def _reach_of(self, start: Model, facing: float | None):
+        """`start`'s reach within the maximum distance, as its enclosing circle (`facing` None)
+        or its base held at `facing`."""
+        near = None if facing is None else (start.x, start.y, self.max_distance)
+        nav = navigator_for(
+            self.situation, self.unit, start.base, SURGE_MODE, None, facing, model=start, near=near
+        )
+        try:
+            return nav.reachable_region((start.x, start.y), self.max_distance)
+        except shapely.errors.GEOSException:
+            # GEOS can fail on degenerate overlays (seen where a shadow meets the table edge).
+            # Fall back to the free space within the distance as the crow flies: a superset of
+            # the reach, which is safe here because every position taken from a region is
+            # checked exactly (path length included) before it is used.
+            crow = disc_around(start.x, start.y, self.max_distance)
+            return _safe(shapely.intersection, crow, nav.free_space)
 
     def static_region(self, mid: str, margin: float = JUDGE_MARGIN):
         """Centres model `mid` can reach and end at, ignoring its own unit: its reach minus other
@@ -937,6 +947,12 @@ def _candidates(region, towards_point=None, towards_shape=None):
         yield q.x, q.y
     rp = region.representative_point()
     yield rp.x, rp.y
+
+
+def _disc_area(radius: float) -> float:
+    """The area of the disc polygon a reachable region with nothing in the way is (the
+    navigator's 64-gon), less a hair."""
+    return float(shapely.buffer(Point(0.0, 0.0), radius, quad_segs=16).area) * (1 - 1e-9)
 
 
 def _held_reach(held, t: Model, gap: float):
