@@ -769,14 +769,24 @@ class SurgeSpace:
             # (a round base's polygon lies inside its circle): a tenth of the cost of buffering
             # the target's whole outline, and never smaller
             grow = 1.0 / math.cos(math.pi / 32)
-            found = shapely.union_all(
-                [
-                    _circle(t.x, t.y, (t.base.radius + reach) * grow, 8)
-                    if t.base.kind == "round"
-                    else t.footprint.buffer(reach * grow, quad_segs=8)
-                    for t in self.target.models
-                ]
-            )
+            if self._round_targets is not None:
+                # the same polygons `_circle` makes, all in one call (none is asked for twice)
+                centres = np.array([(x, y) for x, y, _, _ in self._round_targets])
+                radii = np.array([(r + reach) * grow for _, _, _, r in self._round_targets])
+                found = shapely.union_all(
+                    shapely.polygons(
+                        _unit_circle(8)[None] * radii[:, None, None] + centres[:, None, :]
+                    )
+                )
+            else:
+                found = shapely.union_all(
+                    [
+                        _circle(t.x, t.y, (t.base.radius + reach) * grow, 8)
+                        if t.base.kind == "round"
+                        else t.footprint.buffer(reach * grow, quad_segs=8)
+                        for t in self.target.models
+                    ]
+                )
             self._near_target[reach] = found
         return found
 
