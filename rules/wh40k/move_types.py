@@ -806,6 +806,9 @@ def _charge_while_moving(
     ends = outcome.placements
     ok = True
     for mid, mm in outcome.models.items():
+        # each model searched as it moves (RULES.md 1.7: a model without FLY in a unit taking to
+        # the skies can only reach what it reaches on foot)
+        model_mode = mode_for(unit, move.type, move.declarations, mm.start) if mode.skies else mode
         # Closer to *a* target: any one of them will do, not necessarily the nearest.
         gains = [
             (_distance_to(mm.end, (t,)), _distance_to(mm.start, (t,)), t.id) for t in enemy_targets
@@ -851,7 +854,7 @@ def _charge_while_moving(
                 non_targets,
                 CHARGE_CLOSE,
                 max_distance,
-                mode,
+                model_mode,
             )
             if could is None:
                 verdict.check(
@@ -896,7 +899,7 @@ def _charge_while_moving(
                 non_targets,
                 ENGAGEMENT_RANGE.horizontal,
                 max_distance,
-                mode,
+                model_mode,
             )
             if could is None:
                 verdict.check(
@@ -942,7 +945,8 @@ def suggest_charge(situation: Situation, move: Move) -> Move:
         seed = Dice(None).seed  # fix the server's roll now so adjudicate sees the same dice
     dice = Dice(move.dice, seed)
     max_distance = _max_distance(situation, unit, move, Verdict(move={}), dice)
-    mode = mode_for(unit, move.type, move.declarations)
+    # each model as it moves (RULES.md 1.7: in a unit taking to the skies, only models with FLY)
+    modes = {m.id: mode_for(unit, move.type, move.declarations, m) for m in unit.models}
     target_models = [t for u in targets for t in u.models]
     non_targets = [e for e in situation.enemies_of(unit) if e not in targets]
     order = sorted(unit.models, key=lambda m: _distance_to(m, targets) if targets else 0.0)
@@ -973,7 +977,7 @@ def suggest_charge(situation: Situation, move: Move) -> Move:
                     non_targets,
                     gaps,
                     max_distance,
-                    mode,
+                    modes[m.id],
                     exact_path=True,
                     coherent=False,  # the models placed next will close the gap
                 )
@@ -995,13 +999,15 @@ def suggest_charge(situation: Situation, move: Move) -> Move:
                 non_targets,
                 gaps,
                 max_distance,
-                mode,
+                modes[m.id],
                 exact_path=True,
             )
             if chosen:
                 break
         if chosen is None and target_models:
-            chosen = _towards(situation, unit, m, target_models, max_distance, mode, acceptable)
+            chosen = _towards(
+                situation, unit, m, target_models, max_distance, modes[m.id], acceptable
+            )
         placed[m.id], routes[m.id] = chosen if chosen else (m, [(m.x, m.y)])
 
     for m in order:  # repair: a better spot may be free now that everyone is placed
@@ -1019,7 +1025,7 @@ def suggest_charge(situation: Situation, move: Move) -> Move:
                 non_targets,
                 gaps,
                 max_distance,
-                mode,
+                modes[m.id],
                 exact_path=True,
             )
             if better:

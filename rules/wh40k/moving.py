@@ -104,10 +104,14 @@ def mode_for(
 ) -> Mode:
     """The movement mode of `unit` making a `move_type` move with these declarations; with a
     `model`, of that model, by its unit's keywords and its own (RULES.md 1.4, 1.7: a model of
-    an INFANTRY unit that is itself a MONSTER crosses smaller models as a MONSTER does)."""
+    an INFANTRY unit that is itself a MONSTER crosses smaller models as a MONSTER does, and in a
+    unit taking to the skies only the models with FLY fly)."""
     declarations = declarations or {}
     if declarations.get("take_to_the_skies"):
-        return Mode(True, THROUGH_ALL, "21.03")
+        if model is None or model_has(unit, model, "FLY"):
+            return Mode(True, THROUGH_ALL, "21.03")
+        # RULES.md 1.7: in a unit where only some models have FLY, the others move on foot
+        declarations = {k: v for k, v in declarations.items() if k != "take_to_the_skies"}
     if move_type == "fall-back" and fall_back_mode(unit, declarations) == "desperate-escape":
         return Mode(False, THROUGH_ALL, "09.07")
     if move_type in ("normal", "advance") and keywords_of(unit, model) & BIG:
