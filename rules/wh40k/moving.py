@@ -1026,6 +1026,20 @@ def judge_move(
                     "cross the table edge."
                 ),
             )
+        floating = [] if model_mode.skies or not given else _in_mid_air(situation, given)
+        if floating:
+            x, y, z = floating[0]
+            ok &= verdict.check(
+                rule="13.06",
+                stage="while-moving",
+                passed=False,
+                subject=start.id,
+                text=(
+                    f"{named(start)}'s path has it {fmt(z)}{u} up at ({fmt(x)}, {fmt(y)}) with "
+                    f"nothing within {fmt(CLIMB_REACH)}{u} to climb or stand on; a model leaves "
+                    "the ground only by climbing terrain."
+                ),
+            )
     ok &= _end_of_move(situation, unit, outcome, verdict)
     for mid, mm in outcome.models.items():
         end = mm.end
@@ -1046,6 +1060,29 @@ _THROUGH_TEXT = {
     "(and owe a hazard roll).",
     "21.03": "{model} flies over {enemy}: taking to the skies crosses every model.",
 }
+
+
+#: RULES.md 1.5: a climbing model stays within this of the feature it climbs (inches).
+CLIMB_REACH = 0.5
+
+
+def _in_mid_air(
+    situation: Situation, given: Sequence[Sequence[float]]
+) -> list[tuple[float, float, float]]:
+    """RULES.md 1.3, 1.5: the waypoints a player gave above the table (z > 0) with no feature at
+    least that tall within `CLIMB_REACH` of them: a model there would be neither climbing a
+    feature nor standing on one."""
+    return [
+        (p[0], p[1], p[2])
+        for p in given
+        if len(p) > 2
+        and p[2] > EPSILON
+        and not any(
+            t.height >= p[2] - EPSILON
+            and t.footprint.distance(Point(p[0], p[1])) <= CLIMB_REACH + EPSILON
+            for t in situation.terrain
+        )
+    ]
 
 
 def _base_overlaps_area(

@@ -170,3 +170,23 @@ def test_a_charge_up_to_a_floor_passes_over_an_enemy_on_the_ground():
         v = adjudicate(s, move("A", "charge", end, dice=(6, 6), paths=paths, charge_targets=["E"]))
         assert v.legal, (paths, texts(v))
         assert abs(v.models["A1"]["distance_moved"] - 11.84) < 1e-9
+
+
+def test_a_waypoint_up_in_the_air_with_nothing_to_climb_is_refused():
+    # RULES.md 1.3, 1.5: a move is horizontal segments, and a model leaves the ground only by
+    # climbing a feature, staying within 1/2" of it. A1 (M13) on an empty table, through
+    # (13, 20) 3" up: 6" along and 3" up and down is 12" of 13", but there is nothing to climb.
+    s = situation([unit("A", "red", [model("A1", 10, 20)], move=13)])
+    v = adjudicate(s, move("A", "normal", {"A1": (16, 20)}, paths={"A1": [(13, 20, 3)]}))
+    assert not v.legal
+    assert any("nothing" in f.text and "climb" in f.text for f in v.failures), [
+        f.text for f in v.failures
+    ]
+
+
+def test_a_waypoint_up_a_ruin_within_half_an_inch_of_it_is_climbing():
+    # the same 3" up at (13, 20), now beside a 3" dense block whose edge is 0.4" away (x 13.4)
+    block = terrain("R", rect(13.4, 18, 15, 22), category="dense", height=3)
+    s = situation([unit("A", "red", [model("A1", 10, 20)], move=13)], [block])
+    v = adjudicate(s, move("A", "normal", {"A1": (12, 20)}, paths={"A1": [(13, 20, 3)]}))
+    assert not any("nothing" in f.text for f in v.findings), [f.text for f in v.failures]
