@@ -14,7 +14,8 @@ restate):
   terrain infantry cannot enter stop it where it meets them.
 - Advance and fall back are flown like Command phase moves (hops, end checks of 2.5), over the
   distances of 2.9: an advance at most 20 cm, into the closest enemy unit the advancer can see
-  and reach (characters are not units), and only once no enemy stand touches the unit (every
+  and reach (`reaches`: a legal end touching it, found with the unit moved as a block; characters
+  are not units), and only once no enemy stand touches the unit (every
   enemy unit of its combat destroyed); a fall back at most 3D6 cm with a stand (the first placed)
   ending behind the line of contact ([house] reading: a stand whose edge lies on the line is
   behind it), confused if it ends within 1 cm of enemies or units in combat. Either one that
@@ -39,8 +40,10 @@ from types import MappingProxyType
 from typing import Any
 
 import shapely
+import shapely.affinity
 from shapely.ops import nearest_points
 
+from .. import budget
 from ..dice import Dice
 from ..errors import InvalidInput
 from ..geometry import EPSILON, fmt, within
@@ -69,12 +72,16 @@ from .flying import (
 )
 from .leaving import back_on_the_table, leave_the_table, off_the_table
 from .stands import (
+    TOUCH,
     block_intervals,
     board,
+    free_contacts,
+    shape_offsets,
     stands_together,
     sweep_intervals,
     swept_hull,
     table_limit,
+    touching_regions,
 )
 from .terrain import no_flyer_end_terrain, unit_sees
 
@@ -730,29 +737,102 @@ def _coords(geometry) -> list[tuple[float, float]]:
     return [(x, y) for g in parts for x, y in g.coords]
 
 
+def reaches(situation: Situation, unit: Unit, enemy: Unit) -> bool:
+    """2.9 "reach": the unit has some legal end touching `enemy` within the 20 cm of an advance.
+
+    The engine looks for one with the unit moved as a block without turning (each point then
+    moves the same distance): for each of its stands in turn, the exact free stretches of the
+    ring of centres where that stand touches an enemy stand (stands.free_contacts), the other
+    stands carried along and kept off the same obstacles (other units' stands, woods and
+    terrain infantry cannot enter, the table edge). The nearest spot of each stretch within
+    20 cm is judged with the advance's own end checks (check_flown_end). An end reachable only
+    by turning or re-forming is not looked for: an enemy reached only so counts as out of reach."""
+    b = board(situation)
+    targets = [o.footprint for o in enemy.models]
+    x0, y0, x1, y1 = shapely.total_bounds(targets)
+    size = max(
+        math.hypot(px - m.x, py - m.y)
+        for m in unit.models
+        for s in unit.models
+        for px, py in s.footprint.exterior.coords
+    )
+    reach = ADVANCE_DISTANCE + 2 * size
+    around = shapely.box(x0 - reach, y0 - reach, x1 + reach, y1 + reach)
+    obstacles = [o.footprint for o in b.stands_near(around) if o.unit != unit.id and b.counts(o)]
+    obstacles += [f.footprint for f, _ in no_flyer_end_terrain(situation)]
+    tx0, ty0, tx1, ty1 = b.table.bounds
+    outside = shapely.box(tx0 - 1e3, ty0 - 1e3, tx1 + 1e3, ty1 + 1e3)
+    for first in unit.models:
+        forbidden = []
+        for other in unit.models:
+            offsets = shape_offsets(other)
+            rx, ry = other.x - first.x, other.y - first.y
+            on = shapely.buffer(touching_regions(obstacles, offsets), -TOUCH, join_style="mitre")
+            forbidden += [shapely.affinity.translate(g, -rx, -ry) for g in on]
+            lo, hi = offsets.min(axis=0), offsets.max(axis=0)
+            on_table = shapely.box(
+                tx0 - lo[0] - rx, ty0 - lo[1] - ry, tx1 - hi[0] - rx, ty1 - hi[1] - ry
+            )
+            forbidden.append(outside.difference(on_table))
+        spots = free_contacts(
+            first, targets, (first.x, first.y), table=b.table, forbidden=forbidden
+        )
+        for x, y in spots:
+            budget.check("searching for an advance's reach")
+            dx, dy = x - first.x, y - first.y
+            if not within(math.hypot(dx, dy), ADVANCE_DISTANCE):
+                break  # nearest first: the rest of the stretches are further still
+            ends = [m.placed(m.x + dx, m.y + dy) for m in unit.models]
+            trial = Verdict(move={})  # a scratch verdict: only its legality is read
+            check_flown_end(trial, situation, unit, ends, may_touch_enemy=True)
+            if trial.legal and enemy.id in touching_enemy_units(situation, unit, ends):
+                return True
+    return False
+
+
 def _check_advance_target(
     verdict: Verdict, situation: Situation, unit: Unit, touched: list[str]
 ) -> None:
     """2.9: an advance goes into the closest enemy unit the advancer can see, from where it
-    starts, and reach (20 cm); characters are not units and are never its target."""
-    closest, gap = closest_visible_enemies(situation, unit)
+    starts, and reach (`reaches`; 20 cm); characters are not units and are never its target.
+    A closer enemy it could not end touching is passed over for the next closest."""
+    unreachable: list[Unit] = []
+    while True:
+        closest, gap = closest_visible_enemies(situation, unit, [e.id for e in unreachable])
+        if not closest or not within(gap, ADVANCE_DISTANCE):
+            closest = []
+            break
+        # the move itself shows a touched enemy is reachable when it is legal so far
+        fits = [
+            e for e in closest if (e.id in touched and verdict.legal) or reaches(situation, unit, e)
+        ]
+        if fits:
+            closest = fits
+            break
+        unreachable += closest
     names = " or ".join(named(e) for e in closest)
-    reachable = bool(closest) and within(gap, ADVANCE_DISTANCE)
+    passed_over = (
+        f"; {' and '.join(map(named, unreachable))} "
+        f"{'is' if len(unreachable) == 1 else 'are'} closer, but {named(unit)} could not end "
+        f"touching it anywhere a flyer may end within {fmt(ADVANCE_DISTANCE)} cm"
+        if unreachable
+        else ""
+    )
     verdict.check(
         rule=RULE,
         stage="after-moving",
-        passed=reachable and any(e.id in touched for e in closest),
+        passed=bool(closest) and any(e.id in touched for e in closest),
         subject=unit.id,
         measured=gap if closest else None,
         limit=ADVANCE_DISTANCE,
-        pass_text=f"{named(unit)} advances into {names}, the closest enemy unit it can see "
-        f"({fmt(gap)} cm away).",
+        pass_text=f"{named(unit)} advances into {names}, the closest enemy unit it can see and "
+        f"reach ({fmt(gap)} cm away){passed_over}.",
         fail_text=(
             f"An advance goes into the closest enemy unit {named(unit)} can see and reach: "
-            f"{names}, {fmt(gap)} cm away, not {', '.join(map(named, touched))}."
-            if reachable
-            else f"{named(unit)} can see no enemy unit within the {fmt(ADVANCE_DISTANCE)} cm of an "
-            "advance, so it has nothing to advance into."
+            f"{names}, {fmt(gap)} cm away, not {', '.join(map(named, touched))}{passed_over}."
+            if closest
+            else f"{named(unit)} can see no enemy unit it could end touching within the "
+            f"{fmt(ADVANCE_DISTANCE)} cm of an advance, so it has nothing to advance into."
         ),
     )
 
