@@ -25,7 +25,8 @@ restate):
   table or one that destroys every stand).
 - 2.8: after any of these, a flying character who has joined the unit (its state `joined` names
   the unit) must leave if every stand of the unit ends wholly where the character cannot be
-  (woods or terrain infantry cannot enter; a unit it could no longer join, bystanders.may_join):
+  (woods or terrain infantry cannot enter; a unit it could no longer join, bystanders.may_join),
+  or if it would itself end in such terrain, carried as the surviving stand nearest to it moves:
   an event `character-must-leave` says so (the move `character-escape` follows).
 Retreat and pursuit are computed by the engine (`suggest`); a hand placement must match it within
 PLACEMENT_TOLERANCE.
@@ -51,7 +52,14 @@ from ..move import Move, Pose
 from ..naming import named
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
-from .bystanders import barred_terrain_under, die_with, finish_past_characters, may_join
+from .bystanders import (
+    barred_terrain_under,
+    cannot_enter,
+    carry_joined,
+    die_with,
+    finish_past_characters,
+    may_join,
+)
 from .command import closest_visible_enemies
 from .drive_back import made_way_rolls
 from .flying import (
@@ -335,28 +343,37 @@ def characters_must_leave(
     verdict: Verdict, situation: Situation, unit: Unit, ends: list[Model]
 ) -> None:
     """2.8: a flying character with this unit leaves it if the unit ends where it could not join
-    it: every stand wholly in terrain the character cannot enter (bystanders.may_join)."""
+    it (every stand wholly in terrain the character cannot enter, bystanders.may_join), or if the
+    character itself, carried as the surviving stand nearest to it moves ([house], 2.9), would
+    end in such terrain: either way it is cut off from the unit where it may not be.
+    `unit`: the stands that survive the move (a retreat's blocked stands are gone)."""
     if not verdict.legal:
         return  # a refused move ends nowhere: no character has to leave
+    carried = {c.unit: c for c in carry_joined(situation, unit, ends)}
     for other in situation.friends_of(unit):
         if other.state.get("joined") != unit.id or not other.has("FLYING"):
             continue
         if not may_join(situation, other, unit, ends):
             bad = {f.id for m in ends for f in barred_terrain_under(situation, other, m.footprint)}
-            verdict.check(
-                rule=RULE_CHARACTERS,
-                stage="after-moving",
-                passed=True,
-                subject=other.id,
-                text=(
-                    f"Every stand of {named(unit)} ends wholly in {', '.join(sorted(bad))}, "
-                    f"where {named(other)} cannot be: the character must fly up to 30 cm to "
-                    "another friendly unit or be slain."
-                ),
+            text = (
+                f"Every stand of {named(unit)} ends wholly in {', '.join(sorted(bad))}, "
+                f"where {named(other)} cannot be: the character must fly up to 30 cm to "
+                "another friendly unit or be slain."
             )
-            verdict.events.append(
-                {"event": "character-must-leave", "unit": other.id, "from": unit.id}
+        elif other.id in carried and cannot_enter(situation, other, carried[other.id].footprint):
+            spot = carried[other.id]
+            bad = {f.id for f in barred_terrain_under(situation, other, spot.footprint)}
+            text = (
+                f"Moving with {named(unit)}, {named(other)} would end at ({fmt(spot.x)}, "
+                f"{fmt(spot.y)}) in {', '.join(sorted(bad))}, where its flying mount cannot be: "
+                "the character must fly up to 30 cm to another friendly unit or be slain."
             )
+        else:
+            continue
+        verdict.check(
+            rule=RULE_CHARACTERS, stage="after-moving", passed=True, subject=other.id, text=text
+        )
+        verdict.events.append({"event": "character-must-leave", "unit": other.id, "from": unit.id})
 
 
 def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
@@ -451,7 +468,7 @@ def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
             ),
         )
         verdict.events.append({"event": "remove-a-stand-if-still-split", "unit": unit.id})
-    characters_must_leave(verdict, situation, unit, ends)
+    characters_must_leave(verdict, situation, kept, ends)
     state = {}
     if removed:
         lost = int(unit.state.get("stands_lost", 0) or 0)

@@ -6,7 +6,9 @@ and `enemy(id, x, y, count=3)` is three stands facing -x at (x, y), (x, y + 4), 
 spanning x - 1 .. x + 1 by y - 2 .. y + 10.
 """
 
-from .builders import enemy, failed_rules, judge, line_of_flyers, scenario, terrain
+from rules import Move, adjudicate
+
+from .builders import character, enemy, failed_rules, judge, line_of_flyers, scenario, terrain
 
 
 def _shifted(unit_doc, dx, dy=0.0):
@@ -55,3 +57,47 @@ def test_an_advance_must_still_go_into_a_closer_enemy_it_can_reach():
     verdict = judge(doc, {"unit": "F", "type": "combat-advance", "end": _shifted(f, 8, 18)})
     assert not verdict.legal
     assert any("Y" in text and "closest" in text for _, _, text in failed_rules(verdict))
+
+
+# -- 2.8 / 2.9: a joined character whose retreat would leave it in a wood -------------------------
+
+# F (x 89..91, y 54..66) lost its combat against X (x 91..93, y 54..66, touching F's front) by 5
+# and retreats 5 cm to -x. The wood W covers x 80..86, y 50..57.5. F1 (y 54..58) would sweep x
+# 84..91 through the wood: destroyed. F2 and F3 (y 58..66) miss it (57.5 < 58) and end at x 84..86.
+# The flying General J (round, radius 1: x 86.8..88.8, y 55..57) has joined F. The stand nearest it
+# was F1 (0.2 cm); of the survivors, F2 (sqrt(0.2^2 + 1^2) = 1.02 cm). Moving as F2 moves, J ends at
+# (82.8, 56), x 81.8..83.8, y 55..57: wholly inside W, where a flying mount may not be (2.2, 2.8).
+# So J must fly up to 30 cm to another friendly unit or be slain; with none on the table, slain.
+
+
+def _retreat_past_a_wood():
+    units = [
+        line_of_flyers("F", 90, 60),
+        enemy("X", 92, 56, count=3),
+        character("J", 87.8, 56, flying=True, state={"joined": "F"}),
+    ]
+    return scenario(units, [terrain("W", "woods", 80, 50, 86, 57.5)], phase="combat")
+
+
+def test_a_joined_character_carried_into_a_wood_by_a_retreat_must_leave():
+    verdict = judge(
+        _retreat_past_a_wood(), {"unit": "F", "type": "retreat", "declarations": {"hits": 5}}
+    )
+    assert verdict.legal, failed_rules(verdict)
+    assert [m.id for m in verdict.after.unit("F").models] == ["F2", "F3"]
+    j = verdict.after.unit("J").models[0]
+    assert (round(j.x, 6), round(j.y, 6)) == (82.8, 56.0)  # as F2 moved
+    assert {"event": "character-must-leave", "unit": "J", "from": "F"} in verdict.events
+    assert any(f.subject == "J" and "W" in f.text and f.passed for f in verdict.findings)
+
+
+def test_the_character_left_in_the_wood_then_escapes_or_is_slain():
+    verdict = judge(
+        _retreat_past_a_wood(), {"unit": "F", "type": "retreat", "declarations": {"hits": 5}}
+    )
+    after = verdict.after
+    escape = adjudicate(
+        after, Move.from_document({"unit": "J", "type": "character-escape"}, after.system)
+    )
+    assert escape.legal, failed_rules(escape)
+    assert {"event": "slain", "unit": "J", "general": True} in escape.events
