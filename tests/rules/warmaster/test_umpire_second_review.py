@@ -6,7 +6,7 @@ and `enemy(id, x, y, count=3)` is three stands facing -x at (x, y), (x, y + 4), 
 spanning x - 1 .. x + 1 by y - 2 .. y + 10.
 """
 
-from rules import Move, adjudicate
+from rules import Move, Situation, adjudicate
 
 from .builders import character, enemy, failed_rules, judge, line_of_flyers, scenario, terrain
 
@@ -101,3 +101,75 @@ def test_the_character_left_in_the_wood_then_escapes_or_is_slain():
     )
     assert escape.legal, failed_rules(escape)
     assert {"event": "slain", "unit": "J", "general": True} in escape.events
+
+
+# -- 2.9 Command phase: one character's orders, one unit's orders, at a time ----------------------
+
+# The General G (round, radius 1, at (24, 60), Command 9) and the Hero H (at (24, 70), Command 8).
+# F (x 29..31, y 54..66) and O (x 29..31, y 74..86) are flyers; the only enemy is far away at
+# (170, 20), so no order has the -1 for an enemy within 20 cm. G is 29 - 25 = 4 cm from F and
+# sqrt(5^2 + 14^2) - 1 = 13.9 cm from O (from its corner (29, 74)); H is sqrt(5^2 + 4^2) - 1 =
+# 5.4 cm from F. Every roll is 3 + 3 = 6: a first order passes (6 <= 9 or 8), and a second one
+# (-1: 6 <= 8 for G) would pass too, so only the order of the phase can refuse it.
+
+
+def _command_table():
+    hero = character("H", 24, 70, command=8)
+    hero["keywords"] = ["CHARACTER", "HERO"]
+    units = [
+        line_of_flyers("F", 30, 60),
+        character("G", 24, 60, command=9),
+        hero,
+        line_of_flyers("O", 30, 80),
+        enemy("E", 170, 20),
+    ]
+    return Situation.from_document(scenario(units))
+
+
+def _order(situation, unit_id, by, dx=5.0):
+    """`by` orders `unit_id` (roll 3 + 3) to move dx cm along +x from where it stands now."""
+    unit = situation.unit(unit_id)
+    end = {m.id: {"x": m.x + dx, "y": m.y, "facing": m.facing} for m in unit.models}
+    doc = {
+        "unit": unit_id,
+        "type": "order-move",
+        "declarations": {"ordered_by": by},
+        "dice": [3, 3],
+        "end": end,
+    }
+    return adjudicate(situation, Move.from_document(doc, situation.system))
+
+
+def test_a_character_that_let_another_start_ordering_gives_no_more_orders():
+    # k04: G orders O, then H orders F: G's orders are over, so G may not order O again.
+    first = _order(_command_table(), "O", "G")
+    second = _order(first.after, "F", "H")
+    assert first.legal and second.legal
+    assert second.after.unit("G").state["orders_over"] is True
+    again = _order(second.after, "O", "G")
+    assert not again.legal
+    assert any(
+        "H" in text and "before another starts" in text for _, _, text in failed_rules(again)
+    )
+
+
+def test_a_unit_whose_character_went_on_to_another_unit_takes_no_more_orders():
+    # k05: G orders O, then F: O's orders are finished, so G may not order O again.
+    first = _order(_command_table(), "O", "G")
+    second = _order(first.after, "F", "G")
+    assert first.legal and second.legal
+    assert second.after.unit("O").state["orders_finished"] is True
+    again = _order(second.after, "O", "G")
+    assert not again.legal
+    assert any(
+        "O" in text and "before another is ordered" in text for _, _, text in failed_rules(again)
+    )
+
+
+def test_a_character_may_go_on_ordering_the_same_unit():
+    # G orders O twice in a row (the second roll 6 <= 9 - 1): nothing is finished yet.
+    first = _order(_command_table(), "O", "G")
+    second = _order(first.after, "O", "G")
+    assert second.legal, failed_rules(second)
+    assert not second.after.unit("O").state.get("orders_finished")
+    assert not second.after.unit("G").state.get("orders_over")
