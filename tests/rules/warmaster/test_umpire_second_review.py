@@ -8,7 +8,17 @@ spanning x - 1 .. x + 1 by y - 2 .. y + 10.
 
 from rules import Move, Situation, adjudicate
 
-from .builders import character, enemy, failed_rules, judge, line_of_flyers, scenario, terrain
+from .builders import (
+    character,
+    enemy,
+    failed_rules,
+    flyers,
+    judge,
+    line_of_flyers,
+    scenario,
+    stand,
+    terrain,
+)
 
 
 def _shifted(unit_doc, dx, dy=0.0):
@@ -173,3 +183,48 @@ def test_a_character_may_go_on_ordering_the_same_unit():
     assert second.legal, failed_rules(second)
     assert not second.after.unit("O").state.get("orders_finished")
     assert not second.after.unit("G").state.get("orders_over")
+
+
+# -- 2.6 / 2.9 drive back: the friends are those where the flyers end ------------------------------
+
+# F (x 89..91, y 54..66) is shot by X2 (x 119..121, y 58..62) and driven straight back along -x by
+# 5 + 5 = 10 cm, to x 79..81. There stand two friendly infantry stands: P1 and Q1 (x 79..81,
+# y 62..66), Q in combat. Q cannot make way, so F halts 1 cm short of it: rear edge at 81 + 1 =
+# 82, F at x 82..84 after 7 cm, confused ([house] 1 cm). That end is clear of P1, so P never makes
+# way and F never halts on it: no make-way, no confusion D6 for P or for F, and "friends" is no
+# reason for F's confusion.
+
+
+def _friends_behind(p_x, make_way):
+    units = [
+        line_of_flyers("F", 90, 60),
+        enemy("X", 120, 56, count=3),
+        flyers("P", [stand("P1", p_x, 56)], keywords=("INFANTRY",)),
+        flyers("Q", [stand("Q1", 80, 64)], keywords=("INFANTRY",), state={"in_combat": True}),
+    ]
+    move = {
+        "unit": "F",
+        "type": "drive-back",
+        "dice": [5, 5],
+        "declarations": {"shooter": "X2", "hits": 2, "friends_make_way": make_way},
+    }
+    return judge(scenario(units, phase="shooting"), move)
+
+
+def test_a_friend_the_halted_flyers_never_end_over_does_not_make_way():
+    # k27: P1 at x 79..81 would lie under F at 10 cm, but F ends at x 82..84, 1 cm clear of it.
+    verdict = _friends_behind(80, make_way=True)
+    assert verdict.legal, failed_rules(verdict)
+    assert sorted({round(v["end"]["x"], 4) for v in verdict.models.values()}) == [83.0]
+    assert [e for e in verdict.events if e["event"] in ("make-way", "confusion-roll")] == []
+    assert {"event": "confused", "unit": "F", "because": ["busy"]} in verdict.events
+
+
+def test_a_friend_the_halted_flyers_never_touch_does_not_confuse_them():
+    # k50: P1 at x 78..80 does not make way; F would halt touching it at x 80..82 (9 cm), but Q
+    # halts it first at x 82..84 (7 cm), 2 cm from P1: confused because of Q only.
+    verdict = _friends_behind(79, make_way=False)
+    assert verdict.legal, failed_rules(verdict)
+    assert sorted({round(v["end"]["x"], 4) for v in verdict.models.values()}) == [83.0]
+    assert {"event": "confused", "unit": "F", "because": ["busy"]} in verdict.events
+    assert not any("P" in f.text and "friends" in f.text for f in verdict.findings)
