@@ -42,6 +42,8 @@ SYSTEM = register_system(
             StateFlag("charged", "Charged this phase", "phase", offers=False),
             StateFlag("advanced", "Advanced this phase", "phase", offers=False),
             StateFlag("orders_over", "Orders over this phase", "phase", offers=False),
+            # 2.9: a unit finishes its orders before another is ordered.
+            StateFlag("orders_finished", "Orders finished this phase", "phase", offers=False),
             StateFlag("in_combat", "In combat", "battle"),
             # 2.9 "Leaving the table": back on a 3-4, the unit may not move again this turn.
             StateFlag("may_not_move", "Back from the table edge: no more moves this turn", "turn"),

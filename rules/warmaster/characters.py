@@ -5,9 +5,10 @@
   once a phase and sets `moved_this_phase` (2.3: character moves come after orders).
 - `character-escape`: a lone flying character touched by the enemy, or one that has joined a unit
   (state `joined`) whose stands all stand wholly where the character cannot be (woods, terrain
-  infantry cannot enter), moves up to 30 cm - not 100 - to end touching another friendly unit it
-  may join (not one whose stands all stand wholly in such terrain; a stand only partly in it is
-  joined on its clear side); if it cannot reach one, it is slain. `suggest` finds the shortest
+  infantry cannot enter) or that was itself carried with its unit into such terrain, moves up
+  to 30 cm - not 100 - to end touching another friendly unit it may join (not one whose stands
+  all stand wholly in such terrain; a stand only partly in it is joined on its clear side); if it
+  cannot reach one, it is slain. `suggest` finds the shortest
   such move (nearest friendly unit first); `adjudicate` judges a hand placement against the 30 cm
   limit and the end rules.
 """
@@ -83,6 +84,13 @@ def escape_reason(situation: Situation, unit: Unit) -> str | None:
     joined = unit.state.get("joined")
     if joined and situation.has_unit(joined):
         host = situation.unit(joined)
+        # carried with its unit into terrain its mount cannot be in (a retreat, combat.py)
+        own = barred_terrain_under(situation, unit, unit.models[0].footprint)
+        if own:
+            return (
+                f"it was carried with {named(joined)} into {', '.join(sorted(f.id for f in own))}, "
+                "where it cannot be"
+            )
         # the test that bars joining a unit (2.8): a unit with any stand partly clear keeps it
         if may_join(situation, unit, host):
             return None

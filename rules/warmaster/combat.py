@@ -14,7 +14,8 @@ restate):
   terrain infantry cannot enter stop it where it meets them.
 - Advance and fall back are flown like Command phase moves (hops, end checks of 2.5), over the
   distances of 2.9: an advance at most 20 cm, into the closest enemy unit the advancer can see
-  and reach (characters are not units), and only once no enemy stand touches the unit (every
+  and reach (`reaches`: a legal end touching it, found with the unit moved as a block; characters
+  are not units), and only once no enemy stand touches the unit (every
   enemy unit of its combat destroyed); a fall back at most 3D6 cm with a stand (the first placed)
   ending behind the line of contact ([house] reading: a stand whose edge lies on the line is
   behind it), confused if it ends within 1 cm of enemies or units in combat. Either one that
@@ -24,7 +25,8 @@ restate):
   table or one that destroys every stand).
 - 2.8: after any of these, a flying character who has joined the unit (its state `joined` names
   the unit) must leave if every stand of the unit ends wholly where the character cannot be
-  (woods or terrain infantry cannot enter; a unit it could no longer join, bystanders.may_join):
+  (woods or terrain infantry cannot enter; a unit it could no longer join, bystanders.may_join),
+  or if it would itself end in such terrain, carried as the surviving stand nearest to it moves:
   an event `character-must-leave` says so (the move `character-escape` follows).
 Retreat and pursuit are computed by the engine (`suggest`); a hand placement must match it within
 PLACEMENT_TOLERANCE.
@@ -39,8 +41,10 @@ from types import MappingProxyType
 from typing import Any
 
 import shapely
+import shapely.affinity
 from shapely.ops import nearest_points
 
+from .. import budget
 from ..dice import Dice
 from ..errors import InvalidInput
 from ..geometry import EPSILON, fmt, within
@@ -48,7 +52,14 @@ from ..move import Move, Pose
 from ..naming import named
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
-from .bystanders import barred_terrain_under, die_with, finish_past_characters, may_join
+from .bystanders import (
+    barred_terrain_under,
+    cannot_enter,
+    carry_joined,
+    die_with,
+    finish_past_characters,
+    may_join,
+)
 from .command import closest_visible_enemies
 from .drive_back import made_way_rolls
 from .flying import (
@@ -69,12 +80,16 @@ from .flying import (
 )
 from .leaving import back_on_the_table, leave_the_table, off_the_table
 from .stands import (
+    TOUCH,
     block_intervals,
     board,
+    free_contacts,
+    shape_offsets,
     stands_together,
     sweep_intervals,
     swept_hull,
     table_limit,
+    touching_regions,
 )
 from .terrain import no_flyer_end_terrain, unit_sees
 
@@ -328,28 +343,37 @@ def characters_must_leave(
     verdict: Verdict, situation: Situation, unit: Unit, ends: list[Model]
 ) -> None:
     """2.8: a flying character with this unit leaves it if the unit ends where it could not join
-    it: every stand wholly in terrain the character cannot enter (bystanders.may_join)."""
+    it (every stand wholly in terrain the character cannot enter, bystanders.may_join), or if the
+    character itself, carried as the surviving stand nearest to it moves ([house], 2.9), would
+    end in such terrain: either way it is cut off from the unit where it may not be.
+    `unit`: the stands that survive the move (a retreat's blocked stands are gone)."""
     if not verdict.legal:
         return  # a refused move ends nowhere: no character has to leave
+    carried = {c.unit: c for c in carry_joined(situation, unit, ends)}
     for other in situation.friends_of(unit):
         if other.state.get("joined") != unit.id or not other.has("FLYING"):
             continue
         if not may_join(situation, other, unit, ends):
             bad = {f.id for m in ends for f in barred_terrain_under(situation, other, m.footprint)}
-            verdict.check(
-                rule=RULE_CHARACTERS,
-                stage="after-moving",
-                passed=True,
-                subject=other.id,
-                text=(
-                    f"Every stand of {named(unit)} ends wholly in {', '.join(sorted(bad))}, "
-                    f"where {named(other)} cannot be: the character must fly up to 30 cm to "
-                    "another friendly unit or be slain."
-                ),
+            text = (
+                f"Every stand of {named(unit)} ends wholly in {', '.join(sorted(bad))}, "
+                f"where {named(other)} cannot be: the character must fly up to 30 cm to "
+                "another friendly unit or be slain."
             )
-            verdict.events.append(
-                {"event": "character-must-leave", "unit": other.id, "from": unit.id}
+        elif other.id in carried and cannot_enter(situation, other, carried[other.id].footprint):
+            spot = carried[other.id]
+            bad = {f.id for f in barred_terrain_under(situation, other, spot.footprint)}
+            text = (
+                f"Moving with {named(unit)}, {named(other)} would end at ({fmt(spot.x)}, "
+                f"{fmt(spot.y)}) in {', '.join(sorted(bad))}, where its flying mount cannot be: "
+                "the character must fly up to 30 cm to another friendly unit or be slain."
             )
+        else:
+            continue
+        verdict.check(
+            rule=RULE_CHARACTERS, stage="after-moving", passed=True, subject=other.id, text=text
+        )
+        verdict.events.append({"event": "character-must-leave", "unit": other.id, "from": unit.id})
 
 
 def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
@@ -444,7 +468,7 @@ def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
             ),
         )
         verdict.events.append({"event": "remove-a-stand-if-still-split", "unit": unit.id})
-    characters_must_leave(verdict, situation, unit, ends)
+    characters_must_leave(verdict, situation, kept, ends)
     state = {}
     if removed:
         lost = int(unit.state.get("stands_lost", 0) or 0)
@@ -730,29 +754,102 @@ def _coords(geometry) -> list[tuple[float, float]]:
     return [(x, y) for g in parts for x, y in g.coords]
 
 
+def reaches(situation: Situation, unit: Unit, enemy: Unit) -> bool:
+    """2.9 "reach": the unit has some legal end touching `enemy` within the 20 cm of an advance.
+
+    The engine looks for one with the unit moved as a block without turning (each point then
+    moves the same distance): for each of its stands in turn, the exact free stretches of the
+    ring of centres where that stand touches an enemy stand (stands.free_contacts), the other
+    stands carried along and kept off the same obstacles (other units' stands, woods and
+    terrain infantry cannot enter, the table edge). The nearest spot of each stretch within
+    20 cm is judged with the advance's own end checks (check_flown_end). An end reachable only
+    by turning or re-forming is not looked for: an enemy reached only so counts as out of reach."""
+    b = board(situation)
+    targets = [o.footprint for o in enemy.models]
+    x0, y0, x1, y1 = shapely.total_bounds(targets)
+    size = max(
+        math.hypot(px - m.x, py - m.y)
+        for m in unit.models
+        for s in unit.models
+        for px, py in s.footprint.exterior.coords
+    )
+    reach = ADVANCE_DISTANCE + 2 * size
+    around = shapely.box(x0 - reach, y0 - reach, x1 + reach, y1 + reach)
+    obstacles = [o.footprint for o in b.stands_near(around) if o.unit != unit.id and b.counts(o)]
+    obstacles += [f.footprint for f, _ in no_flyer_end_terrain(situation)]
+    tx0, ty0, tx1, ty1 = b.table.bounds
+    outside = shapely.box(tx0 - 1e3, ty0 - 1e3, tx1 + 1e3, ty1 + 1e3)
+    for first in unit.models:
+        forbidden = []
+        for other in unit.models:
+            offsets = shape_offsets(other)
+            rx, ry = other.x - first.x, other.y - first.y
+            on = shapely.buffer(touching_regions(obstacles, offsets), -TOUCH, join_style="mitre")
+            forbidden += [shapely.affinity.translate(g, -rx, -ry) for g in on]
+            lo, hi = offsets.min(axis=0), offsets.max(axis=0)
+            on_table = shapely.box(
+                tx0 - lo[0] - rx, ty0 - lo[1] - ry, tx1 - hi[0] - rx, ty1 - hi[1] - ry
+            )
+            forbidden.append(outside.difference(on_table))
+        spots = free_contacts(
+            first, targets, (first.x, first.y), table=b.table, forbidden=forbidden
+        )
+        for x, y in spots:
+            budget.check("searching for an advance's reach")
+            dx, dy = x - first.x, y - first.y
+            if not within(math.hypot(dx, dy), ADVANCE_DISTANCE):
+                break  # nearest first: the rest of the stretches are further still
+            ends = [m.placed(m.x + dx, m.y + dy) for m in unit.models]
+            trial = Verdict(move={})  # a scratch verdict: only its legality is read
+            check_flown_end(trial, situation, unit, ends, may_touch_enemy=True)
+            if trial.legal and enemy.id in touching_enemy_units(situation, unit, ends):
+                return True
+    return False
+
+
 def _check_advance_target(
     verdict: Verdict, situation: Situation, unit: Unit, touched: list[str]
 ) -> None:
     """2.9: an advance goes into the closest enemy unit the advancer can see, from where it
-    starts, and reach (20 cm); characters are not units and are never its target."""
-    closest, gap = closest_visible_enemies(situation, unit)
+    starts, and reach (`reaches`; 20 cm); characters are not units and are never its target.
+    A closer enemy it could not end touching is passed over for the next closest."""
+    unreachable: list[Unit] = []
+    while True:
+        closest, gap = closest_visible_enemies(situation, unit, [e.id for e in unreachable])
+        if not closest or not within(gap, ADVANCE_DISTANCE):
+            closest = []
+            break
+        # the move itself shows a touched enemy is reachable when it is legal so far
+        fits = [
+            e for e in closest if (e.id in touched and verdict.legal) or reaches(situation, unit, e)
+        ]
+        if fits:
+            closest = fits
+            break
+        unreachable += closest
     names = " or ".join(named(e) for e in closest)
-    reachable = bool(closest) and within(gap, ADVANCE_DISTANCE)
+    passed_over = (
+        f"; {' and '.join(map(named, unreachable))} "
+        f"{'is' if len(unreachable) == 1 else 'are'} closer, but {named(unit)} could not end "
+        f"touching it anywhere a flyer may end within {fmt(ADVANCE_DISTANCE)} cm"
+        if unreachable
+        else ""
+    )
     verdict.check(
         rule=RULE,
         stage="after-moving",
-        passed=reachable and any(e.id in touched for e in closest),
+        passed=bool(closest) and any(e.id in touched for e in closest),
         subject=unit.id,
         measured=gap if closest else None,
         limit=ADVANCE_DISTANCE,
-        pass_text=f"{named(unit)} advances into {names}, the closest enemy unit it can see "
-        f"({fmt(gap)} cm away).",
+        pass_text=f"{named(unit)} advances into {names}, the closest enemy unit it can see and "
+        f"reach ({fmt(gap)} cm away){passed_over}.",
         fail_text=(
             f"An advance goes into the closest enemy unit {named(unit)} can see and reach: "
-            f"{names}, {fmt(gap)} cm away, not {', '.join(map(named, touched))}."
-            if reachable
-            else f"{named(unit)} can see no enemy unit within the {fmt(ADVANCE_DISTANCE)} cm of an "
-            "advance, so it has nothing to advance into."
+            f"{names}, {fmt(gap)} cm away, not {', '.join(map(named, touched))}{passed_over}."
+            if closest
+            else f"{named(unit)} can see no enemy unit it could end touching within the "
+            f"{fmt(ADVANCE_DISTANCE)} cm of an advance, so it has nothing to advance into."
         ),
     )
 

@@ -5,7 +5,11 @@ State fields read (FORMAT.md `units[].state`, plus the ones Arbiter adds, docume
 - `command` (int, the Command value) on the character giving the order;
 - added: `ordered_by` (the character whose orders the unit took earlier this phase), `stands_lost`
   (int, stands the unit has lost: -1 each to the order roll) and `in_dense_terrain` (bool: -1).
-A successful order updates `orders_this_phase` and `ordered_by`; an initiative move sets
+- added: `orders_finished` (bool, on a unit whose character has gone on to order another unit:
+  2.9, a unit finishes its orders before another is ordered).
+A successful order updates `orders_this_phase` and `ordered_by`, and an order roll sets
+`orders_over` on every other character that gave orders earlier this phase and `orders_finished`
+on the other units its character ordered (order_sequence); an initiative move sets
 `initiative_moved`. The phase runs in the order of 2.3 (initiative, home back, orders, character
 moves), so initiative is refused once any unit of the army has `homed_back` or had an order
 roll, and once any friendly character has `moved_this_phase` (a `character-move` sets it) no
@@ -131,6 +135,13 @@ def orders_over(situation: Situation, character: Unit) -> str | None:
     the General's, which ends every character's orders (whether or not their own flag is set,
     e.g. in an imported or hand-edited state)."""
     if character.flag("orders_over"):
+        others = [c for c in characters_who_ordered(situation, character) if c != character.id]
+        if others:
+            return (
+                f"{named(character)}'s orders are over for this phase: it failed one, or "
+                f"{', '.join(map(named, others))} has given orders since, and a character "
+                "finishes all its orders before another starts."
+            )
         return (
             f"{named(character)} has failed an order this phase (or the General has), which ends "
             "its orders for the phase."
@@ -142,6 +153,59 @@ def orders_over(situation: Situation, character: Unit) -> str | None:
                 f"orders for the phase, {named(character)}'s too."
             )
     return None
+
+
+def characters_who_ordered(situation: Situation, unit: Unit) -> list[str]:
+    """The friendly characters (of `unit`'s army) that have given an order this phase, read from
+    the `ordered_by` of the units that have had an order roll."""
+    return sorted(
+        {
+            str(u.state["ordered_by"])
+            for u in situation.units
+            if u.army == unit.army
+            and u.state.get("ordered_by")
+            and int(u.state.get("orders_this_phase", 0) or 0) > 0
+        }
+    )
+
+
+def order_sequence(
+    verdict: Verdict, situation: Situation, unit: Unit, character: Unit
+) -> dict[str, dict]:
+    """2.9: what an order by `character` to `unit` finishes, as state for the situation after.
+    A character finishes all its orders before another starts: every other friendly character
+    that has given orders this phase is done (`orders_over`). A unit finishes its orders before
+    another is ordered: the other units this character has ordered are done (`orders_finished`).
+    A passed finding names each one newly finished."""
+    state: dict[str, dict] = {}
+    for other in characters_who_ordered(situation, unit):
+        if other != character.id and not situation.unit(other).flag("orders_over"):
+            state[other] = {"orders_over": True}
+            verdict.check(
+                rule=RULE_COMMAND,
+                stage="after-moving",
+                passed=True,
+                subject=other,
+                text=f"{named(character)} now gives orders, so {named(other)}'s orders are over "
+                "for this phase: a character finishes all its orders before another starts.",
+            )
+    for u in situation.friends_of(unit):
+        if (
+            u.id != unit.id
+            and u.state.get("ordered_by") == character.id
+            and int(u.state.get("orders_this_phase", 0) or 0) > 0
+            and not u.flag("orders_finished")
+        ):
+            state[u.id] = {"orders_finished": True}
+            verdict.check(
+                rule=RULE_COMMAND,
+                stage="after-moving",
+                passed=True,
+                subject=u.id,
+                text=f"{named(character)} now orders {named(unit)}, so {named(u)} takes no more "
+                "orders this phase: a unit finishes its orders before another is ordered.",
+            )
+    return state
 
 
 def order_offer(situation: Situation, unit_id: str, dice: Dice, declarations) -> Offer:
@@ -164,7 +228,10 @@ def order_offer(situation: Situation, unit_id: str, dice: Dice, declarations) ->
     general = next(
         (c for c in situation.friends_of(unit) if c.has("GENERAL") and c.flag("orders_over")), None
     )
-    if general is not None and is_character(general):
+    if unit.flag("orders_finished"):
+        choices = []
+        why = "its orders are finished: a unit finishes its orders before another is ordered"
+    elif general is not None and is_character(general):
         why = (
             f"{named(general)}, the General, has failed an order, which ends all orders this phase"
         )
@@ -276,6 +343,16 @@ def check_order(verdict: Verdict, situation: Situation, unit: Unit, move: Move, 
     if over:
         ok &= verdict.check(
             rule=RULE_COMMAND, stage="eligible-if", passed=False, subject=character.id, text=over
+        )
+    if unit.flag("orders_finished"):
+        ok &= verdict.check(
+            rule=RULE_COMMAND,
+            stage="eligible-if",
+            passed=False,
+            subject=unit.id,
+            text=f"{named(unit)}'s orders are finished for this phase: "
+            f"{named(previous or character)} went on to order another unit, and a unit finishes "
+            "its orders before another is ordered.",
         )
     for flag, text in (
         ("initiative_moved", "moved by initiative this phase, so it cannot be ordered"),
@@ -397,6 +474,8 @@ def failed_order(
     state: dict[str, dict] = {
         unit.id: {"orders_this_phase": earlier + 1, "ordered_by": character.id}
     }
+    if verdict.legal:
+        state.update(order_sequence(verdict, situation, unit, character))
     over = [c for c in situation.friends_of(unit) if is_character(c)] if general else [character]
     for c in over:
         state[c.id] = {"orders_over": True}
@@ -675,7 +754,12 @@ def _adjudicate_order(situation: Situation, move: Move, charge: bool) -> Verdict
     state = {"orders_this_phase": earlier + 1, "ordered_by": character}
     if charge:
         state["charged"] = True
-    return finish_past_characters(verdict, situation, unit, ends, {unit.id: state})
+    finished = (
+        order_sequence(verdict, situation, unit, character_of(situation, move, "ordered_by"))
+        if verdict.legal
+        else {}
+    )
+    return finish_past_characters(verdict, situation, unit, ends, {unit.id: state, **finished})
 
 
 def adjudicate_order_move(situation: Situation, move: Move) -> Verdict:

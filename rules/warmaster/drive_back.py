@@ -16,7 +16,9 @@ How the engine reads 2.6:
   - over or within 1 cm of enemy stands: it stops 1 cm in front of them, and is confused; an
     enemy already within 1 cm at the start stops it where it is if the block would come nearer.
   Each stop can uncover another (stopping in front of a wood may leave the block over a friend),
-  so the rules are applied until the end position is clear.
+  so the rules are applied until the end position is clear. The friends that make way, or that
+  halted the flyers, are read from that final position: a friend a later stop pulled the block
+  back from is neither (no make-way, no confusion).
   Friends in combat cannot make way: the flyers halt 1 cm short of them, confused ([house]:
   "halt as they touch" read as the general rules' 1 cm). Characters never stop the flyers: a
   friendly one is moved aside, a lone enemy one displaced (bystanders.py).
@@ -153,12 +155,9 @@ def settle(
                     before = start_gap.get((m.id, o.id), ENEMY_GAP)
                     if gap < ENEMY_GAP - 1e-3 and gap < before - EPSILON:
                         enemies[o.id] = o
-        if friends:
+        if friends and not friends_make_way:  # friends who make way are settled at the end
             units = sorted({o.unit for o in friends.values()})
-            if friends_make_way:
-                outcome.make_way = sorted(set(outcome.make_way) | set(units))
-            else:
-                stops.append(("friends", units, [o.footprint for o in friends.values()]))
+            stops.append(("friends", units, [o.footprint for o in friends.values()]))
         if busy:
             stops.append(
                 (
@@ -190,6 +189,41 @@ def settle(
         t = max(0.0, new_t - 1e-7)
     outcome.travelled = t
     outcome.ends = [m.placed(m.x + ux * t, m.y + uy * t) for m in unit.models]
+    _friends_where_it_ends(situation, unit, outcome, friends_make_way)
+
+
+def _friends_where_it_ends(
+    situation: Situation, unit: Unit, outcome: Outcome, friends_make_way: bool
+) -> None:
+    """2.6 / 2.9: only friends the flyers end over make way, and only friends they end touching
+    halted them. A later stop can pull the block back clear of a friend it would first have
+    ended over (1 cm short of friends in combat, say): that friend neither makes way nor halts
+    it, and owes or causes no confusion."""
+    b = board(situation)
+    over, touching = set(), set()
+    for m in outcome.ends:
+        for o in b.stands_near(m.footprint, 2 * EPSILON):
+            if o.unit == unit.id or not b.counts(o) or b.army_of[o.unit] != unit.army:
+                continue
+            if in_combat(situation, situation.unit(o.unit)):
+                continue  # friends in combat never make way: the "busy" stop
+            if overlaps(m.footprint, o.footprint):
+                over.add(o.unit)
+            elif m.footprint.distance(o.footprint) <= EPSILON:
+                touching.add(o.unit)
+    if friends_make_way:
+        outcome.make_way = sorted(over)
+        return
+    kept = []
+    for what, ids in outcome.stops:
+        if what == "friends":
+            ids = [i for i in ids if i in touching or i in over]
+            if not ids:
+                continue
+        kept.append((what, ids))
+    outcome.stops = kept
+    if not any(what == "friends" for what, _ in kept):
+        outcome.confused_by = [c for c in outcome.confused_by if c != "friends"]
 
 
 def plan_drive_back(situation: Situation, unit: Unit, move: Move, dice: Dice) -> Outcome:

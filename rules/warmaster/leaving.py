@@ -199,6 +199,7 @@ MOVED_THIS_PHASE = (
     "orders_this_phase",
     "ordered_by",
     "orders_over",
+    "orders_finished",
     "homed_back",
     "moved_this_phase",
 )
