@@ -41,9 +41,10 @@ Simplifications (stated for the UI): the floor search takes, on each floor, the 
 target horizontally (the nearest in 3-D when the target models stand on one level) and keeps the
 unit's other models out of the way on every level; the tops of walls and enclosed parts are not
 searched; a model whose base is not round is placed keeping its facing: its outline held at that
-facing (`held_at`) decides its reach, its engagement with the target and how near it may end to
-walls, enclosed parts and other units, while its own unit's models and the floors measure it with
-its inner radius where it must reach something and its outer radius where it must keep clear.
+facing (`held_at`) decides its reach, its engagement with the target, how near it may end to
+walls, enclosed parts and other models and its 2" links to its own unit's, while the 9" span and
+the floors measure it with its inner radius where it must reach something and its outer radius
+where it must keep clear.
 """
 
 from __future__ import annotations
@@ -363,16 +364,29 @@ class SurgeSpace:
         near = [m for m in mates if gap[m.id] <= (r_out + m.base.radius) * _CIRCUMSCRIBE + 0.1]
         by_id = {m.id: m for m in mates}
         link = COHERENCY_RANGE.horizontal + r_in
+        # Bases that are not round (hulls, ovals: the mover's or a mate's) are measured by their
+        # outlines, the mover's held at its facing: circles round a 5 x 3" hull (2.9" across
+        # the corners) would keep two hulls side by side 1.9" apart from both fitting and linking.
+        outlines = base.kind != "round" or any(m.base.kind != "round" for m in mates)
+        start = self.starts[mid]
+        held = self._held(start)
         linking = []
         for group in groups if groups is not None else coherency(mates).groups:
             every = [by_id[g] for g in group]
-            radii = [link + inner_radius(m.base) for m in every]
-            members = [m for m, r in zip(every, radii, strict=True) if gap[m.id] <= r + 0.1]
+            if outlines:
+                reach = [link + r_out - r_in + m.base.radius for m in every]
+            else:
+                reach = [link + inner_radius(m.base) for m in every]
+            members = [m for m, r in zip(every, reach, strict=True) if gap[m.id] <= r + 0.1]
             if not members:
                 return shapely.Polygon()
-            linking.append((every, members, radii))
+            linking.append((every, members, reach))
         if near:
-            keep_out = self._discs(mates, near, [r_out + m.base.radius for m in mates], around=True)
+            keep_out = (
+                unary_union([self._clear_of(m, 0.0, r_out, held, margin) for m in near])
+                if outlines
+                else self._discs(mates, near, [r_out + m.base.radius for m in mates], around=True)
+            )
             region = _safe(shapely.difference, region, keep_out)
             # Where the mates' bases cover the region (a model boxed in behind the others, the
             # common case when the solver checks a placement), the coherency discs need no union.
@@ -381,7 +395,10 @@ class SurgeSpace:
         # 64-gons: inscribed, short of the circle by < 0.004" at these radii, which the gap
         # between the two margins (SOLVER_MARGIN - JUDGE_MARGIN) covers
         inside = [
-            self._discs(every, members, radii, quad_segs=16) for every, members, radii in linking
+            unary_union([self._linked_to(start, m, margin) for m in members])
+            if outlines
+            else self._discs(every, members, reach, quad_segs=16)
+            for every, members, reach in linking
         ]
         for part in sorted(inside, key=lambda g: g.area):
             if region.is_empty:
@@ -599,6 +616,18 @@ class SurgeSpace:
                 shape = held.grown(outline).buffer((gap + margin) * _CIRCUMSCRIBE, quad_segs=8)
             found = self._grown[key] = (thing, held, shape)
         return found[2]
+
+    def _linked_to(self, start: Model, mate: Model, margin: float):
+        """Centres at which `start`'s base (held at its facing) is within 2" of `mate`'s
+        (03.03), never larger than the true zone (inscribed arcs, shrunk by `margin`)."""
+        held = self._held(start)
+        gap = COHERENCY_RANGE.horizontal - margin
+        if held is not None:
+            return _held_reach(held, mate, gap)
+        r = inner_radius(start.base)
+        if mate.base.kind == "round":
+            return disc(mate.x, mate.y, gap + r + mate.base.radius)
+        return mate.footprint.buffer(gap + r, quad_segs=CIRCLE_QUAD_SEGS)
 
     def _held(self, start: Model):
         """`start`'s base held at its facing (rules/wh40k/moving.py), None for a round base."""

@@ -133,3 +133,72 @@ def test_the_suggestion_takes_the_oval_to_the_wall_held_at_its_facing():
     assert end.x == pytest.approx(OVAL_CLOSEST_X, abs=0.02)
     assert (end.facing or 0) % 360 == pytest.approx(90)
     assert adjudicate(s, placed).legal
+
+
+# -- a unit of hulls beside each other ------------------------------------------------------------
+# RULES.md 1.6 with 1.1 (a judge's review): three 5 x 3" hulls (V1, V2, V3, facing 0, long axis
+# along x) at (6, 14), (6, 18.5), (6, 23) surge D6+1, rolled 6: 7". A Dense ruin (x 11..15) has two
+# 2.5" walls along x = 13 (y 12..16 and 21..26, 0.25" thick), leaving a gap y 16.125..20.875; a
+# vehicle pays 5" to climb a wall, so only the gap lets it past. T (C1, C2: 32 mm) stands at
+# (19, 17) and (19, 20). V1 and V3 stop with their fronts at the walls' faces (x 12.875: centre
+# x 10.375). V2, 3" wide, drives 6.95" through the gap to (12.95, 18.4): its sides 1.91" from V1's
+# and 1.09" from V3's (coherent), its front 19 - 0.63 - 15.45 = 2.92" from C1. Left at the wall
+# line beside its mates, 5.52" away, it is 2.6" short. Measured as circles (2.92" enclosing
+# radius each) the hulls would seem to overlap and to be out of coherency there (a judge's
+# review: the engine passed it).
+HULL = {"hull": [[-2.5, -1.5], [2.5, -1.5], [2.5, 1.5], [-2.5, 1.5]]}
+
+
+def hulls_board():
+    ruin = terrain("W", rect(11, 10, 15, 28), category="dense", height=2.5)
+    ruin["walls"] = [
+        {"path": [[13, 12], [13, 16]], "height": 2.5},
+        {"path": [[13, 21], [13, 26]], "height": 2.5},
+    ]
+    dd = {"id": "dd", "kind": "surge", "trigger": "models-hit-by-shooting", "distance": "D6+1"}
+    return situation(
+        [
+            unit(
+                "V",
+                "red",
+                [model(f"V{i + 1}", 6, y, base=HULL) for i, y in enumerate((14, 18.5, 23))],
+                keywords=("VEHICLE",),
+                abilities=[dd],
+            ),
+            unit("C", "blue", [model("C1", 19, 17), model("C2", 19, 20)]),
+            unit("S", "blue", [model("S1", 55, 40)]),
+        ],
+        [ruin],
+        phase="shooting",
+        active="blue",
+    )
+
+
+def hulls_surge(end=None):
+    trigger = {"event": "shot", "by": "S", "hits": 3}
+    return move("V", "surge", end=end, dice=[6], ability="dd", trigger=trigger)
+
+
+def test_a_hull_left_beside_its_mates_at_the_wall_line_is_faulted_with_the_gap():
+    end = {"V1": (10.35, 13.49), "V2": (10.35, 17.99), "V3": (10.35, 22.49)}
+    v = adjudicate(hulls_board(), hulls_surge(end))
+    bad = {f.subject: f for f in v.failures if f.stage == "while-moving"}
+    # V2 could have got 2.6" closer through the gap; (V1 and V3 too could slide a little
+    # towards it, 0.3" closer, their hulls touching V2's)
+    assert "V2" in bad, [f.text for f in v.failures]
+    x = float(bad["V2"].text.split(" at (")[1].split(",")[0])
+    assert x > 12.5 and bad["V2"].measured == pytest.approx(5.52, abs=0.01)
+
+
+def test_the_hulls_closed_up_on_the_gap_pass():
+    # V2 6.98" through the gap (its front 2.92" from C1), V1 and V3 up against it
+    end = {"V1": (10.365, 14.8), "V2": (12.95, 17.85), "V3": (10.365, 20.85)}
+    v = adjudicate(hulls_board(), hulls_surge(end))
+    assert v.legal, [f.text for f in v.failures]
+
+
+def test_the_suggestion_drives_a_hull_through_the_gap():
+    s = hulls_board()
+    placed = suggest(s, hulls_surge())
+    assert adjudicate(s, placed).legal
+    assert max(p.x for p in placed.end.values()) > 12.5
