@@ -29,9 +29,7 @@ def board(everyone_flies=False):
 
 
 def charge(end=None):
-    return move(
-        "A", "charge", end=end, dice=[4, 5], charge_targets=["E"], take_to_the_skies=True
-    )
+    return move("A", "charge", end=end, dice=[4, 5], charge_targets=["E"], take_to_the_skies=True)
 
 
 HAND = {"A1": (19.3, 18.55), "A2": (16.87, 20)}
