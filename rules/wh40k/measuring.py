@@ -133,6 +133,27 @@ def placed_models(
     return tuple(placements.get(m.id, m) for m in unit.models)
 
 
+def engagement_gap(models: Iterable[Model], enemies: Iterable[Model]) -> float | None:
+    """03.04, the number behind an engagement finding: the least horizontal distance from
+    `models` to an enemy model within 5" of them vertically (engaged when it is 2" or less), or
+    None when no enemy model is that close vertically. Pairs are measured exactly only where
+    their enclosing circles come within 3" of the closest pair's (a base's outline lies at most
+    1.2" inside its enclosing circle, 170 mm ovals included)."""
+    mine, theirs = tuple(models), tuple(enemies)
+    pairs = [
+        (a, b) for a in mine for b in theirs if within(abs(a.z - b.z), ENGAGEMENT_RANGE.vertical)
+    ]
+    if not pairs:
+        return None
+    rough = [math.hypot(a.x - b.x, a.y - b.y) - a.base.radius - b.base.radius for a, b in pairs]
+    least = min(rough)
+    return min(
+        horizontal_distance(a, b)
+        for (a, b), r in zip(pairs, rough, strict=True)
+        if r <= least + 3.0
+    )
+
+
 def engaged_enemy_units(
     situation: Situation,
     unit: Unit | str,
@@ -304,6 +325,7 @@ __all__ = [
     "closest_pair",
     "coherency",
     "engaged_enemy_units",
+    "engagement_gap",
     "engaged_with_model",
     "horizontal_distance",
     "in_engagement_range",

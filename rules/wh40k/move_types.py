@@ -31,9 +31,11 @@ from .measuring import (
     ENGAGEMENT_RANGE,
     coherency,
     engaged_enemy_units,
+    engagement_gap,
     horizontal_distance,
     in_engagement_range,
     model_distance,
+    placed_models,
     unit_distance,
 )
 from .moving import (
@@ -446,6 +448,10 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
         )
     engaged_after = engaged_enemy_units(situation, unit, outcome.placements)
     if move.type in ("normal", "advance", "fall-back"):
+        gap = engagement_gap(
+            placed_models(unit, outcome.placements),
+            (m for e in situation.enemies_of(unit) for m in e.models),
+        )
         verdict.check(
             rule=rule,
             stage="after-moving",
@@ -455,6 +461,9 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
             fail_text=f"{named(unit)} would end engaged with "
             f"{', '.join(map(named, engaged_after))}; after "
             f"{article(move.type)} move the unit must be unengaged.",
+            # the closest enemy model within 5" vertically, against engagement range
+            measured=gap,
+            limit=None if gap is None else ENGAGEMENT_RANGE.horizontal,
         )
     else:
         target_ids = [t.id for t in targets]

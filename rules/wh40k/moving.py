@@ -1198,6 +1198,9 @@ def _end_of_move(situation: Situation, unit: Unit, outcome: MoveOutcome, verdict
     )
     broken = not c.ok and math.isfinite(value) and not within(value, bound)
     measured, limit = (value, bound) if broken else (None, None)
+    if c.ok and len(c.groups) == 1 and len(c.groups[0]) > 1:
+        # in coherency: the farthest any model is from its closest unit mate, against 2"
+        measured, limit = c.nearest_link, COHERENCY_RANGE.horizontal
     ok &= verdict.check(
         rule="03.03",
         stage="end-of-move",

@@ -640,3 +640,21 @@ def test_a_unit_that_cannot_fly_is_refused_the_skies_and_judged_on_foot():
     v = adjudicate(s, move("A", "normal", {"A1": (15, 10)}, take_to_the_skies=True))
     assert v.move["max_distance"] == 6
     assert rule_failures(v) == [("21.03", "before-moving")]
+
+
+def test_coherency_and_engagement_findings_carry_their_measurements():
+    # RULES.md 0: a finding gives the measured value and its limit. A1 and A2 (32 mm) end 1.5"
+    # apart centre to centre: 1.5 - 1.26 = 0.24" between bases, against 2"; the enemy E1 stands
+    # 4" from A2's centre: 4 - 1.26 = 2.74", against engagement range (2").
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10), model("A2", 11.5, 10)]),
+            unit("E", "blue", [model("E1", 19.5, 10)]),
+        ]
+    )
+    v = adjudicate(s, move("A", "normal", {"A1": (14, 10), "A2": (15.5, 10)}))
+    assert v.legal, rule_failures(v)
+    coherent = next(f for f in v.findings if f.rule == "03.03")
+    assert coherent.measured == pytest.approx(1.5 - 2 * R32) and coherent.limit == 2
+    unengaged = next(f for f in v.findings if "ends unengaged" in f.text)
+    assert unengaged.measured == pytest.approx(4 - 2 * R32) and unengaged.limit == 2
