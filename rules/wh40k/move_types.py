@@ -993,13 +993,11 @@ def suggest_charge(situation: Situation, move: Move) -> Move:
                 if spot:
                     placed[m.id], routes[m.id] = spot
                     break
-    for m in order:
-        if m.id in placed:
-            continue
-        chosen = None
+
+    def spot_for(m: Model) -> tuple[Model, list[Waypoint]] | None:
         for gaps in tiers if target_models else ():
             # only the models placed so far count (the rest have not moved yet)
-            chosen = _find_spot(
+            found = _find_spot(
                 situation,
                 unit,
                 m,
@@ -1011,11 +1009,33 @@ def suggest_charge(situation: Situation, move: Move) -> Move:
                 modes[m.id],
                 exact_path=True,
             )
-            if chosen:
-                break
+            if found:
+                return found
+        return None
+
+    # Models that reach a spot at the target go first, in order; one that cannot (yet) waits
+    # until the others are placed: a model stuck behind a block would otherwise hold the whole
+    # unit back (every later model must end within 2" of one placed before it).
+    waiting = []
+    for m in order:
+        if m.id in placed:
+            continue
+        chosen = spot_for(m)
+        if chosen is None:
+            waiting.append(m)
+        else:
+            placed[m.id], routes[m.id] = chosen
+    for m in waiting:
+        chosen = spot_for(m)
         if chosen is None and target_models:
             chosen = _towards(
                 situation, unit, m, target_models, max_distance, modes[m.id], acceptable
+            )
+        if chosen is None and placed:
+            # its own way to the target leaves the unit behind (round the other side of a
+            # block): follow the models already placed instead, to end linked to one of them
+            chosen = _towards(
+                situation, unit, m, list(placed.values()), max_distance, modes[m.id], acceptable
             )
         placed[m.id], routes[m.id] = chosen if chosen else (m, [(m.x, m.y)])
 

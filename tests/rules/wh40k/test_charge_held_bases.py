@@ -62,3 +62,33 @@ def test_the_suggested_charge_drives_the_oval_through_the_gap():
     v = adjudicate(s, placed)
     assert v.legal, [f.text for f in v.failures]
     assert placed.end["C1"].x > 15
+
+
+def test_a_unit_that_must_go_round_a_block_is_suggested_a_legal_charge():
+    # A judge's review: three Carnifex ovals (facing 0) at (8, 14), (8, 18), (8, 22) charge E
+    # (five 32 mm models at x = 20, y 15..23) with 10 (5 + 5) past a solid block (x 15..17,
+    # y 13..21). Only M3's way, under the block, reaches within 1" of E5; M1 and M2 must follow it
+    # to stay within 2" of a unit mate. Before, M1 went first, found no spot, and held the whole
+    # unit back: nobody moved and the charge was suggested as failed.
+    models = [
+        {"id": f"M{i + 1}", "base": OVAL, "x": 8, "y": y, "facing": 0}
+        for i, y in enumerate((14, 18, 22))
+    ]
+    s = situation(
+        [
+            unit("M", "red", models, keywords=("MONSTER",), move=8),
+            unit(
+                "E",
+                "blue",
+                [
+                    {"id": f"E{i + 1}", "base": {"round": 32}, "x": 20, "y": 15 + 2 * i}
+                    for i in range(5)
+                ],
+            ),
+        ],
+        [terrain("K", rect(15, 13, 17, 21), solid=True, kind="building", height=5)],
+        phase="charge",
+    )
+    placed = suggest(s, move("M", "charge", dice=[5, 5], charge_targets=["E"]))
+    v = adjudicate(s, placed)
+    assert v.legal, [f.text for f in v.failures]
