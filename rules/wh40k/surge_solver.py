@@ -264,7 +264,8 @@ class SurgeSpace:
 
     # -- regions of base centres ------------------------------------------------------------
     def reach(self, mid: str):
-        """The navigator's region of centres model `mid` can reach within the maximum distance."""
+        """The navigator's region of centres on the ground model `mid` can reach within the
+        maximum distance (a model on a floor pays its way down first, RULES.md 1.5)."""
         if mid not in self._reach:
             start = self.starts[mid]
             region = self._reach_of(start, None)
@@ -273,7 +274,7 @@ class SurgeSpace:
             # circle: up to a wall's face with its side, 0.69" nearer for a Carnifex's oval.
             # Where nothing stops the circle within the move the two are the same disc, and the
             # held base's own navigator (one per facing and start) is not needed.
-            if start.base.kind != "round" and region.area < _disc_area(self.max_distance):
+            if start.base.kind != "round" and region.area < _disc_area(self._ground_budget(start)):
                 region = self._reach_of(start, start.facing)
             self._reach[mid] = region
         return self._reach[mid]
@@ -281,19 +282,27 @@ class SurgeSpace:
     def _reach_of(self, start: Model, facing: float | None):
         """`start`'s reach within the maximum distance, as its enclosing circle (`facing` None)
         or its base held at `facing`."""
-        near = None if facing is None else (start.x, start.y, self.max_distance)
+        budget = self._ground_budget(start)
+        if budget <= 0:
+            return shapely.Polygon()
+        near = None if facing is None else (start.x, start.y, budget)
         nav = navigator_for(
             self.situation, self.unit, start.base, SURGE_MODE, None, facing, model=start, near=near
         )
         try:
-            return nav.reachable_region((start.x, start.y), self.max_distance)
+            return nav.reachable_region((start.x, start.y), budget)
         except shapely.errors.GEOSException:
             # GEOS can fail on degenerate overlays (seen where a shadow meets the table edge).
             # Fall back to the free space within the distance as the crow flies: a superset of
             # the reach, which is safe here because every position taken from a region is
             # checked exactly (path length included) before it is used.
-            crow = disc_around(start.x, start.y, self.max_distance)
+            crow = disc_around(start.x, start.y, budget)
             return _safe(shapely.intersection, crow, nav.free_space)
+
+    def _ground_budget(self, start: Model) -> float:
+        """What is left of the maximum distance for walking on the ground once `start` has
+        climbed down from its floor (RULES.md 1.5: each inch down counts)."""
+        return self.max_distance - start.z
 
     def static_region(self, mid: str, margin: float = JUDGE_MARGIN):
         """Centres model `mid` can reach and end at, ignoring its own unit: its reach minus other

@@ -96,3 +96,60 @@ def test_the_suggested_surge_climbs_to_the_first_floor_and_is_legal():
     assert end.x == pytest.approx(FLOOR_SPOT_X, abs=0.02) and end.y == pytest.approx(Y, abs=0.02)
     v = adjudicate(s, suggested)
     assert v.legal, [f.text for f in v.failures]
+
+
+# -- a surge that starts on a floor (a judge's review) ---------------------------------------------
+# B1 (32 mm) stands on a 3" floor covering a Dense ruin (x 8..11.5, y 17..23) at (10, 20); the
+# target C1 stands on the ground at (15.26, 20), 15.26 - 10 - 1.26 = 4" away horizontally.
+# Rolled 4: on the floor B1 gets to (10.8, 20) at most, sqrt(3.2^2 + 3^2) = 4.39" from C1; down
+# on the ground (3" of the 4 spent climbing down) it reaches (11, 20), 3" from C1: 1.39" nearer.
+def floor_start_board(target_x=15.26):
+    ruin = terrain("R", rect(8, 17, 11.5, 23), category="dense", height=3)
+    ruin["floors"] = [{"footprint": [list(p) for p in rect(8, 17, 11.5, 23)], "height": 3}]
+    rage = {
+        "id": "rage",
+        "kind": "surge",
+        "trigger": "models-destroyed-by-shooting",
+        "distance": "D6",
+    }
+    return situation(
+        [
+            unit("B", "red", [model("B1", 10, 20, z=3)], abilities=[rage]),
+            unit("C", "blue", [model("C1", target_x, 20)]),
+            unit("A", "blue", [model("A1", 50, 40)]),
+        ],
+        [ruin],
+        phase="shooting",
+        active="blue",
+    )
+
+
+def floor_surge(roll, end=None):
+    doc = {
+        "format": "arbiter.move/1",
+        "unit": "B",
+        "type": "surge",
+        "declarations": {
+            "ability": "rage",
+            "trigger": {"event": "shot", "by": "A", "models_destroyed": 1},
+        },
+        "dice": [roll],
+    }
+    if end is not None:
+        doc["end"] = {"B1": end}
+    return Move.from_document(doc, "wh40k-11e")
+
+
+def test_staying_on_the_floor_is_faulted_with_the_nearer_ground_below():
+    v = adjudicate(floor_start_board(), floor_surge(4, {"x": 10.8, "y": 20, "z": 3}))
+    bad = [f for f in v.failures if f.stage == "while-moving"]
+    assert len(bad) == 1 and bad[0].measured == pytest.approx(math.hypot(3.2, 3), abs=1e-3)
+    assert "on the ground" in bad[0].text
+
+
+def test_the_suggestion_from_a_floor_walks_the_whole_way_left_after_climbing_down():
+    # rolled 5, C1 at 15.27 (engaging it would take 5.01"): 3" down and 2" along, to x = 12
+    s = floor_start_board(target_x=15.27)
+    placed = suggest(s, floor_surge(5))
+    assert placed.end["B1"].x == pytest.approx(12, abs=0.02) and placed.end["B1"].z == 0
+    assert adjudicate(s, placed).legal
