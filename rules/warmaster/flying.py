@@ -312,7 +312,9 @@ def finish(
 
 
 def phase_check(verdict: Verdict, situation: Situation, unit: Unit, phase: str, rule: str) -> None:
-    """The move belongs to a phase; a scenario that names another phase cannot make it."""
+    """The move belongs to a phase; a scenario that names another phase cannot make it. The
+    Command phase is a side's own (2.3, 2.9: "its own side's Command phase"): only the units of
+    the army whose turn it is move in it."""
     current = situation.turn.phase
     if current is None:
         return
@@ -325,6 +327,16 @@ def phase_check(verdict: Verdict, situation: Situation, unit: Unit, phase: str, 
         fail_text=f"This move is made in the {phase} phase, and the scenario is in the {current} "
         "phase.",
     )
+    active = situation.turn.active_army
+    if phase == "command" and active is not None and unit.army != active:
+        verdict.check(
+            rule=rule,
+            stage="eligible-if",
+            passed=False,
+            subject=unit.id,
+            text=f"{named(unit)} moves in its own side's Command phase, and this is the other "
+            "side's turn.",
+        )
 
 
 def check_engine_placement(

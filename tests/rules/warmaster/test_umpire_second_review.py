@@ -228,3 +228,17 @@ def test_a_friend_the_halted_flyers_never_touch_does_not_confuse_them():
     assert sorted({round(v["end"]["x"], 4) for v in verdict.models.values()}) == [83.0]
     assert {"event": "confused", "unit": "F", "because": ["busy"]} in verdict.events
     assert not any("P" in f.text and "friends" in f.text for f in verdict.findings)
+
+
+def test_only_the_side_whose_turn_it_is_moves_in_the_command_phase():
+    # RULES.md 2.3, 2.9: the Command phase is a side's own. The same order as above, in blue's
+    # turn, is refused for red's F (an umpire's third review: c16).
+    doc = scenario(
+        [line_of_flyers("F", 30, 60), character("G", 24, 60, command=9), enemy("E", 170, 20)]
+    )
+    ours = _order(Situation.from_document(doc), "F", "G")
+    assert ours.legal, [f.text for f in ours.failures]
+    doc["turn"]["active_army"] = "blue"
+    theirs = _order(Situation.from_document(doc), "F", "G")
+    assert not theirs.legal
+    assert any("other side's turn" in f.text for f in theirs.failures)
