@@ -467,9 +467,14 @@ def set_turn(doc: dict, round_: int, active_army: str, phase: str) -> None:
     if new_turn or before.get("phase") != turn.get("phase"):
         # What a unit did "this phase" (or "this turn") is over once the phase (turn) is: clear
         # those flags so the engine's once-per-phase checks judge the new phase afresh.
-        stale = SYSTEMS[doc["system"]].flags_cleared(new_turn=new_turn)
+        system = SYSTEMS[doc["system"]]
+        stale = system.flags_cleared(new_turn=new_turn)
+        # a side's Command phase has ended: what lasts until then (confusion) ends for its units
+        ending = before.get("phase") == "command"
+        own = system.flags_cleared(new_turn=new_turn, own_command_over=True) if ending else stale
         for unit in doc.get("units", []):
-            for flag in stale:
+            mine = ending and unit.get("army") == before.get("active_army")
+            for flag in own if mine else stale:
                 unit.get("state", {}).pop(flag, None)
     doc["turn"] = turn
 

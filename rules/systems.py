@@ -83,8 +83,9 @@ DECLARATION_KINDS: Mapping[str, type] = MappingProxyType(
     }
 )
 
-#: How long a state flag lasts.
-LASTS = ("phase", "turn", "battle")
+#: How long a state flag lasts: the phase, the turn, the battle, or until the end of its own
+#: side's (next) Command phase (Warmaster's confusion, RULES.md 2.9).
+LASTS = ("phase", "turn", "battle", "own-command")
 
 
 @dataclass(frozen=True)
@@ -223,9 +224,12 @@ class System:
     def flag(self, name: str) -> StateFlag | None:
         return next((f for f in self.state_flags if f.name == name), None)
 
-    def flags_cleared(self, *, new_turn: bool) -> tuple[str, ...]:
-        """The state flags that end when a new phase begins (and, with `new_turn`, a new turn)."""
+    def flags_cleared(self, *, new_turn: bool, own_command_over: bool = False) -> tuple[str, ...]:
+        """The state flags that end when a new phase begins (and, with `new_turn`, a new turn;
+        with `own_command_over`, for a unit whose side's Command phase has just ended)."""
         lasting = ("phase", "turn") if new_turn else ("phase",)
+        if own_command_over:
+            lasting = (*lasting, "own-command")
         return tuple(f.name for f in self.state_flags if f.lasts in lasting)
 
     # -- terrain ------------------------------------------------------------------------------

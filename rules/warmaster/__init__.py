@@ -26,8 +26,12 @@ SYSTEM = register_system(
         placement_tolerance=0.1,  # RULES.md 0: PLACEMENT_TOLERANCE
         phases=("command", "shooting", "combat"),
         state_flags=(
-            # Confusion is not cleared by the phase bar: the player clears it.
-            StateFlag("confused", "Confused", "battle"),
+            # 2.9: confusion lasts until the end of the unit's own side's next Command phase (or
+            # of the current one, if it became confused in it): the phase bar clears it when
+            # its side's Command phase ends.
+            StateFlag("confused", "Confused", "own-command"),
+            # a character's own move (2.9: characters move last in the Command phase)
+            StateFlag("moved_this_phase", "Moved this phase", "phase", offers=False),
             StateFlag("orders_this_phase", "Ordered this phase", "phase"),
             StateFlag("spell_prevents_movement", "A spell prevents movement", "battle"),
             StateFlag("ordered_by", "Ordered by", "phase", offers=False),

@@ -498,6 +498,32 @@ def test_a_new_phase_clears_what_units_did_this_phase_and_a_new_turn_this_turn()
     assert doc["units"][0]["state"] == {"battle_shocked": True}
 
 
+def test_warmaster_confusion_lasts_until_its_own_sides_next_command_phase_ends():
+    # RULES.md 2.9 (an umpire's review): red's F is confused in blue's Shooting phase; it stays
+    # confused through the rest of blue's turn and red's next Command phase, and recovers when
+    # that Command phase ends. A character's own move lasts for the phase.
+    from battlefield.editor import set_turn
+
+    doc = {
+        "system": "warmaster-revolution",
+        "armies": [{"id": "red"}, {"id": "blue"}],
+        "turn": {"round": 1, "active_army": "blue", "phase": "shooting"},
+        "units": [
+            {"id": "F", "army": "red", "state": {"confused": True}},
+            {"id": "X", "army": "blue", "state": {"confused": True}},
+            {"id": "H", "army": "red", "state": {"moved_this_phase": True}},
+        ],
+    }
+    set_turn(doc, 1, "blue", "combat")
+    assert doc["units"][0]["state"] == {"confused": True}
+    assert doc["units"][2]["state"] == {}  # the character's move was last phase's
+    set_turn(doc, 2, "red", "command")  # red's turn: F is still confused while ordering
+    assert doc["units"][0]["state"] == {"confused": True}
+    set_turn(doc, 2, "red", "shooting")  # red's Command phase is over
+    assert doc["units"][0]["state"] == {}
+    assert doc["units"][1]["state"] == {"confused": True}  # blue's ends with blue's
+
+
 def test_armies_get_new_names_and_keep_their_units(client, mine):
     response = post(
         client,
