@@ -115,6 +115,17 @@ SYSTEM = register_system(
                 "fence": "low-obstacle",
                 "lakes": "lake",
                 "water": "deep-water",
+                # 2.9 counts "villages and built-up areas" as dense terrain; plurals and the
+                # singulars of plural names, as players write them
+                "built-up-area": "village",
+                "built-up-areas": "village",
+                "villages": "village",
+                "roads": "road",
+                "bridges": "bridge",
+                "rivers": "river",
+                "fords": "ford",
+                "swamp": "marshy-ground",
+                "boulder": "boulders",
             }
         ),
     )

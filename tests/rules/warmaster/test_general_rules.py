@@ -449,3 +449,20 @@ def test_an_advance_into_a_further_enemy_is_refused():
     verdict = judge(_advance_table(), _advance(24, dy=2))
     assert not verdict.legal
     assert any("N" in t and "closest" in t for _, _, t in failed_rules(verdict))
+
+
+def test_built_up_areas_and_common_plurals_are_terrain_names():
+    # RULES.md 2.2 and 2.9 ("villages and built-up areas"; an umpire's review): each is read as
+    # the rulebook's name it means
+    from rules.systems import SYSTEMS
+
+    system = SYSTEMS["warmaster-revolution"]
+    for name, meaning in (
+        ("built-up area", "village"),
+        ("Villages", "village"),
+        ("roads", "road"),
+        ("swamp", "marshy-ground"),
+        ("boulder", "boulders"),
+        ("rivers", "river"),
+    ):
+        assert system.terrain_name(name) == meaning, name
