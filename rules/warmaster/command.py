@@ -250,31 +250,23 @@ def check_before_orders(verdict: Verdict, situation: Situation, unit: Unit, rule
     roll has been made this phase ([house]: a failed roll counts), and once any friendly
     character has made its own move (the last sub-phase, which ends orders too)."""
     moved = army_characters_moved(situation, unit)
-    if moved:
-        verdict.check(
-            rule=rule,
-            stage="eligible-if",
-            passed=False,
-            subject=unit.id,
-            text=(
-                f"{', '.join(map(named, moved))} has already made its own move; characters move "
-                "last in the Command phase, after initiative, home back and orders, so it is too "
-                "late for initiative or home back now."
-            ),
-        )
     rolls = army_order_rolls(situation, unit)
-    if rolls:
-        verdict.check(
-            rule=rule,
-            stage="eligible-if",
-            passed=False,
-            subject=unit.id,
-            text=(
-                f"Orders have already been given in this army this phase ({', '.join(rolls)}); "
-                "initiative and home back come before any order, so it is too late now "
-                "(a failed order roll counts too [house])."
-            ),
-        )
+    for too_late, text in (
+        (
+            moved,
+            f"{', '.join(map(named, moved))} has already made its own move; characters move "
+            "last in the Command phase, after initiative, home back and orders, so it is too "
+            "late for initiative or home back now.",
+        ),
+        (
+            rolls,
+            f"Orders have already been given in this army this phase ({', '.join(rolls)}); "
+            "initiative and home back come before any order, so it is too late now "
+            "(a failed order roll counts too [house]).",
+        ),
+    ):
+        if too_late:
+            verdict.check(rule=rule, stage="eligible-if", passed=False, subject=unit.id, text=text)
 
 
 def check_order(verdict: Verdict, situation: Situation, unit: Unit, move: Move, dice: Dice) -> bool:

@@ -149,7 +149,7 @@ def keywords_of(unit: Unit, model: Model | None = None) -> frozenset[str]:
 def model_has(unit: Unit, model: Model, keyword: str) -> bool:
     """A model has its unit's keywords and its own (`Model.keywords`: units where only some
     models have FLY, RULES.md 1.7)."""
-    return keyword in unit.keywords or keyword in model.keywords
+    return keyword in keywords_of(unit, model)
 
 
 def climbs_dense(unit: Unit, model: Model | None = None) -> bool:
