@@ -380,18 +380,8 @@ def _may_return(verdict: Verdict, situation: Situation, unit: Unit) -> bool:
         else f"{named(unit)} is not off the table: only a unit that left it on a 1-2 rolls to "
         "return (2.9).",
     )
+    # (whose turn: phase_check, the Command phase being its own side's)
     phase_check(verdict, situation, unit, "command", RULE)
-    active = situation.turn.active_army
-    if active is not None:
-        verdict.check(
-            rule=RULE,
-            stage="eligible-if",
-            passed=active == unit.army,
-            subject=unit.id,
-            pass_text=f"It is the turn of {named(unit)}'s side.",
-            fail_text=f"{named(unit)} rolls to return at the start of its own side's turn, not "
-            "in the other side's (2.9).",
-        )
     moved = [
         u.id
         for u in situation.units
