@@ -24,7 +24,7 @@ from shapely import STRtree
 from shapely.geometry import LineString, Point, Polygon, box
 
 from .errors import InvalidInput
-from .geometry import EPSILON, Base, footprint_distance, is_simple_polygon
+from .geometry import EPSILON, Base, footprint_distance, is_simple_polygon, oval_distance
 from .systems import SYSTEMS
 
 SCENARIO_FORMAT = "arbiter.scenario/1"
@@ -808,10 +808,15 @@ CURVE_SLACK = 0.005
 def base_distance(a: Model, b: Model) -> float:
     """Shortest horizontal distance between two placed bases, 0 when they overlap (RULES.md 1.1;
     Warmaster 2.1 measures between stands the same way). A round base is measured from its true
-    circle (distance to its centre minus the radius), not from the slightly larger polygon that
-    stands for it, so "within D" is exact for round bases."""
+    circle (distance to its centre minus the radius), and an oval from its true ellipse
+    (`oval_distance`), not from the slightly larger polygons that stand for them, so "within D"
+    is exact for them (RULES.md 0)."""
     if a.base.kind == "round" and b.base.kind == "round":
         return max(0.0, math.hypot(a.x - b.x, a.y - b.y) - a.base.radius - b.base.radius)
+    if a.base.kind == "oval":
+        return oval_distance(a.base, a.pos, b.base, b.pos, (a.footprint, b.footprint))
+    if b.base.kind == "oval":
+        return oval_distance(b.base, b.pos, a.base, a.pos, (b.footprint, a.footprint))
     if b.base.kind == "round":
         return max(0.0, float(a.footprint.distance(Point(b.x, b.y))) - b.base.radius)
     if a.base.kind == "round":

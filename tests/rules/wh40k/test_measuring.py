@@ -157,3 +157,103 @@ def test_distance_is_symmetric_and_never_negative(x1, y1, x2, y2, z, base, facin
     ab, ba = model_distance(a, b), model_distance(b, a)
     assert ab.horizontal >= 0 and ab.straight >= ab.horizontal
     assert math.isclose(ab.straight, ba.straight, abs_tol=1e-9)
+
+
+# -- ovals are measured from the true ellipse (RULES.md 0: within D is D + 1e-6; 1.1) -----------
+# A 150 x 95 mm oval (a Carnifex-sized base): half axes 2.9528" and 1.8701". Its drawn outline is
+# a polygon round the curve, up to 0.004" too large; distances are taken from the curve itself.
+BIG_OVAL = Base("oval", (150 / MM, 95 / MM))
+A_HALF, B_HALF = 75 / MM, 47.5 / MM
+
+
+def on_oval(cx, cy, facing, t, a=A_HALF, b=B_HALF):
+    """The point of the oval's curve at parameter t and its outward unit normal (table frame)."""
+    phi = math.radians(facing)
+    x, y = a * math.cos(t), b * math.sin(t)
+    nx, ny = math.cos(t) / a, math.sin(t) / b
+    n = math.hypot(nx, ny)
+    nx, ny = nx / n, ny / n
+    c, s = math.cos(phi), math.sin(phi)
+    return (cx + c * x - s * y, cy + s * x + c * y), (c * nx - s * ny, s * nx + c * ny)
+
+
+def oval_model(mid, x, y, facing):
+    return Model(mid, "O", BIG_OVAL, x, y, 0.0, facing)
+
+
+def round_model(mid, x, y, diameter_mm=32):
+    return Model(mid, "E", Base("round", (diameter_mm / MM,)), x, y, 0.0, 0.0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    t=st.floats(0, 2 * math.pi),
+    facing=st.floats(0, 360),
+    gap=st.floats(0.0005, 4.0),
+)
+def test_a_round_base_off_an_ovals_curve_measures_its_true_gap(t, facing, gap):
+    (px, py), (nx, ny) = on_oval(20, 20, facing, t)
+    r = 16 / MM
+    e = round_model("E1", px + nx * (gap + r), py + ny * (gap + r))
+    assert math.isclose(
+        model_distance(oval_model("O1", 20, 20, facing), e).horizontal, gap, abs_tol=1e-9
+    )
+
+
+def test_a_round_base_2_002_inches_off_an_ovals_side_at_an_angle_is_not_engaged():
+    # on the outward normal at parameter 45 degrees, where the drawn polygon bulges most
+    (px, py), (nx, ny) = on_oval(15, 20, 0, math.radians(45))
+    r = 16 / MM
+    o = oval_model("O1", 15, 20, 0)
+    assert not in_engagement_range(
+        o, round_model("E1", px + nx * (2.002 + r), py + ny * (2.002 + r))
+    )
+    assert in_engagement_range(o, round_model("E1", px + nx * (2.0 + r), py + ny * (2.0 + r)))
+
+
+def test_two_ovals_tip_to_tip_2_004_inches_apart_are_not_in_coherency():
+    a, b = oval_model("V1", 20, 30, 0), oval_model("V2", 20 + 2 * A_HALF + 2.004, 30, 0)
+    assert math.isclose(model_distance(a, b).horizontal, 2.004, abs_tol=1e-9)
+    assert not coherency([a, b]).ok
+    assert coherency([a, oval_model("V2", 20 + 2 * A_HALF + 2.0, 30, 0)]).ok
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    t=st.floats(0, 2 * math.pi),
+    s=st.floats(0, 2 * math.pi),
+    facing=st.floats(0, 360),
+    gap=st.floats(0.001, 3.0),
+)
+def test_two_ovals_measure_the_length_of_their_common_normal(t, s, facing, gap):
+    # B is turned so that its normal at parameter s points back along A's normal at t: the two
+    # curves then have parallel tangent lines `gap` apart, which separate them
+    (px, py), (nx, ny) = on_oval(20, 20, facing, t)
+    local_normal = math.atan2(math.sin(s) / B_HALF, math.cos(s) / A_HALF)
+    facing_b = math.degrees(math.atan2(-ny, -nx) - local_normal)
+    (qx, qy), _ = on_oval(0, 0, facing_b, s)
+    b = oval_model("B1", px + nx * gap - qx, py + ny * gap - qy, facing_b)
+    assert math.isclose(
+        model_distance(oval_model("A1", 20, 20, facing), b).horizontal, gap, abs_tol=1e-9
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(t=st.floats(0, 2 * math.pi), facing=st.floats(0, 360), gap=st.floats(0.001, 3.0))
+def test_an_oval_and_a_hull_measure_the_gap_between_curve_and_edge(t, facing, gap):
+    # a 4 x 2" rectangle whose long edge's middle sits `gap` out along the oval's normal at t
+    (px, py), (nx, ny) = on_oval(20, 20, facing, t)
+    hull_facing = math.degrees(math.atan2(ny, nx))  # depth along the normal
+    rect = Base("rect", (4.0, 2.0))  # frontage 4 across the normal, depth 2 along it
+    cx, cy = px + nx * (gap + 1.0), py + ny * (gap + 1.0)
+    other = Model("R1", "R", rect, cx, cy, 0.0, hull_facing)
+    assert math.isclose(
+        model_distance(oval_model("A1", 20, 20, facing), other).horizontal, gap, abs_tol=1e-9
+    )
+
+
+def test_ovals_that_overlap_or_touch_measure_zero():
+    a = oval_model("A1", 20, 20, 0)
+    assert model_distance(a, oval_model("B1", 20 + 2 * A_HALF - 0.001, 20, 0)).horizontal == 0
+    assert model_distance(a, oval_model("B1", 21, 20.5, 30)).horizontal == 0  # centre inside
+    assert model_distance(a, round_model("E1", 20, 20, 25)).horizontal == 0  # inside the oval

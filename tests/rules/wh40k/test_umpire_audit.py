@@ -35,10 +35,9 @@ def test_an_oval_is_engaged_at_two_inches_from_its_end_and_its_side():
         )
         return s.model("O1"), s.model("E1")
 
-    # (The oval's outline is a polygon drawn round the curve: it may measure up to 0.006" short,
-    # GEOMETRY-NOTES.md, a simplification docs/rules-coverage.md states.)
+    # (measured from the true ellipse, not the polygon drawn round it: RULES.md 0)
     o, e = pair(10 + HALF_LENGTH + 2 + R32, 10)
-    assert math.isclose(model_distance(o, e).horizontal, 2.0, abs_tol=0.006)
+    assert math.isclose(model_distance(o, e).horizontal, 2.0, abs_tol=1e-9)
     assert in_engagement_range(o, e)
     assert not in_engagement_range(*pair(10 + HALF_LENGTH + 2.02 + R32, 10))
     assert in_engagement_range(*pair(10, 10 + HALF_WIDTH + 2 + R32))
@@ -47,7 +46,7 @@ def test_an_oval_is_engaged_at_two_inches_from_its_end_and_its_side():
     ex = 10 + HALF_WIDTH + 2.3 + R32
     o, e = pair(ex, 10)
     assert math.isclose(
-        model_distance(o, e).horizontal, 2.3 - (HALF_LENGTH - HALF_WIDTH), abs_tol=1e-2
+        model_distance(o, e).horizontal, 2.3 - (HALF_LENGTH - HALF_WIDTH), abs_tol=1e-9
     )
     assert in_engagement_range(o, e)
     assert not in_engagement_range(*pair(ex, 10, facing=90))
