@@ -159,7 +159,8 @@ CHARGES_FORTIFIED = Declaration("fortified", "flag", "The unit charged is fortif
 IGNORE_FORTIFIED = Declaration(
     "ignore_fortified", "flag", "Ignore fortified enemy infantry and artillery"
 )
-#: 2.5: a flyer charging from irregular formation goes at most 10 cm.
+#: 2.5: a flyer charging from irregular formation goes at most 10 cm. The stands decide the
+#: formation; a declaration that disagrees with them is refused (command.check_declared_formation).
 IRREGULAR = Declaration("irregular", "flag", "Charging from irregular formation")
 #: 2.3: only the characters within range who may still give orders are offered (before the roll).
 ORDERED_BY = Declaration(
