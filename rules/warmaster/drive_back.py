@@ -29,6 +29,8 @@ How the engine reads 2.6:
   engine (2.9): one D6 for a unit that halts in front of impassable terrain or woods (confused on
   a 6); one per unit forced aside for the flyers. Each friend that makes way rolls its own D6
   with its `make-way` move (a ground friend, which has no make-way verdict, here instead).
+- Joined characters move with the unit (2.9); a flying one carried into terrain its mount cannot
+  be in must leave it (2.8, through 2.9: event `character-must-leave`).
 - Driven off the table (any part of a stand over the edge): the unit leaves the table; the
   leave-the-table D6 (-1 per stand lost) is owed and reported (`leave-table-roll`); the unit is
   shown where it left, touching the edge (2.9 "Leaving the table").
