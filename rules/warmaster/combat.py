@@ -720,7 +720,10 @@ def reaches(situation: Situation, unit: Unit, enemy: Unit) -> bool:
     stands carried along and kept off the same obstacles (other units' stands, woods and
     terrain infantry cannot enter, the table edge). The nearest spot of each stretch within
     20 cm is judged with the advance's own end checks (check_flown_end). An end reachable only
-    by turning or re-forming is not looked for: an enemy reached only so counts as out of reach."""
+    by turning or re-forming is not looked for: an enemy reached only so counts as out of reach.
+    RULES.md allows those (2.7: the advance is flown as in the Command phase, pose to pose; 2.9
+    limits only each stand's 20 cm), but the poses of a turned or re-formed unit are not a ring
+    the engine can walk exactly, so the findings that rely on this say what was searched."""
     b = board(situation)
     targets = [o.footprint for o in enemy.models]
     x0, y0, x1, y1 = shapely.total_bounds(targets)
@@ -785,10 +788,14 @@ def _check_advance_target(
             break
         unreachable += closest
     names = " or ".join(named(e) for e in closest)
+    # reaches() searches the unit moved as a block: say so, rather than claim no turn or
+    # change of formation could reach the enemy passed over (2.7 flies the advance pose to pose)
     passed_over = (
         f"; {' and '.join(map(named, unreachable))} "
-        f"{'is' if len(unreachable) == 1 else 'are'} closer, but {named(unit)} could not end "
-        f"touching it anywhere a flyer may end within {fmt(ADVANCE_DISTANCE)} cm"
+        f"{'is' if len(unreachable) == 1 else 'are'} closer, but {named(unit)}, moved as a "
+        f"block without turning, could not end touching it anywhere a flyer may end within "
+        f"{fmt(ADVANCE_DISTANCE)} cm (Arbiter does not search turns or changes of formation: "
+        "if one reaches it, the advance must go into it)"
         if unreachable
         else ""
     )
@@ -806,7 +813,9 @@ def _check_advance_target(
             f"{names}, {fmt(gap)} cm away, not {', '.join(map(named, touched))}{passed_over}."
             if closest
             else f"{named(unit)} can see no enemy unit it could end touching within the "
-            f"{fmt(ADVANCE_DISTANCE)} cm of an advance, so it has nothing to advance into."
+            f"{fmt(ADVANCE_DISTANCE)} cm of an advance, moved as a block without turning, so "
+            "it has nothing to advance into (Arbiter does not search turns or changes of "
+            "formation)."
         ),
     )
 
