@@ -509,6 +509,7 @@ class _Builder:
             if total_models > LIMITS["models"]:
                 self.fail("units", f"at most {LIMITS['models']} models in a scenario")
             models = []
+            unit_keywords = frozenset(k.upper() for k in u.get("keywords", []))
             for j, m in enumerate(model_docs):
                 mpath = f"{path}.models[{j}]"
                 self.where = mpath
@@ -521,6 +522,8 @@ class _Builder:
                 ):
                     self.fail(f"{mpath}.base", "needs exactly one of round, oval, rect, hull")
                 base = self._base(base_doc, mm, f"{mpath}.base")
+                keywords = frozenset(str(k).upper() for k in m.get("keywords", []))
+                self._allowed_base(system, unit_keywords | keywords, base_doc, f"{mpath}.base")
                 model = Model(
                     id=m["id"],
                     unit=u["id"],
@@ -529,7 +532,7 @@ class _Builder:
                     y=self.number(m["y"], f"{mpath}.y"),
                     z=self.number(m.get("z", 0), f"{mpath}.z", 0),
                     facing=self.number(m.get("facing", 0), f"{mpath}.facing"),
-                    keywords=frozenset(str(k).upper() for k in m.get("keywords", [])),
+                    keywords=keywords,
                 )
                 if not on_table(model, table):
                     self.fail(mpath, f"model {model.id} is off the table")
@@ -540,7 +543,7 @@ class _Builder:
                     id=u["id"],
                     army=u["army"],
                     name=str(u.get("name", u["id"])),
-                    keywords=frozenset(k.upper() for k in u.get("keywords", [])),
+                    keywords=unit_keywords,
                     models=tuple(models),
                     move=None if move is None else self.number(move, f"{path}.move", 0),
                     state=MappingProxyType(dict(u.get("state", {}))),
@@ -693,6 +696,16 @@ class _Builder:
         if described.terrain_kind(piece.get(name)) is None:
             raise described.unknown_terrain(piece.get(name), f"{path}.{name}")
         return piece.get("category")
+
+    def _allowed_base(
+        self, system: str, keywords: frozenset[str], base_doc: Mapping[str, Any], path: str
+    ) -> None:
+        """The base must be one the game allows (RULES.md 2.1: Warmaster's stands), refused
+        here, when the scenario is read, like an unknown terrain name."""
+        allowed = SYSTEMS[system].bases
+        problem = allowed(keywords, base_doc) if allowed is not None else None
+        if problem is not None:
+            self.fail(path, problem)
 
     def _base(self, base_doc: Mapping[str, Any], mm: float, path: str) -> Base:
         kind, value = next(iter(base_doc.items()))

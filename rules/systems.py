@@ -17,7 +17,8 @@ The pieces (frozen dataclasses):
 - `System`: the game's `name` (FORMAT.md `system`), `title`, `unit` of measure and `mm_per_unit`,
   `placement_tolerance` (RULES.md 0), its `phases` in order (FORMAT.md `turn.phase`), its
   `state_flags`, its `terrain_kinds` (read from the field `terrain_field` of each piece, with
-  `terrain_aliases` for common synonyms) and its `move_types` by name.
+  `terrain_aliases` for common synonyms), the `bases` it allows (None: any) and its
+  `move_types` by name.
 - `MoveType`: one move type: `name` (FORMAT.md `type`), `title` for people, the `rule` section it
   is judged by, its `declarations`, its `dice` in words, the `phases` it is made in, and its
   judge: `adjudicate`, `suggest` (None: the player places the models, so the move does not
@@ -205,6 +206,12 @@ class System:
     terrain_field: str = "type"
     terrain_kinds: tuple[TerrainKind, ...] = ()
     terrain_aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    #: The bases the game allows, checked when a scenario is read: given a unit's keywords (with
+    #: the model's own) and a model's `base` document (mm), None when the game allows it, else a
+    #: sentence saying what it allows. None: any base (RULES.md 1.1); Warmaster: 2.1's stands.
+    bases: Callable[[frozenset[str], Mapping[str, Any]], str | None] | None = field(
+        default=None, compare=False
+    )
     move_types: dict[str, MoveType] = field(default_factory=dict)
 
     def add(self, *move_types: MoveType) -> None:

@@ -16,6 +16,7 @@ from types import MappingProxyType
 from ..geometry import MM_PER_CM
 from ..systems import Declaration, MoveType, StateFlag, System, TerrainKind, register_system
 from ..verdict import Verdict
+from .stands import stand_size_problem
 
 SYSTEM = register_system(
     System(
@@ -60,6 +61,8 @@ SYSTEM = register_system(
                 offers=False,
             ),
         ),
+        # RULES.md 2.1: stands are 4 x 2 cm; a character's may be round, up to 2.5 cm across.
+        bases=stand_size_problem,
         # RULES.md 2.2: the kinds the engine judges and, for each, the rulebook's names.
         terrain_field="type",
         terrain_kinds=(
@@ -159,7 +162,8 @@ CHARGES_FORTIFIED = Declaration("fortified", "flag", "The unit charged is fortif
 IGNORE_FORTIFIED = Declaration(
     "ignore_fortified", "flag", "Ignore fortified enemy infantry and artillery"
 )
-#: 2.5: a flyer charging from irregular formation goes at most 10 cm.
+#: 2.5: a flyer charging from irregular formation goes at most 10 cm. The stands decide the
+#: formation; a declaration that disagrees with them is refused (command.check_declared_formation).
 IRREGULAR = Declaration("irregular", "flag", "Charging from irregular formation")
 #: 2.3: only the characters within range who may still give orders are offered (before the roll).
 ORDERED_BY = Declaration(

@@ -32,6 +32,8 @@ from .stands import board, free_contacts, overlaps, stands_overlap, swept_hull
 from .terrain import forbidden_terrain_under, kind_of, no_flyer_end_terrain
 
 RULE = "general/characters"
+#: 2.8: characters on flying mounts.
+RULE_MOUNTS = "flying-units/characters"
 #: 2.8 / 2.9: how far a displaced or escaping character may go (never more, mount or not).
 DISPLACE_DISTANCE = 30.0
 
@@ -376,6 +378,48 @@ def _displaced(verdict, situation, unit, character, moved, slain) -> None:
     verdict.events.append({"event": "slain", "unit": stand.unit, "general": general})
 
 
+def characters_must_leave(
+    verdict: Verdict, situation: Situation, unit: Unit, ends: list[Model]
+) -> None:
+    """2.8: a flying character with this unit leaves it if the unit ends where it could not join
+    it (every stand wholly in terrain the character cannot enter, may_join), or if the
+    character itself, carried as the surviving stand nearest to it moves ([house], 2.9), would
+    end in such terrain: either way it is cut off from the unit where it may not be.
+
+    2.8 names the Combat phase's moves (retreat, fall back, pursuit, advance); 2.9 has joined
+    characters move with their unit in the Shooting phase too and hands a mount that cannot
+    follow to 2.8, so every move that carries joined characters (a drive back, a making way)
+    asks this, through finish_past_characters.
+    `unit`: the stands that survive the move (a retreat's blocked stands are gone)."""
+    if not verdict.legal:
+        return  # a refused move ends nowhere: no character has to leave
+    carried = {c.unit: c for c in carry_joined(situation, unit, ends)}
+    for other in situation.friends_of(unit):
+        if other.state.get("joined") != unit.id or not other.has("FLYING"):
+            continue
+        if not may_join(situation, other, unit, ends):
+            bad = {f.id for m in ends for f in barred_terrain_under(situation, other, m.footprint)}
+            text = (
+                f"Every stand of {named(unit)} ends wholly in {', '.join(sorted(bad))}, "
+                f"where {named(other)} cannot be: the character must fly up to 30 cm to "
+                "another friendly unit or be slain."
+            )
+        elif other.id in carried and cannot_enter(situation, other, carried[other.id].footprint):
+            spot = carried[other.id]
+            bad = {f.id for f in barred_terrain_under(situation, other, spot.footprint)}
+            text = (
+                f"Moving with {named(unit)}, {named(other)} would end at ({fmt(spot.x)}, "
+                f"{fmt(spot.y)}) in {', '.join(sorted(bad))}, where its flying mount cannot be: "
+                "the character must fly up to 30 cm to another friendly unit or be slain."
+            )
+        else:
+            continue
+        verdict.check(
+            rule=RULE_MOUNTS, stage="after-moving", passed=True, subject=other.id, text=text
+        )
+        verdict.events.append({"event": "character-must-leave", "unit": other.id, "from": unit.id})
+
+
 def finish_past_characters(
     verdict: Verdict,
     situation: Situation,
@@ -391,11 +435,14 @@ def finish_past_characters(
     displaced (or slain) as 2.9 says, in the findings, the events and the situation after.
 
     `with_joined`: a Shooting or Combat phase move, which the unit's joined characters make with
-    it (2.9); in the Command phase they stay where they are."""
+    it (2.9; one whose mount cannot follow must leave, characters_must_leave); in the Command
+    phase they stay where they are."""
     if not verdict.legal:
         # a refused move moves nothing: no character is moved aside, displaced or slain by it
         # (a lone enemy General "slain" by a refused charge would end the battle in the log)
         return verdict
+    if with_joined:
+        characters_must_leave(verdict, situation, unit, ends)
     carried = carry_joined(situation, unit, ends) if with_joined else []
     for c in carried:
         verdict.check(
@@ -421,6 +468,7 @@ def finish_past_characters(
 
 __all__ = [
     "carry_joined",
+    "characters_must_leave",
     "die_with",
     "joined_characters",
     "finish_past_characters",

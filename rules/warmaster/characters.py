@@ -84,7 +84,7 @@ def escape_reason(situation: Situation, unit: Unit) -> str | None:
     joined = unit.state.get("joined")
     if joined and situation.has_unit(joined):
         host = situation.unit(joined)
-        # carried with its unit into terrain its mount cannot be in (a retreat, combat.py)
+        # carried with its unit into terrain its mount cannot be in (characters_must_leave)
         own = barred_terrain_under(situation, unit, unit.models[0].footprint)
         if own:
             return (

@@ -27,7 +27,9 @@ restate):
   the unit) must leave if every stand of the unit ends wholly where the character cannot be
   (woods or terrain infantry cannot enter; a unit it could no longer join, bystanders.may_join),
   or if it would itself end in such terrain, carried as the surviving stand nearest to it moves:
-  an event `character-must-leave` says so (the move `character-escape` follows).
+  an event `character-must-leave` says so (the move `character-escape` follows). The test is
+  bystanders.characters_must_leave, which every move carrying joined characters asks (drive
+  backs and making way too: 2.9 hands a mount that cannot follow its unit to 2.8).
 Retreat and pursuit are computed by the engine (`suggest`); a hand placement must match it within
 PLACEMENT_TOLERANCE.
 """
@@ -53,12 +55,8 @@ from ..naming import named
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
 from .bystanders import (
-    barred_terrain_under,
-    cannot_enter,
-    carry_joined,
     die_with,
     finish_past_characters,
-    may_join,
 )
 from .command import closest_visible_enemies
 from .drive_back import made_way_rolls
@@ -94,7 +92,6 @@ from .stands import (
 from .terrain import no_flyer_end_terrain, unit_sees
 
 RULE = "flying-units/combat"
-RULE_CHARACTERS = "flying-units/characters"
 
 
 def _first_contacts(
@@ -339,43 +336,6 @@ def _suggest(planner):
     return suggest
 
 
-def characters_must_leave(
-    verdict: Verdict, situation: Situation, unit: Unit, ends: list[Model]
-) -> None:
-    """2.8: a flying character with this unit leaves it if the unit ends where it could not join
-    it (every stand wholly in terrain the character cannot enter, bystanders.may_join), or if the
-    character itself, carried as the surviving stand nearest to it moves ([house], 2.9), would
-    end in such terrain: either way it is cut off from the unit where it may not be.
-    `unit`: the stands that survive the move (a retreat's blocked stands are gone)."""
-    if not verdict.legal:
-        return  # a refused move ends nowhere: no character has to leave
-    carried = {c.unit: c for c in carry_joined(situation, unit, ends)}
-    for other in situation.friends_of(unit):
-        if other.state.get("joined") != unit.id or not other.has("FLYING"):
-            continue
-        if not may_join(situation, other, unit, ends):
-            bad = {f.id for m in ends for f in barred_terrain_under(situation, other, m.footprint)}
-            text = (
-                f"Every stand of {named(unit)} ends wholly in {', '.join(sorted(bad))}, "
-                f"where {named(other)} cannot be: the character must fly up to 30 cm to "
-                "another friendly unit or be slain."
-            )
-        elif other.id in carried and cannot_enter(situation, other, carried[other.id].footprint):
-            spot = carried[other.id]
-            bad = {f.id for f in barred_terrain_under(situation, other, spot.footprint)}
-            text = (
-                f"Moving with {named(unit)}, {named(other)} would end at ({fmt(spot.x)}, "
-                f"{fmt(spot.y)}) in {', '.join(sorted(bad))}, where its flying mount cannot be: "
-                "the character must fly up to 30 cm to another friendly unit or be slain."
-            )
-        else:
-            continue
-        verdict.check(
-            rule=RULE_CHARACTERS, stage="after-moving", passed=True, subject=other.id, text=text
-        )
-        verdict.events.append({"event": "character-must-leave", "unit": other.id, "from": unit.id})
-
-
 def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
     """2.7 / 2.9: a flyer's retreat along the ground, stand by stand."""
     unit = situation.unit(move.unit)
@@ -468,7 +428,6 @@ def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
             ),
         )
         verdict.events.append({"event": "remove-a-stand-if-still-split", "unit": unit.id})
-    characters_must_leave(verdict, situation, kept, ends)
     state = {}
     if removed:
         lost = int(unit.state.get("stands_lost", 0) or 0)
@@ -574,7 +533,6 @@ def adjudicate_pursuit(situation: Situation, move: Move) -> Verdict:
     )
     if check_on_table(verdict, situation, RULE, unit, plan["ends"], "This move"):
         check_flown_end(verdict, situation, unit, ends, may_touch_enemy=True)
-    characters_must_leave(verdict, situation, unit, ends)
     on_the_way = characters_on_the_way(situation, unit, plan["direction"], plan["travelled"])
     return finish_past_characters(
         verdict, situation, unit, ends, None, (), on_the_way, with_joined=True
@@ -696,7 +654,6 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
             )
             verdict.events.append({"event": "confused", "unit": unit.id, "because": near})
             state = {unit.id: {"confused": True}}
-    characters_must_leave(verdict, situation, unit, ends)
     return finish_past_characters(verdict, situation, unit, ends, state, with_joined=True)
 
 
@@ -763,7 +720,10 @@ def reaches(situation: Situation, unit: Unit, enemy: Unit) -> bool:
     stands carried along and kept off the same obstacles (other units' stands, woods and
     terrain infantry cannot enter, the table edge). The nearest spot of each stretch within
     20 cm is judged with the advance's own end checks (check_flown_end). An end reachable only
-    by turning or re-forming is not looked for: an enemy reached only so counts as out of reach."""
+    by turning or re-forming is not looked for: an enemy reached only so counts as out of reach.
+    RULES.md allows those (2.7: the advance is flown as in the Command phase, pose to pose; 2.9
+    limits only each stand's 20 cm), but the poses of a turned or re-formed unit are not a ring
+    the engine can walk exactly, so the findings that rely on this say what was searched."""
     b = board(situation)
     targets = [o.footprint for o in enemy.models]
     x0, y0, x1, y1 = shapely.total_bounds(targets)
@@ -828,10 +788,14 @@ def _check_advance_target(
             break
         unreachable += closest
     names = " or ".join(named(e) for e in closest)
+    # reaches() searches the unit moved as a block: say so, rather than claim no turn or
+    # change of formation could reach the enemy passed over (2.7 flies the advance pose to pose)
     passed_over = (
         f"; {' and '.join(map(named, unreachable))} "
-        f"{'is' if len(unreachable) == 1 else 'are'} closer, but {named(unit)} could not end "
-        f"touching it anywhere a flyer may end within {fmt(ADVANCE_DISTANCE)} cm"
+        f"{'is' if len(unreachable) == 1 else 'are'} closer, but {named(unit)}, moved as a "
+        f"block without turning, could not end touching it anywhere a flyer may end within "
+        f"{fmt(ADVANCE_DISTANCE)} cm (Arbiter does not search turns or changes of formation: "
+        "if one reaches it, the advance must go into it)"
         if unreachable
         else ""
     )
@@ -849,7 +813,9 @@ def _check_advance_target(
             f"{names}, {fmt(gap)} cm away, not {', '.join(map(named, touched))}{passed_over}."
             if closest
             else f"{named(unit)} can see no enemy unit it could end touching within the "
-            f"{fmt(ADVANCE_DISTANCE)} cm of an advance, so it has nothing to advance into."
+            f"{fmt(ADVANCE_DISTANCE)} cm of an advance, moved as a block without turning, so "
+            "it has nothing to advance into (Arbiter does not search turns or changes of "
+            "formation)."
         ),
     )
 

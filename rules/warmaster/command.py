@@ -474,12 +474,35 @@ def failed_order(
     return finish_past_characters(verdict, situation, unit, ends, state)
 
 
-def charge_limit(unit: Unit, move: Move) -> tuple[float, str]:
-    """2.5: 60 cm for a flyer's charge, 10 cm from irregular formation (declared or seen)."""
-    shape = formation(unit.models)
-    if move.declared("irregular") or shape == "irregular":
+def charge_limit(unit: Unit) -> tuple[float, str]:
+    """2.5: 60 cm for a flyer's charge, 10 cm from irregular formation: the formation the stands
+    stand in (2.1), whatever the move declares (check_declared_formation judges that)."""
+    if formation(unit.models) == "irregular":
         return FLYER_IRREGULAR_CHARGE, "a flyer's charge from irregular formation"
     return FLYER_CHARGE, "a flyer's charge"
+
+
+def check_declared_formation(verdict: Verdict, unit: Unit, move: Move) -> None:
+    """2.5: `declarations.irregular` (FORMAT.md) must agree with the formation the stands stand
+    in. The stands decide the charge's limit; a declaration that says otherwise means the
+    scenario and the table disagree, which the umpire wants to hear about rather than have one
+    of them silently win."""
+    declared = move.declared("irregular")
+    if declared is None:
+        return
+    shape = formation(unit.models)
+    said = "in irregular formation" if declared else "in a regular formation (line or column)"
+    stands = "in irregular formation" if shape == "irregular" else f"in a {shape}"
+    verdict.check(
+        rule=RULE_CHARGE,
+        stage="before-moving",
+        passed=bool(declared) == (shape == "irregular"),
+        subject=unit.id,
+        pass_text=f"{named(unit)} charges {said}, as its stands stand.",
+        fail_text=f"The charge declares {named(unit)} {said}, but its stands stand {stands}; "
+        "the formation the stands are in sets the charge's limit, so correct the declaration "
+        "or the stands' positions.",
+    )
 
 
 def check_charge_contact(
@@ -589,7 +612,7 @@ def _common_eligibility(verdict: Verdict, situation: Situation, unit: Unit, rule
 def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
     """2.3: a flyer may use initiative to charge the closest enemy it can see within 20 cm."""
     unit = situation.unit(move.unit)
-    limit, why = charge_limit(unit, move)
+    limit, why = charge_limit(unit)
     verdict = new_verdict(move, max_distance=limit)
     if move.declared("fortified"):
         verdict.move["fortified"] = True
@@ -631,6 +654,7 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
             text=f"{', '.join(map(named, homed))} homed back this phase; home back comes after the "
             f"initiative moves, so {named(unit)} cannot use initiative now.",
         )
+    check_declared_formation(verdict, unit, move)
     ignored = []
     if move.declared("ignore_fortified"):
         # 2.9: the player's choice; only fortified infantry and artillery may be passed over.
@@ -704,13 +728,15 @@ def adjudicate_initiative_charge(situation: Situation, move: Move) -> Verdict:
 
 def _adjudicate_order(situation: Situation, move: Move, charge: bool) -> Verdict:
     unit = situation.unit(move.unit)
-    limit, why = charge_limit(unit, move) if charge else (FLYER_PACE, "an order move by flyers")
+    limit, why = charge_limit(unit) if charge else (FLYER_PACE, "an order move by flyers")
     verdict = new_verdict(move, max_distance=limit)
     if move.declared("fortified"):
         verdict.move["fortified"] = True
     if not refuse_ground_unit(verdict, unit):
         return verdict
     _common_eligibility(verdict, situation, unit, RULE_ORDERS)
+    if charge:
+        check_declared_formation(verdict, unit, move)
     dice = Dice(move.dice, move.seed)
     if not verdict.legal:
         return verdict

@@ -16,9 +16,11 @@ How the engine reads 2.6:
   - over or within 1 cm of enemy stands: it stops 1 cm in front of them, and is confused; an
     enemy already within 1 cm at the start stops it where it is if the block would come nearer.
   Each stop can uncover another (stopping in front of a wood may leave the block over a friend),
-  so the rules are applied until the end position is clear. The friends that make way, or that
-  halted the flyers, are read from that final position: a friend a later stop pulled the block
-  back from is neither (no make-way, no confusion).
+  so the rules are applied until the end position is clear. Only the stops where the block ends
+  are reported: a wood or an enemy it would have stopped at, but that a later stop pulled it
+  back from, is no stop of this drive back (no finding, no confusion, no D6). The friends that
+  make way, or that halted the flyers, are likewise read from that final position: a friend a
+  later stop pulled the block back from is neither (no make-way, no confusion).
   Friends in combat cannot make way: the flyers halt 1 cm short of them, confused ([house]:
   "halt as they touch" read as the general rules' 1 cm). Characters never stop the flyers: a
   friendly one is moved aside, a lone enemy one displaced (bystanders.py).
@@ -27,6 +29,8 @@ How the engine reads 2.6:
   engine (2.9): one D6 for a unit that halts in front of impassable terrain or woods (confused on
   a 6); one per unit forced aside for the flyers. Each friend that makes way rolls its own D6
   with its `make-way` move (a ground friend, which has no make-way verdict, here instead).
+- Joined characters move with the unit (2.9); a flying one carried into terrain its mount cannot
+  be in must leave it (2.8, through 2.9: event `character-must-leave`).
 - Driven off the table (any part of a stand over the edge): the unit leaves the table; the
   leave-the-table D6 (-1 per stand lost) is owed and reported (`leave-table-roll`); the unit is
   shown where it left, touching the edge (2.9 "Leaving the table").
@@ -69,6 +73,10 @@ from .terrain import no_flyer_end_terrain
 RULE = "flying-units/drive-back"
 #: 2.6: flyers that would end over enemies stop this far (cm) in front of them.
 ENEMY_GAP = 1.0
+#: How far along the line (cm) a stop may lie beyond where the block ends and still be the one
+#: that halted it: settle steps back 1e-7 cm from each stop, so the stop that ends the move lies
+#: that far beyond the end, and every stop a later one pulled the block back from lies further.
+STOP_SLACK = 1e-6
 
 
 @dataclass
@@ -128,6 +136,7 @@ def settle(
         if b.army_of[o.unit] != unit.army and m.footprint.distance(o.footprint) < ENEMY_GAP
     }
     t = distance
+    found: list[tuple[str, list[str], float]] = []  # (what, ids, where along the line it stops)
     for _ in range(50):
         block = [m.placed(m.x + ux * t, m.y + uy * t) for m in unit.models]
         stops = []
@@ -180,14 +189,20 @@ def settle(
         for what, ids, shapes in stops:
             hit = interval_containing(block_intervals(unit.models, ux, uy, reach, shapes), t)
             stop_at = hit[0] if hit else t
-            outcome.stops.append((what, ids))
-            if what in ("friends", "enemy", "busy"):
-                outcome.confused_by.append(what)
+            found.append((what, ids, stop_at))
             new_t = min(new_t, stop_at)
         if new_t >= t - 1e-9:  # cannot move back any further
             break
         t = max(0.0, new_t - 1e-7)
     outcome.travelled = t
+    # Only the stops the block reaches are its stops: one that a later stop pulled it back
+    # from (it halted on friends short of the wood it would have stopped in front of) never
+    # happened, so it is neither reported nor confuses, nor owes a D6.
+    for what, ids, stop_at in found:
+        if stop_at <= t + STOP_SLACK:
+            outcome.stops.append((what, ids))
+            if what in ("friends", "enemy", "busy"):
+                outcome.confused_by.append(what)
     outcome.ends = [m.placed(m.x + ux * t, m.y + uy * t) for m in unit.models]
     _friends_where_it_ends(situation, unit, outcome, friends_make_way)
 

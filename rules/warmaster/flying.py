@@ -312,9 +312,11 @@ def finish(
 
 
 def phase_check(verdict: Verdict, situation: Situation, unit: Unit, phase: str, rule: str) -> None:
-    """The move belongs to a phase; a scenario that names another phase cannot make it. The
-    Command phase is a side's own (2.3, 2.9: "its own side's Command phase"): only the units of
-    the army whose turn it is move in it."""
+    """The move belongs to a phase; a scenario that names another phase cannot make it. Whose
+    turn it is decides who moves in two phases: the Command phase is a side's own (2.3, 2.9: "its
+    own side's Command phase"), so only the units of the army whose turn it is move in it; in the
+    Shooting phase only that army shoots, so the unit a shot drives back (2.6) is of the other
+    army. In the Combat phase both sides' units fight, retreat and pursue."""
     current = situation.turn.phase
     if current is None:
         return
@@ -336,6 +338,16 @@ def phase_check(verdict: Verdict, situation: Situation, unit: Unit, phase: str, 
             subject=unit.id,
             text=f"{named(unit)} moves in its own side's Command phase, and this is the other "
             "side's turn.",
+        )
+    if phase == "shooting" and active is not None and unit.army == active:
+        verdict.check(
+            rule=rule,
+            stage="eligible-if",
+            passed=False,
+            subject=unit.id,
+            text="Only the side whose turn it is shoots in the Shooting phase, so only the "
+            f"other side's units are driven back; {named(unit)} belongs to the side whose turn "
+            "it is.",
         )
 
 

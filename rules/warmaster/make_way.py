@@ -17,7 +17,8 @@ itself making way may make way: its owner moves it aside or back. How the engine
 - After: the unit owes its own confusion D6 (confused on a 6, `confusion-roll` event); the unit it
   made way for rolls one per unit it forced aside (its own verdict says so). Over the table
   edge, it leaves the table (leaving.py). Joined characters move with it (a Shooting or Combat
-  phase move).
+  phase move); a flying one carried into terrain its mount cannot be in must leave it (2.8,
+  through 2.9: event `character-must-leave`).
 """
 
 from __future__ import annotations

@@ -15,9 +15,11 @@ Conventions (RULES.md 0 and 2.1), stated once for the Warmaster half:
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import shapely
@@ -41,6 +43,46 @@ ENEMY_CLEARANCE = 1e-3
 
 def is_character(unit: Unit) -> bool:
     return bool(unit.keywords & CHARACTER_KEYWORDS)
+
+
+#: 2.1: a stand is 4 x 2 cm (mm in the document, frontage first: either edge may face front).
+STAND_MM = (40.0, 20.0)
+#: 2.1: a character stand may instead be round, up to 2.5 cm across.
+CHARACTER_ROUND_MM = 25.0
+#: How far (mm) a size in the document may be from the rulebook's: only a float's rounding.
+SIZE_SLACK_MM = 1e-6
+
+
+def stand_size_problem(keywords: frozenset[str], base: Mapping[str, Any]) -> str | None:
+    """2.1: None when `base` (a scenario's `models[].base`, in mm) is a stand of the rulebook's
+    size for a unit with these keywords, else what 2.1 allows, for the error naming the field.
+
+    Every distance the engine measures (moves, gaps, sight, touching) is between stands, so a
+    stand of another size would be judged wrongly rather than not judged: it is refused when the
+    scenario is read (the registry's `System.bases`).
+
+    >>> stand_size_problem(frozenset({"INFANTRY"}), {"rect": [40, 20]}) is None
+    True
+    >>> stand_size_problem(frozenset({"HERO"}), {"round": 25}) is None
+    True
+    """
+    ((kind, size),) = base.items()
+    if kind == "rect" and any(
+        all(abs(float(a) - b) <= SIZE_SLACK_MM for a, b in zip(size, way, strict=True))
+        for way in (STAND_MM, STAND_MM[::-1])
+    ):
+        return None
+    character = bool(keywords & CHARACTER_KEYWORDS)
+    if character and kind == "round" and float(size) <= CHARACTER_ROUND_MM + SIZE_SLACK_MM:
+        return None
+    found = "a hull" if kind == "hull" else f"{kind} {json.dumps(size)}"
+    rect = "a 4 x 2 cm rectangle (rect [40, 20] or [20, 40], in mm: either edge may face front)"
+    if character:
+        return (
+            f"{found} is not a Warmaster character stand: it is {rect} or round, up to 2.5 cm "
+            "across (round 25 or less) (RULES.md 2.1)"
+        )
+    return f"{found} is not a Warmaster stand: a stand is {rect} (RULES.md 2.1)"
 
 
 # -- moving a stand ---------------------------------------------------------------------------

@@ -679,7 +679,10 @@ def test_rings_are_drawn_for_each_40k_model_and_none_for_warmaster():
     assert ring.bounds[2] - 30 == pytest.approx(2.63, abs=0.01)
     doc = scenario_doc(system="warmaster-revolution")
     doc["terrain"] = []  # 40K ruins are no Warmaster terrain (RULES.md 2.2)
-    doc["units"][0]["models"][1]["x"] = 36  # 32 mm bases are 3.2 cm wide on a Warmaster table
+    for unit in doc["units"]:  # Warmaster stands are 4 x 2 cm (RULES.md 2.1)
+        for model in unit["models"]:
+            model["base"] = {"rect": [40, 20]}
+    doc["units"][0]["models"][1]["x"] = 36  # B1 spans x 29..31: B2 clear of it
     assert ring_overlays(Situation.from_document(doc)) == []
 
 

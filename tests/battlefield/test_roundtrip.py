@@ -82,6 +82,10 @@ def scenarios(draw):
                         lambda a, b: {"rect": [a, b]}, st.integers(20, 40), st.integers(20, 40)
                     ),
                 )
+                if system == "wh40k-11e"
+                # Warmaster stands are 4 x 2 cm, either edge in front (RULES.md 2.1); the
+                # units drawn here have no character keyword, so no round stands.
+                else st.sampled_from([{"rect": [40, 20]}, {"rect": [20, 40]}])
             )
             model = {
                 "id": fresh("m"),

@@ -118,7 +118,7 @@ def test_a_flyer_ordered_shows_its_100_cm_reach_and_the_20_cm_order_range_of_cha
                     "name": "Elf Hero",
                     "keywords": ["HERO", "CHARACTER"],
                     "models": [
-                        {"id": "h1", "base": {"rect": [20, 20]}, "x": 150, "y": 60, "facing": 0}
+                        {"id": "h1", "base": {"rect": [40, 20]}, "x": 150, "y": 60, "facing": 0}
                     ],
                 },
             ],

@@ -66,7 +66,11 @@ def terrain(piece_id, kind, x0, y0, x1, y1):
     return {"id": piece_id, "type": kind, "footprint": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]}
 
 
-def scenario(units, terrain_pieces=(), phase="command"):
+def scenario(units, terrain_pieces=(), phase="command", active_army=None):
+    """A 180 x 120 cm table in red's turn, except in the Shooting phase, where blue shoots at
+    the red flyers (2.6: only the side whose turn it is shoots, the other is driven back)."""
+    if active_army is None:
+        active_army = "blue" if phase == "shooting" else "red"
     return {
         "format": "arbiter.scenario/1",
         "system": "warmaster-revolution",
@@ -75,7 +79,7 @@ def scenario(units, terrain_pieces=(), phase="command"):
         "terrain": list(terrain_pieces),
         "armies": [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}],
         "units": list(units),
-        "turn": {"round": 1, "active_army": "red", "phase": phase},
+        "turn": {"round": 1, "active_army": active_army, "phase": phase},
     }
 
 

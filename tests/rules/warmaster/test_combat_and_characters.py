@@ -549,13 +549,13 @@ def test_a_character_need_not_leave_a_unit_only_partly_in_a_wood():
 
 @pytest.mark.parametrize("wood_bottom, must_leave", [(53, False), (57, True)])
 def test_a_joined_character_leaves_only_a_unit_that_ends_wholly_in_a_wood(wood_bottom, must_leave):
-    """2.8, the Combat phase side (combat.characters_must_leave), judged as the escape is: G1
+    """2.8, the Combat phase side (bystanders.characters_must_leave), judged as the escape is: G1
     ends at (35, 54), x 34..36, y 52..56; the wood covers x 30..39 from y 50 down to
     `wood_bottom`. With y 50..53 only G1's top 1 cm is in it and C stays; with y 50..57 all of G1
     is and C must leave."""
     from rules import Situation
     from rules.verdict import Verdict
-    from rules.warmaster.combat import characters_must_leave
+    from rules.warmaster.bystanders import characters_must_leave
 
     doc = scenario(
         [
@@ -573,3 +573,119 @@ def test_a_joined_character_leaves_only_a_unit_that_ends_wholly_in_a_wood(wood_b
     left = [e for e in verdict.events if e["event"] == "character-must-leave"]
     expected = [{"event": "character-must-leave", "unit": "C", "from": "G"}]
     assert left == (expected if must_leave else [])
+
+
+# --- 2.8 / 2.9: a drive back or a making way that carries a joined flying character into a wood
+#
+# F stands at x 100 (x 99..101, y 48..60); C, a flying General on a 2 cm round base, has joined
+# it and stands behind F2 at (98, 54), touching its rear edge. A small wood (x 86..91.5,
+# y 52..56) lies behind F2 only. F moves 7 cm in -x (to x 92..94, clear of the wood), and C,
+# moving as F2 moves (2.9: joined characters move with the unit in the Shooting and Combat
+# phases), would end at (91, 54), x 90..92: in the wood, where its mount cannot be. 2.9 hands a
+# mount that cannot follow to 2.8: the character must fly up to 30 cm to another unit, or die.
+
+COPSE = terrain("copse", "woods", 86, 52, 91.5, 56)
+
+
+def _carried_into_the_copse(move, *extra):
+    units = [
+        line_of_flyers("F", 100, 54),
+        character("C", 98, 54, flying=True, state={"joined": "F"}),
+        *extra,
+    ]
+    verdict = judge(scenario(units, [COPSE], phase="shooting"), move)
+    assert verdict.legal, failed_rules(verdict)
+    assert verdict.after.unit("C").models[0].x == pytest.approx(91)
+    return verdict
+
+
+def test_a_drive_back_that_carries_a_joined_flyer_into_a_wood_makes_it_leave():
+    move = {
+        "unit": "F",
+        "type": "drive-back",
+        "dice": [3, 4],
+        "declarations": {"shooter": "S1", "hits": 2},
+    }
+    verdict = _carried_into_the_copse(move, enemy("S", 120, 54))
+    assert {"event": "character-must-leave", "unit": "C", "from": "F"} in verdict.events
+    assert any(f.rule == "flying-units/characters" and "copse" in f.text for f in verdict.findings)
+
+
+def test_making_way_that_carries_a_joined_flyer_into_a_wood_makes_it_leave():
+    end = {m: {"x": 93, "y": y} for m, y in (("F1", 50), ("F2", 54), ("F3", 58))}
+    move = {"unit": "F", "type": "make-way", "end": end, "declarations": {"made_way_for": "D"}}
+    verdict = _carried_into_the_copse(move, line_of_flyers("D", 130, 54))
+    assert {"event": "character-must-leave", "unit": "C", "from": "F"} in verdict.events
+
+
+# --- 2.7 / 2.9: an advance that only a turn brings into contact -------------------------------
+#
+# F (x 49..51, y 48..60, facing +x) has destroyed its enemy. A, a cavalry stand 2 cm wide (x
+# 61..65, y 54..56, facing -x), stands in a slot 2.5 cm wide (y 53.75..56.25) cut into the cliffs
+# (x 60..75): its front, x = 61, is 10 cm from F. B (x 56..58, y 70..74) is 11.18 cm away, from
+# F's corner (51, 60) to (56, 70). No 4 cm wide stand fits the slot, so F moved as a block cannot
+# touch A; turned to face +y (stands at x 51, 55, 59, y 55: a bar x 49..61, y 54..56) F3 enters
+# the slot and touches A, no corner moving more than 12.17 cm. 2.7 has an advance flown as in
+# the Command phase, pose to pose, and 2.9 limits only how far each stand moves (20 cm): A is
+# the closest enemy F can see and reach.
+
+SLOT = {
+    "id": "crag",
+    "type": "cliffs",
+    "footprint": [
+        [60, 30],
+        [75, 30],
+        [75, 78],
+        [60, 78],
+        [60, 56.25],
+        [65, 56.25],
+        [65, 53.75],
+        [60, 53.75],
+    ],
+}
+
+
+def _slot_table():
+    a = flyers("A", [stand("A1", 63, 55, 180, base=[20, 40])], army="blue", keywords=("CAVALRY",))
+    units = [line_of_flyers("F", 50, 54), a, enemy("B", 57, 72)]
+    return scenario(units, [SLOT], phase="combat")
+
+
+TURNED_INTO_A = {
+    "unit": "F",
+    "type": "combat-advance",
+    "end": {
+        "F1": {"x": 51, "y": 55, "facing": 90},
+        "F2": {"x": 55, "y": 55, "facing": 90},
+        "F3": {"x": 59, "y": 55, "facing": 90},
+    },
+}
+# F moved (5, 12), 13 cm: F3 (x 54..56, y 68..72) touches B's front x = 56.
+INTO_B = {
+    "unit": "F",
+    "type": "combat-advance",
+    "end": {"F1": {"x": 55, "y": 62}, "F2": {"x": 55, "y": 66}, "F3": {"x": 55, "y": 70}},
+}
+
+
+def test_an_advance_may_turn_to_reach_its_target():
+    verdict = judge(_slot_table(), TURNED_INTO_A)
+    assert verdict.legal, failed_rules(verdict)
+    assert any("advances into A, the closest" in f.text for f in verdict.findings)
+
+
+def test_passing_over_a_closer_enemy_says_that_turns_were_not_searched():
+    # The engine searches the unit moved as a block only (combat.reaches); the finding must not
+    # claim that A cannot be reached at all, since a turn reaches it.
+    verdict = judge(_slot_table(), INTO_B)
+    [text] = [f.text for f in verdict.findings if "is closer" in f.text]
+    assert "without turning" in text
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="combat.reaches searches the unit moved as a block, not turned or re-formed "
+    "(docs/rules-coverage.md): A, reachable only by a turn, is passed over",
+)
+def test_an_advance_into_a_further_enemy_is_refused_when_a_turn_reaches_a_closer_one():
+    assert not judge(_slot_table(), INTO_B).legal

@@ -195,17 +195,63 @@ def test_an_order_charge_reaches_60_cm_and_must_end_touching_an_enemy():
     assert any("must end touching" in t for _, _, t in failed_rules(short))
 
 
+def _irregular_flyers():
+    """F with F2 stepped 1 cm back (x 8..10 against 9..11): fronts not level, irregular."""
+    unit = line_of_flyers("F", 10, 54)
+    unit["models"][1]["x"] = 9
+    return unit
+
+
+def _irregular_order_charge(x):
+    move = order(x, move_type="order-charge")
+    move["end"]["F2"]["x"] = x - 1
+    return move
+
+
 def test_a_charge_from_irregular_formation_reaches_only_10_cm():
+    # F1 and F3 (fronts at 11) fly 10 cm to x = 20 and touch E1 (21..23): 10 cm, the limit.
+    doc = scenario([_irregular_flyers(), character("C", 20, 70, rect=True), enemy("E", 22, 54)])
+    verdict = judge(doc, _irregular_order_charge(20))
+    assert verdict.legal and verdict.move["max_distance"] == 10, failed_rules(verdict)
+    too_far = scenario([_irregular_flyers(), character("C", 20, 70, rect=True), enemy("E", 23, 54)])
+    assert not judge(too_far, _irregular_order_charge(21)).legal
+
+
+def test_the_stands_not_a_declaration_say_whether_a_charge_is_from_irregular_formation():
+    # 2.5 ties the 10 cm cap to the formation the unit is in. F stands in a line: its charge may
+    # go 60 cm, so 30 cm (x 10 to 40, front edge 41 on E1 at 41..43) is within the limit; a
+    # declaration that it is irregular contradicts the stands and is refused as such, not
+    # taken as a 10 cm cap.
     doc = scenario(
-        [line_of_flyers("F", 10, 54), character("C", 20, 70, rect=True), enemy("E", 22, 54)]
+        [line_of_flyers("F", 10, 54), character("C", 20, 70, rect=True), enemy("E", 42, 54)]
     )
-    # 10 cm charge to touch E1 (21..23): from x = 10 to 20
-    verdict = judge(doc, order(20, move_type="order-charge", irregular=True))
-    assert verdict.legal and verdict.move["max_distance"] == 10
-    too_far = scenario(
-        [line_of_flyers("F", 10, 54), character("C", 20, 70, rect=True), enemy("E", 23, 54)]
+    assert judge(doc, order(40, move_type="order-charge")).legal
+    declared = judge(doc, order(40, move_type="order-charge", irregular=True))
+    assert declared.move["max_distance"] == 60
+    [(rule, subject, text)] = failed_rules(declared)
+    assert (rule, subject) == ("flying-units/moving", "F")
+    assert "irregular" in text and "line" in text
+    # and the other way round: a unit whose stands are irregular cannot declare itself regular
+    irregular = scenario(
+        [_irregular_flyers(), character("C", 20, 70, rect=True), enemy("E", 22, 54)]
     )
-    assert not judge(too_far, order(21, move_type="order-charge", irregular=True)).legal
+    claimed = judge(
+        irregular,
+        {**_irregular_order_charge(20), "declarations": {"ordered_by": "C", "irregular": False}},
+    )
+    assert claimed.move["max_distance"] == 10
+    [(rule, subject, text)] = failed_rules(claimed)
+    assert (rule, subject) == ("flying-units/moving", "F") and "irregular" in text
+
+
+def test_an_initiative_charge_in_line_is_not_capped_by_a_declared_irregular_formation():
+    # E1 (x 25..27) is 14 cm from F's front (11): within initiative's 20 cm, beyond 10 cm.
+    doc = scenario([line_of_flyers("F", 10, 54), enemy("E", 26, 54)])
+    move = {"unit": "F", "type": "initiative-charge", "end": to_x(24)}
+    assert judge(doc, move).legal
+    declared = judge(doc, {**move, "declarations": {"irregular": True}})
+    assert declared.move["max_distance"] == 60
+    assert [r for r, _, _ in failed_rules(declared)] == ["flying-units/moving"]
 
 
 def test_flyers_may_charge_fortified_units_which_still_count_as_fortified():

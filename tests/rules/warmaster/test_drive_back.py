@@ -52,6 +52,23 @@ def test_flyers_are_driven_straight_away_from_the_shooter_by_the_dice():
     assert events(verdict) == []
 
 
+def test_only_a_unit_of_the_side_whose_turn_it_is_not_is_driven_back():
+    # 2.6: drive backs come from shooting, in the Shooting phase, and only the side whose turn it
+    # is shoots then: the red flyers are driven back in blue's turn, never in their own.
+    from rules import SYSTEMS, Situation
+
+    blue_shoots = scenario(units(), phase="shooting", active_army="blue")
+    assert judge(blue_shoots, drive([3, 4])).legal
+    red_turn = scenario(units(), phase="shooting", active_army="red")
+    verdict = judge(red_turn, drive([3, 4]))
+    [(rule, subject, text)] = failed_rules(verdict)
+    assert (rule, subject) == ("flying-units/drive-back", "F") and "turn" in text
+    # the stepper offers no drive back for F in its own side's turn either
+    eligibility = SYSTEMS["warmaster-revolution"].move_types["drive-back"].eligibility
+    findings = eligibility(Situation.from_document(red_turn), "F", {})
+    assert [f.text for f in findings if not f.passed] == [text]
+
+
 def test_flyers_driven_back_over_a_wood_fly_over_it():
     # wood x 90..95; 5 + 6 = 11 cm puts the stands at x 88..90, just clear of it; the 6 confuses.
     doc = scenario(units(), [terrain("wood", "woods", 90, 40, 95, 70)], phase="shooting")
@@ -89,6 +106,36 @@ def test_flyers_halt_on_touching_friends_who_do_not_make_way_and_are_confused():
     assert xs(verdict) == [95.0]
     assert {"event": "confused", "unit": "F", "because": ["friends"]} in verdict.events
     assert verdict.after.unit("F").flag("confused")
+
+
+@pytest.mark.parametrize(
+    "obstacle, friend_x, end_x",
+    [
+        # A wood x 85..93.5: 7 cm would end at x 92..94, over it, so F stops in front of it (rear
+        # edge 93.5, 5.5 cm), where it is over friend G1 (x 95..97) ...
+        (terrain("wood", "woods", 85, 40, 93.5, 70), 96, 98),
+        # An enemy stand E1, x 89.5..91.5: 7 cm would end 0.5 cm from it, so F stops 1 cm in front
+        # (rear edge 92.5, 6.5 cm), where it is over friend G1 (x 94..96) ...
+        (enemy("E", 90.5, 54), 95, 97),
+    ],
+)
+def test_a_stop_the_flyers_never_reach_is_not_reported(obstacle, friend_x, end_x):
+    # ... who does not make way: F halts as it first touches G1 (2 or 3 cm, centres at end_x),
+    # well short of the wood or 4.5 cm from the enemy. It halted on the friends alone: confused
+    # by them, no D6 owed for halting at terrain, no word of the wood or enemy it never reached.
+    friend = flyers("G", [stand("G1", friend_x, 54)], keywords=("INFANTRY",))
+    if obstacle["id"] == "wood":
+        doc = scenario(units(friend), [obstacle], phase="shooting")
+    else:
+        doc = scenario(units(friend, obstacle), phase="shooting")
+    verdict = judge(doc, drive([3, 4]))
+    assert verdict.legal, failed_rules(verdict)
+    assert xs(verdict) == [end_x]
+    assert [e for e in verdict.events if e["event"] in ("confused", "confusion-roll")] == [
+        {"event": "confused", "unit": "F", "because": ["friends"]}
+    ]
+    moving = [f.text for f in verdict.findings if f.stage == "while-moving"]
+    assert len(moving) == 1 and "friends (G)" in moving[0], moving
 
 
 def test_friends_who_make_way_let_the_flyers_end_where_the_dice_say():

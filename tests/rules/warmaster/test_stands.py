@@ -2,15 +2,62 @@
 
 import pytest
 
-from rules import Situation
+from rules import InvalidInput, Situation
 from rules.warmaster.stands import distance_moved, formation, stands_together
 from rules.warmaster.terrain import can_see, unit_sees
 
-from .builders import enemy, flyers, line_of_flyers, scenario, stand, terrain
+from .builders import character, enemy, flyers, line_of_flyers, scenario, stand, terrain
 
 
 def stands_of(doc, unit_id):
     return Situation.from_document(doc).unit(unit_id).models
+
+
+@pytest.mark.parametrize(
+    "base",
+    [
+        {"rect": [40, 20]},  # 2.1: 4 x 2 cm, facing a long edge (infantry)
+        {"rect": [20, 40]},  # ... or a short edge (cavalry, monsters, most flyers)
+    ],
+)
+def test_a_stand_is_a_4_by_2_cm_rectangle_facing_either_edge(base):
+    unit = flyers("F", [{**stand("F1", 50, 50), "base": base}])
+    assert Situation.from_document(scenario([unit])).unit("F").models[0].base.kind == "rect"
+
+
+@pytest.mark.parametrize(
+    "base",
+    [
+        {"rect": [40, 40]},
+        {"rect": [50, 25]},
+        {"rect": [39, 20]},
+        {"round": 20},  # a round base is for characters only
+        {"oval": [40, 20]},
+        {"hull": [[2, 1], [-2, 1], [-2, -1], [2, -1]]},
+    ],
+)
+def test_a_stand_of_another_size_or_shape_is_refused_when_the_scenario_is_read(base):
+    # RULES.md 2.1: stands are 4 x 2 cm; every distance the engine measures between stands
+    # assumes it, so a stand of another size is refused, naming it, rather than judged.
+    unit = flyers("F", [{**stand("F1", 50, 50), "base": base}])
+    with pytest.raises(InvalidInput) as error:
+        Situation.from_document(scenario([unit]))
+    assert error.value.field == "units[0].models[0].base"
+    assert "4 x 2 cm" in error.value.message and "2.1" in error.value.message
+
+
+@pytest.mark.parametrize("round_mm, allowed", [(20, True), (25, True), (25.5, False), (40, False)])
+def test_a_character_stand_is_4_by_2_cm_or_round_up_to_2_5_cm_across(round_mm, allowed):
+    rect = scenario([character("C", 50, 50, rect=True)])
+    assert Situation.from_document(rect).unit("C")
+    doc = scenario([character("C", 50, 50, round_mm=round_mm)])
+    if allowed:
+        assert Situation.from_document(doc).unit("C").models[0].base.kind == "round"
+    else:
+        with pytest.raises(InvalidInput) as error:
+            Situation.from_document(doc)
+        assert error.value.field == "units[0].models[0].base"
+        assert "2.5 cm" in error.value.message
 
 
 def test_a_line_a_column_and_anything_else_are_recognised_from_positions():

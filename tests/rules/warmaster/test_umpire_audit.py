@@ -450,11 +450,11 @@ def _retreat_5(*units):
 
 
 def test_a_retreat_ending_in_touch_with_an_enemy_of_another_engagement_loses_that_stand():
-    # E1 (x 51..53, y 52..56) touches F2's front: the engagement. X1, a 3 cm wide enemy stand
-    # (x 42..44, y 52.5..55.5), 5 cm behind F and touching nothing, is not part of it. F2 would
-    # end with its rear edge x = 44 on X1's edge: blocked, destroyed. F1 (y 48..52) and F3
-    # (y 56..60) clear X1 by 0.5 cm and complete the retreat.
-    x = flyers("X", [stand("X1", 43, 54, 180, base=[30, 20])], army="blue", keywords=("INFANTRY",))
+    # E1 (x 51..53, y 52..56) touches F2's front: the engagement. X1, an enemy stand facing a
+    # short edge (2 cm wide: x 40..44, y 53..55), 5 cm behind F and touching nothing, is not
+    # part of it. F2 would end with its rear edge x = 44 on X1's front edge: blocked, destroyed.
+    # F1 (y 48..52) and F3 (y 56..60) clear X1 by 1 cm and complete the retreat.
+    x = flyers("X", [stand("X1", 42, 54, 180, base=[20, 40])], army="blue", keywords=("CAVALRY",))
     verdict = _retreat_5(enemy("E", 52, 54), x)
     assert verdict.legal, failed_rules(verdict)
     assert {"event": "stand-destroyed", "unit": "F", "stand": "F2"} in verdict.events
@@ -466,13 +466,16 @@ def test_a_retreat_ending_in_touch_with_an_enemy_of_another_engagement_loses_tha
 
 def test_a_retreat_may_end_in_touch_with_an_enemy_of_the_same_engagement():
     # E1 (y 50..54) and E2 (y 54..58), x 51..53, touch F's front: two stands on that side.
-    # L1, a 10 cm wide enemy stand facing -y (x 42..52, y 60..62), touches F3's right edge: one
-    # stand on that side. F retreats away from the front, -x, and F3 ends (x 44..46) still along
-    # L1's edge: L1 is of this engagement, so nothing is blocked.
-    long_one = flyers(
-        "L", [stand("L1", 47, 61, 270, base=[100, 20])], army="blue", keywords=("INFANTRY",)
+    # L, an enemy line facing -y (x 40..52, y 60..62), touches F3's right edge with L3 (x
+    # 48..52): one stand on that side. F retreats away from the front, -x, and F3 ends (x 44..46)
+    # still along L2's edge: L is of this engagement, so nothing is blocked.
+    line = flyers(
+        "L",
+        [stand(f"L{i + 1}", 42 + 4 * i, 61, 270) for i in range(3)],
+        army="blue",
+        keywords=("INFANTRY",),
     )
-    verdict = _retreat_5(enemy("E", 52, 52, count=2), long_one)
+    verdict = _retreat_5(enemy("E", 52, 52, count=2), line)
     assert verdict.legal, failed_rules(verdict)
     assert "stand-destroyed" not in [e["event"] for e in verdict.events]
     assert sorted({v["end"]["x"] for v in verdict.models.values()}) == [45.0]
