@@ -24,7 +24,7 @@ from shapely import STRtree
 from shapely.geometry import LineString, Point, Polygon, box
 
 from .errors import InvalidInput
-from .geometry import EPSILON, Base, footprint_distance, is_simple_polygon, oval_distance
+from .geometry import EPSILON, Base, is_simple_polygon, oval_distance
 from .systems import SYSTEMS
 
 SCENARIO_FORMAT = "arbiter.scenario/1"
@@ -842,7 +842,8 @@ def overlap(a: Model, b: Model) -> bool:
     if a.base.kind == "round" and b.base.kind == "round":
         gap = math.hypot(a.x - b.x, a.y - b.y) - a.base.radius - b.base.radius
         return gap < -EPSILON
-    if footprint_distance(a.base, a.pos, b.base, b.pos) > 0:
+    # each model's own footprint, built once (a search tests one spot against many models)
+    if a.footprint.distance(b.footprint) > 0:
         return False
     if {"round", "oval"} & {a.base.kind, b.base.kind}:
         # Curves are circumscribed polygons, up to ~0.1 % too large: touching curved bases

@@ -9,7 +9,7 @@ check is a finding; the move is legal when all pass, and only then is `verdict.a
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
@@ -17,6 +17,7 @@ from typing import Any
 import shapely
 from shapely.geometry import LineString, Point
 
+from ..budget import check
 from ..dice import Dice
 from ..errors import InvalidInput
 from ..geometry import EPSILON, fmt, within
@@ -678,9 +679,8 @@ def _spot_free(
             ):
                 if abs(b.z - spot.z) <= EPSILON and overlap(spot, b):
                     return False
-    for b in mine:
-        if b.id != spot.id and abs(b.z - spot.z) <= EPSILON and overlap(spot, b):
-            return False
+    if not _clear_of(spot, mine):
+        return False
     for t, (x0, y0, x1, y1) in terrain_bounds(situation):
         if t.solid and x0 - r <= spot.x <= x1 + r and y0 - r <= spot.y <= y1 + r:
             if (
@@ -690,6 +690,100 @@ def _spot_free(
                 if spot.footprint.intersection(t.footprint).area > EPSILON:
                     return False
     return not any(in_engagement_range(spot, e) for u in non_targets for e in u.models)
+
+
+def _clear_of(spot: Model, mine: Iterable[Model]) -> bool:
+    """1.3 ending a move: `spot` overlaps none of the unit's other models where they end (bases
+    are in each other's way only on one level, 1.5)."""
+    r = spot.base.radius
+    return not any(
+        b.id != spot.id
+        and abs(b.x - spot.x) < r + b.base.radius
+        and abs(b.y - spot.y) < r + b.base.radius
+        and abs(b.z - spot.z) <= EPSILON
+        and overlap(spot, b)
+        for b in mine
+    )
+
+
+def _linked(spot: Model, mine: Iterable[Model]) -> bool:
+    """03.03: `spot` is within 2" horizontally of one of the unit's other models (bases whose
+    enclosing circles are further apart are not measured)."""
+    reach = spot.base.radius + COHERENCY_RANGE.horizontal + EPSILON
+    return any(
+        abs(o.x - spot.x) < reach + o.base.radius
+        and abs(o.y - spot.y) < reach + o.base.radius
+        and within(model_distance(spot, o).horizontal, COHERENCY_RANGE.horizontal)
+        for o in mine
+    )
+
+
+def _path_within(
+    situation: Situation,
+    unit: Unit,
+    start: Model,
+    spot: Model,
+    mode: Mode,
+    max_distance: float,
+    memo: dict[Any, Any] | None = None,
+) -> list[Waypoint] | None:
+    """The waypoints of the shortest legal path from `start` to `spot` (`plan_path`, the move
+    judge's), or None when there is none within `max_distance`. With a `memo` (one suggestion:
+    the same model, mode and maximum distance throughout) each spot's path is found once."""
+    key = ("path", start.id, spot.x, spot.y, spot.z, spot.facing)
+    if memo is not None and key in memo:
+        known: list[Waypoint] | None = memo[key]
+        return known
+    pts, horizontal, vertical, found = plan_path(
+        situation, unit, start, spot, mode, limit=max_distance
+    )
+    result = pts if found and horizontal + vertical <= max_distance + EPSILON else None
+    if memo is not None:
+        memo[key] = result
+    return result
+
+
+def _way_to(
+    situation: Situation,
+    unit: Unit,
+    start: Model,
+    spot: Model,
+    mode: Mode,
+    max_distance: float,
+    memo: dict[Any, Any],
+) -> list[Waypoint] | None:
+    """Can `start`'s model reach `spot` within `max_distance`: its waypoints, or None. A round
+    base going to the ground is looked up in its reachable region (conservative, built once per
+    model in `memo`: the straight line stands for the path, which the move judge finds again).
+    A spot on a floor has the exact path, its climb counted (the ground region does not reach
+    floors); a base that is not round the path the move judge takes, the base held at its
+    facing where its enclosing circle (the region's) cannot pass (1.3)."""
+    if spot.z > EPSILON or start.base.kind != "round":
+        return _path_within(situation, unit, start, spot, mode, max_distance, memo)
+    key = ("region", start.id)
+    if key not in memo:
+        # Spots are on the ground: a model on a floor pays its way down first (1.5).
+        budget = max_distance - (0.0 if mode.skies else start.z)
+        memo[key] = reachable_region(situation, start.id, max(budget, 0.0), mode)
+        shapely.prepare(memo[key])
+    if not memo[key].contains(Point(spot.x, spot.y)):
+        return None
+    return [(start.x, start.y), (spot.x, spot.y)]
+
+
+class _Seen:
+    """An iterable read lazily once and remembered: spots a search filtered, which a later
+    search with the same memo reads again without filtering them again."""
+
+    def __init__(self, items: Iterable[Model]):
+        self._items = iter(items)
+        self._seen: list[Model] = []
+
+    def __iter__(self) -> Iterator[Model]:
+        yield from self._seen  # what an earlier reading found (it may stop part way)
+        for item in self._items:
+            self._seen.append(item)
+            yield item
 
 
 def _find_spot(
@@ -704,47 +798,37 @@ def _find_spot(
     mode: Mode,
     exact_path: bool = False,
     coherent: bool = True,
+    memo: dict[Any, Any] | None = None,
 ) -> tuple[Model, list[Waypoint]] | None:
     """A spot on the rings `gaps` round the target models where `start`'s model could end, with
     `others` (the unit's other models, where they end) fixed: free
     (`_spot_free`), keeping the unit in coherency, and reachable within `max_distance`. Returns
     (spot, waypoints) or None. Reachability is the conservative reachable region, or with
-    `exact_path` the shortest legal path (what the suggestion uses)."""
+    `exact_path` the shortest legal path (what the suggestion uses). A `memo` (one suggestion,
+    trying its models in several orders) keeps the spots free of everything but the unit's own
+    models, and the paths, from one try to the next."""
     others = list(others)
-    region = None
+    memo = {} if memo is None else memo
     target_models = [t for u in targets for t in u.models]
-    for spot in _ring_spots(start, target_models, gaps, max_distance, mode.skies, situation):
-        if not _meets(spot, target_models, gaps):
+    key = ("spots", start.id, tuple(gaps), tuple(t.id for t in target_models))
+    if key not in memo:
+        memo[key] = _Seen(
+            spot
+            for spot in _ring_spots(start, target_models, gaps, max_distance, mode.skies, situation)
+            if _meets(spot, target_models, gaps)
+            and _spot_free(situation, unit, spot, (), non_targets, start)
+        )
+    for spot in memo[key]:
+        if not _clear_of(spot, others):
             continue
-        if not _spot_free(situation, unit, spot, others, non_targets, start):
+        if coherent and others and not _linked(spot, others):
             continue
-        if (
-            coherent
-            and others
-            and not any(
-                within(model_distance(spot, o).horizontal, COHERENCY_RANGE.horizontal)
-                for o in others
-            )
-        ):
-            continue
-        if exact_path or spot.z > EPSILON or start.base.kind != "round":
-            # A spot on a floor: the exact path, its climb counted (the ground region does not
-            # reach floors). A base that is not round: the path the move judge takes, the base
-            # held at its facing where its enclosing circle (the region's) cannot pass (1.3).
-            pts, horizontal, vertical, found = plan_path(
-                situation, unit, start, spot, mode, limit=max_distance
-            )
-            if not found or horizontal + vertical > max_distance + EPSILON:
-                continue
+        if exact_path:
+            pts = _path_within(situation, unit, start, spot, mode, max_distance, memo)
         else:
-            if region is None:
-                # Spots are on the ground: a model on a floor pays its way down first (1.5).
-                budget = max_distance - (0.0 if mode.skies else start.z)
-                region = reachable_region(situation, start.id, max(budget, 0.0), mode)
-                shapely.prepare(region)
-            if not region.contains(Point(spot.x, spot.y)):
-                continue
-            pts = [(start.x, start.y), (spot.x, spot.y)]
+            pts = _way_to(situation, unit, start, spot, mode, max_distance, memo)
+        if pts is None:
+            continue
         if not coherent or coherency([spot, *others]).ok:
             return spot, pts
     return None
@@ -933,17 +1017,38 @@ def _charge_while_moving(
 
 
 # -- suggestions --------------------------------------------------------------------------------
+#: Rings round a unit mate already placed where a model that cannot reach a target may end
+#: beside it: base contact, 1", just under 2" (coherency, 03.03).
+FOLLOW_RINGS = (0.0, CHARGE_CLOSE, COHERENCY_RANGE.horizontal - 0.01)
+#: How many of the suggestion's tries the judge is asked about, best first; when it accepts
+#: none, the best is suggested as it is (a judgement costs about as much as a try).
+JUDGED_TRIES = 3
+#: One try of the charge suggestion: each model's end, and the route it takes there.
+Placement = tuple[dict[str, Model], dict[str, list[Waypoint]]]
+
+
 def suggest_charge(situation: Situation, move: Move) -> Move:
     """A charge placement that meets 11.04's obligations when the dice allow it.
 
-    With several targets, the model nearest to each target goes at it first. Then the models
-    closest to the targets go. Each takes the nearest spot, as the crow flies, in
-    base contact with a target model (else within 1", else within engagement range) that it can
-    reach by a legal path, that is free (no overlap, no solid terrain, no enemy that is not a
-    target within engagement range) and within 2" of a model already placed. A model that finds
-    none moves as far as it can towards the nearest target model. Then a repair pass gives each
-    model still short of 1" (or of engagement) a better spot if one is free now that the whole
-    unit is placed. The result is judged like any proposal.
+    A try (`_ChargeSearch.place`) places the models one at a time. With several targets, the
+    model nearest to each target goes at it first. Then the models closest to the targets go.
+    Each takes the nearest spot, as the crow flies, in base contact with a target model (else
+    within 1", else within engagement range) that it can reach by a legal path, that is free
+    (no overlap, no solid terrain, no enemy that is not a target within engagement range) and
+    within 2" of a model already placed. A model that finds none waits for the others; then it
+    moves as far as it can towards the nearest target model, or else ends beside a unit mate
+    already placed (`_follow`). Then a repair pass gives each model still short of 1" (or of
+    engagement) a better spot if one is free now that the whole unit is placed.
+
+    The first model placed decides where the others can go: round one side of a block or the
+    other (RULES.md 1.5), and a model sent the short way round may leave its unit mates no way
+    to follow. So when the first try leaves a model unengaged or the unit out of coherency,
+    each other model that can reach a target leads a try of its own. The tries are ranked by
+    `_standing` (every target engaged, the unit coherent, every model closer to a target; then
+    the most models engaged, then the most within 1"), and the judge (`adjudicate_move`) is asked
+    about the best `JUDGED_TRIES` in turn: the first it accepts is the suggestion, else the best.
+    The tries share their spots and paths, and there are at most as many as models, so the
+    suggestion is deterministic and bounded (the `budget` deadline still stops it).
     """
     if move.end is not None:
         return move  # the player's own placement: nothing to suggest
@@ -952,130 +1057,288 @@ def suggest_charge(situation: Situation, move: Move) -> Move:
     seed = move.seed
     if move.dice is None and seed is None:
         seed = Dice(None).seed  # fix the server's roll now so adjudicate sees the same dice
-    dice = Dice(move.dice, seed)
-    max_distance = _max_distance(situation, unit, move, Verdict(move={}), dice)
-    # each model as it moves (RULES.md 1.7: in a unit taking to the skies, only models with FLY)
-    modes = {m.id: mode_for(unit, move.type, move.declarations, m) for m in unit.models}
-    target_models = [t for u in targets for t in u.models]
-    non_targets = [e for e in situation.enemies_of(unit) if e not in targets]
-    order = sorted(unit.models, key=lambda m: _distance_to(m, targets) if targets else 0.0)
-    placed: dict[str, Model] = {}
-    routes: dict[str, list[Waypoint]] = {}
-    tiers = ((0.0,), (0.5, CHARGE_CLOSE - 0.01), (ENGAGEMENT_RANGE.horizontal - 0.01,))
-
-    def acceptable(candidate: Model) -> bool:
-        mine = list(placed.values())
-        if not _spot_free(situation, unit, candidate, mine, non_targets):
-            return False
-        return not mine or any(
-            model_distance(candidate, p).horizontal <= COHERENCY_RANGE.horizontal for p in mine
-        )
-
-    # Every target must end engaged: first send the model nearest to each target at it.
-    for target in targets if len(targets) > 1 else ():
-        for m in sorted(
-            (m for m in unit.models if m.id not in placed), key=lambda m: _distance_to(m, (target,))
-        )[:1]:
-            for gaps in tiers:
-                spot = _find_spot(
-                    situation,
-                    unit,
-                    m,
-                    list(placed.values()),
-                    (target,),
-                    non_targets,
-                    gaps,
-                    max_distance,
-                    modes[m.id],
-                    exact_path=True,
-                    coherent=False,  # the models placed next will close the gap
-                )
-                if spot:
-                    placed[m.id], routes[m.id] = spot
-                    break
-
-    def spot_for(m: Model) -> tuple[Model, list[Waypoint]] | None:
-        for gaps in tiers if target_models else ():
-            # only the models placed so far count (the rest have not moved yet)
-            found = _find_spot(
-                situation,
-                unit,
-                m,
-                list(placed.values()),
-                targets,
-                non_targets,
-                gaps,
-                max_distance,
-                modes[m.id],
-                exact_path=True,
-            )
-            if found:
-                return found
-        return None
-
-    # Models that reach a spot at the target go first, in order; one that cannot (yet) waits
-    # until the others are placed: a model stuck behind a block would otherwise hold the whole
-    # unit back (every later model must end within 2" of one placed before it).
-    waiting = []
-    for m in order:
-        if m.id in placed:
+    move = replace(move, seed=seed)
+    max_distance = _max_distance(situation, unit, move, Verdict(move={}), Dice(move.dice, seed))
+    search = _ChargeSearch(situation, move, targets, max_distance)
+    first = search.place(None)
+    assert first is not None  # only a leader can fail to be placed
+    if not targets or search.complete(first) or not search.in_reach(move):
+        # nobody to charge, every model engaged already, or a charge no placement can make
+        return _suggested(move, first)
+    tries = [first]
+    # a leader is tried when its way differs from those of the leaders tried before (the first
+    # try's leader is the model it placed first): leaders going the same way round the same
+    # corners lead much the same tries
+    ways = {_way_round(next(iter(first[1].values())))}
+    for leader in search.order:
+        check("trying the charging models in another order")
+        led = search.spot(leader, (), targets, search.TIERS)
+        if led is None or _way_round(led[1]) in ways:
             continue
-        chosen = spot_for(m)
-        if chosen is None:
-            waiting.append(m)
-        else:
-            placed[m.id], routes[m.id] = chosen
-    for m in waiting:
-        chosen = spot_for(m)
-        if chosen is None and target_models:
-            chosen = _towards(
-                situation, unit, m, target_models, max_distance, modes[m.id], acceptable
-            )
-        if chosen is None and placed:
-            # its own way to the target leaves the unit behind (round the other side of a
-            # block): follow the models already placed instead, to end linked to one of them
-            chosen = _towards(
-                situation, unit, m, list(placed.values()), max_distance, modes[m.id], acceptable
-            )
-        placed[m.id], routes[m.id] = chosen if chosen else (m, [(m.x, m.y)])
+        ways.add(_way_round(led[1]))
+        tried = search.place(leader)
+        if tried is not None and all(tried[0] != t[0] for t in tries):
+            tries.append(tried)
+            if search.complete(tried):
+                break  # no try can engage more
+    # best first; sorted() is stable, so equal tries keep their order (deterministic)
+    ranked = sorted(tries, key=lambda t: _standing(unit, t[0], targets), reverse=True)
+    for placement in ranked[:JUDGED_TRIES]:
+        candidate = _suggested(move, placement)
+        if adjudicate_move(situation, candidate).legal:
+            return candidate
+    return _suggested(move, ranked[0])
 
-    for m in order:  # repair: a better spot may be free now that everyone is placed
-        here = placed[m.id]
-        if within(_distance_to(here, targets), CHARGE_CLOSE) or not target_models:
-            continue
-        engaged = any(in_engagement_range(here, t) for t in target_models)
-        for gaps in tiers[: 2 if engaged else 3]:
-            better = _find_spot(
-                situation,
-                unit,
-                m,
-                _others(unit, placed, m),
-                targets,
-                non_targets,
-                gaps,
-                max_distance,
-                modes[m.id],
-                exact_path=True,
-            )
-            if better:
-                placed[m.id], routes[m.id] = better
-                break
 
+def _way_round(route: Sequence[Waypoint]) -> bool | None:
+    """Which way a route goes round what is in its way: whether the corner it bends at farthest
+    from the straight line between its ends is on that line's left (None for a straight
+    route). Models going round the same side of a block share it."""
+    (x0, y0), (x1, y1) = route[0][:2], route[-1][:2]
+    sides = [(x1 - x0) * (p[1] - y0) - (y1 - y0) * (p[0] - x0) for p in route[1:-1]]
+    return max(sides, key=abs) < 0 if sides else None
+
+
+def _suggested(move: Move, placement: Placement) -> Move:
+    """`move` with a try's ends, and the routes that bend as its paths."""
+    placed, routes = placement
     end = {mid: Pose(c.x, c.y, c.z, c.facing) for mid, c in placed.items()}
     paths = {
         mid: tuple((p[0], p[1], 0.0) for p in pts[1:-1])
         for mid, pts in routes.items()
         if len(pts) > 2
     }
-    return Move(
-        move.unit,
-        move.type,
-        move.declarations,
-        move.dice,
-        MappingProxyType(end),
-        MappingProxyType(paths),
-        seed,
+    return replace(move, end=MappingProxyType(end), paths=MappingProxyType(paths))
+
+
+class _ChargeSearch:
+    """What the tries of one charge suggestion share: the unit, its targets, the maximum
+    distance, each model's way of moving, and the ring spots and paths each model finds (the
+    same in every try, `memo`)."""
+
+    #: The rings tried in turn: base contact, within 1", within engagement range.
+    TIERS = ((0.0,), (0.5, CHARGE_CLOSE - 0.01), (ENGAGEMENT_RANGE.horizontal - 0.01,))
+
+    def __init__(
+        self, situation: Situation, move: Move, targets: tuple[Unit, ...], max_distance: float
+    ):
+        self.situation = situation
+        self.unit = unit = situation.unit(move.unit)
+        self.targets = targets
+        self.max_distance = max_distance
+        # each model as it moves (RULES.md 1.7: in a unit taking to the skies, only FLY models)
+        self.modes = {m.id: mode_for(unit, move.type, move.declarations, m) for m in unit.models}
+        self.target_models = [t for u in targets for t in u.models]
+        self.non_targets = [e for e in situation.enemies_of(unit) if e not in targets]
+        self.order = sorted(unit.models, key=lambda m: _distance_to(m, targets) if targets else 0.0)
+        self.memo: dict[Any, Any] = {}
+
+    def complete(self, placement: Placement) -> bool:
+        """Every target engaged, the unit coherent, every model closer to a target and
+        engaged with one: no other try can do better."""
+        ok, engaged, _ = _standing(self.unit, placement[0], self.targets)
+        return ok and engaged == len(self.unit.models)
+
+    def in_reach(self, move: Move) -> bool:
+        """Is every declared target one this roll lets the unit pick (11.02)? If not, the
+        charge fails whatever the placement."""
+        skies = flying.takes_to_the_skies(move)
+        return all(
+            _target_refusal(
+                self.unit,
+                t,
+                _charge_reach_distance(self.unit, t, skies),
+                self.max_distance,
+                skies,
+            )
+            is None
+            for t in _charge_targets(self.situation, self.unit, move)
+        )
+
+    def spot(
+        self,
+        m: Model,
+        others: Iterable[Model],
+        targets: tuple[Unit, ...],
+        tiers: Sequence[Sequence[float]],
+        coherent: bool = True,
+    ) -> tuple[Model, list[Waypoint]] | None:
+        """`_find_spot` on each tier of rings in turn, by the exact path."""
+        for gaps in tiers if targets else ():
+            found = _find_spot(
+                self.situation,
+                self.unit,
+                m,
+                others,
+                targets,
+                self.non_targets,
+                gaps,
+                self.max_distance,
+                self.modes[m.id],
+                exact_path=True,
+                coherent=coherent,
+                memo=self.memo,
+            )
+            if found:
+                return found
+        return None
+
+    def place(self, leader: Model | None) -> Placement | None:
+        """One try, `leader` first (None: the nearest models first); None when the leader
+        cannot reach a target."""
+        placement: Placement = ({}, {})
+        placed, routes = placement
+        if leader is not None:
+            led = self.spot(leader, (), self.targets, self.TIERS)
+            if led is None:
+                return None
+            placed[leader.id], routes[leader.id] = led
+        # Every target must end engaged: first send the model nearest to each target at it.
+        for target in self.targets if len(self.targets) > 1 else ():
+            if any(in_engagement_range(p, t) for p in placed.values() for t in target.models):
+                continue  # the leader engages it already
+            free = [m for m in self.unit.models if m.id not in placed]
+            for m in sorted(free, key=lambda m: _distance_to(m, (target,)))[:1]:
+                # not yet coherent: the models placed next will close the gap
+                found = self.spot(m, placed.values(), (target,), self.TIERS, coherent=False)
+                if found:
+                    placed[m.id], routes[m.id] = found
+        self._the_others(placement)
+        self._repair(placement)
+        return placement
+
+    def _the_others(self, placement: Placement) -> None:
+        """Models that reach a spot at the target go first, in order; one that cannot (yet)
+        waits until the others are placed: a model stuck behind a block would otherwise hold
+        the whole unit back (every later model must end within 2" of one placed before it)."""
+        placed, routes = placement
+        waiting = []
+        for m in self.order:
+            if m.id in placed:
+                continue
+            # only the models placed so far count (the rest have not moved yet)
+            chosen = self.spot(m, list(placed.values()), self.targets, self.TIERS)
+            if chosen is None:
+                waiting.append(m)
+            else:
+                placed[m.id], routes[m.id] = chosen
+        for m in waiting:
+            chosen = self.spot(m, list(placed.values()), self.targets, self.TIERS)
+            if chosen is None and self.target_models:
+                chosen = _towards(
+                    self.situation,
+                    self.unit,
+                    m,
+                    self.target_models,
+                    self.max_distance,
+                    self.modes[m.id],
+                    lambda c: self._acceptable(c, placed),
+                )
+            if chosen is None and placed and self.targets:
+                # its own way to the target leaves the unit behind (round the other side of a
+                # block): end beside a model already placed instead
+                chosen = _follow(
+                    self.situation,
+                    self.unit,
+                    m,
+                    list(placed.values()),
+                    self.targets,
+                    self.non_targets,
+                    self.max_distance,
+                    self.modes[m.id],
+                    self.memo,
+                )
+            placed[m.id], routes[m.id] = chosen if chosen else (m, [(m.x, m.y)])
+
+    def _acceptable(self, candidate: Model, placed: Mapping[str, Model]) -> bool:
+        """Free, and within 2" of a model already placed (if any)."""
+        mine = list(placed.values())
+        if not _spot_free(self.situation, self.unit, candidate, mine, self.non_targets):
+            return False
+        return not mine or any(
+            model_distance(candidate, p).horizontal <= COHERENCY_RANGE.horizontal for p in mine
+        )
+
+    def _repair(self, placement: Placement) -> None:
+        """A better spot may be free now that everyone is placed."""
+        placed, routes = placement
+        for m in self.order:
+            here = placed[m.id]
+            if not self.target_models or within(_distance_to(here, self.targets), CHARGE_CLOSE):
+                continue
+            engaged = any(in_engagement_range(here, t) for t in self.target_models)
+            tiers = self.TIERS[: 2 if engaged else 3]
+            better = self.spot(m, _others(self.unit, placed, m), self.targets, tiers)
+            if better:
+                placed[m.id], routes[m.id] = better
+
+
+def _standing(
+    unit: Unit, placed: Mapping[str, Model], targets: tuple[Unit, ...]
+) -> tuple[bool, int, int]:
+    """How good a try of the charge suggestion is, to rank the tries (11.04, 03.03): (every
+    target engaged, the unit coherent and every model closer to a target; the number of models
+    engaged with a target; the number within 1" of one)."""
+    ends = list(placed.values())
+    target_models = [t for u in targets for t in u.models]
+    engaged = [p for p in ends if any(in_engagement_range(p, t) for t in target_models)]
+    every_target = all(
+        any(in_engagement_range(p, t) for p in engaged for t in u.models) for u in targets
     )
+    closer = all(
+        any(_distance_to(placed[m.id], (t,)) < _distance_to(m, (t,)) - EPSILON for t in targets)
+        for m in unit.models
+    )
+    close = sum(within(_distance_to(p, targets), CHARGE_CLOSE) for p in ends)
+    return every_target and closer and coherency(ends).ok, len(engaged), close
+
+
+def _follow(
+    situation: Situation,
+    unit: Unit,
+    m: Model,
+    mates: Sequence[Model],
+    targets: Sequence[Unit],
+    non_targets: Iterable[Unit],
+    max_distance: float,
+    mode: Mode,
+    memo: dict[Any, Any] | None = None,
+) -> tuple[Model, list[Waypoint]] | None:
+    """A spot for a charging model whose own way to the targets leaves its unit behind (round
+    the other side of a block, RULES.md 1.5): within 2" of a unit mate already placed (03.03,
+    on rings round the mates, each base at its own extent), free, reachable, and closer to a
+    target than it started (11.04); the nearest to the targets. None if there is none."""
+    memo = {} if memo is None else memo
+    target_models = [t for u in targets for t in u.models]
+    before = {t.id: _distance_to(m, (t,)) for t in targets}
+    round_base = m.base.kind == "round"
+    spots = _ring_spots(m, mates, FOLLOW_RINGS, max_distance, mode.skies, situation)
+    # nearest the targets first, measured between centres (cheap); each is then measured exactly
+    spots.sort(
+        key=lambda s: min(math.hypot(s.x - t.x, s.y - t.y) - t.base.radius for t in target_models)
+    )
+    for spot in spots:
+        check("placing a charging model beside its unit")
+        # the cheap tests first
+        if not _clear_of(spot, mates) or not _linked(spot, mates):
+            continue
+        if not any(_distance_to(spot, (t,)) < before[t.id] - EPSILON for t in targets):
+            continue
+        path = None
+        if round_base:  # its reachable region answers at once: before the longer tests
+            path = _way_to(situation, unit, m, spot, mode, max_distance, memo)
+            if path is None:
+                continue
+        key = ("free", m.id, spot.x, spot.y, spot.z)  # the same spot comes back in later tries
+        if key not in memo:
+            memo[key] = _spot_free(situation, unit, spot, (), non_targets, m)
+        if not memo[key]:
+            continue
+        if path is None:  # another base's path is a search: only for a spot it may end on
+            path = _way_to(situation, unit, m, spot, mode, max_distance, memo)
+        if path is not None:
+            return spot, path
+    return None
 
 
 def _towards(
