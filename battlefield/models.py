@@ -241,8 +241,10 @@ class Scenario(models.Model):
     @property
     def situation(self) -> Situation:
         """The stored document as a Situation. Documents are validated on the way in (import,
-        API, admin, load_demo), so only the engine's own build runs here, not the schema."""
-        return Situation.from_document(self.document)
+        API, admin, load_demo), so only the engine's own build runs here, not the schema. A base
+        the game has refused since the document was stored (Warmaster's stand sizes, RULES.md
+        2.1) is kept, so the table still opens and can be mended; its moves are refused."""
+        return Situation.from_document(self.document, odd_bases_kept=True)
 
     def export_document(self) -> dict:
         """The document for download: the same JSON that was imported, keys in FORMAT.md order."""

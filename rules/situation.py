@@ -253,6 +253,10 @@ class Situation:
     objectives: tuple[Objective, ...] = ()
     #: Where the layout and units came from (dataset, version, dataslate); {} when unsaid.
     source: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    #: Bases the game does not allow (RULES.md 2.1's stands), as (field, what the game allows),
+    #: kept only when the document was read with `odd_bases_kept` (a scenario stored before the
+    #: check): such a table can be shown and mended, and every move on it is refused.
+    odd_bases: tuple[tuple[str, str], ...] = ()
 
     # -- lookups ---------------------------------------------------------------------------
     @property
@@ -362,8 +366,14 @@ class Situation:
 
     # -- building ------------------------------------------------------------------------------
     @classmethod
-    def from_document(cls, doc: Mapping[str, Any], *, check_overlaps: bool = True) -> Situation:
+    def from_document(
+        cls, doc: Mapping[str, Any], *, check_overlaps: bool = True, odd_bases_kept: bool = False
+    ) -> Situation:
         """Build a Situation from a scenario document, or raise InvalidInput naming the field.
+
+        `odd_bases_kept`: a base the game does not allow (RULES.md 2.1's stands) is kept and
+        listed in `odd_bases` instead of refused, for a scenario stored before the game checked
+        its bases: the site shows it and lets it be mended, and `adjudicate` refuses every move.
 
         >>> from rules.examples import one_squad_and_a_target
         >>> doc = one_squad_and_a_target()
@@ -376,7 +386,7 @@ class Situation:
         ...     print(error.field)
         units[0].models[0].base
         """
-        return _Builder(doc, check_overlaps).build()
+        return _Builder(doc, check_overlaps, odd_bases_kept).build()
 
 
 def _tidy(value: float) -> float:
@@ -385,9 +395,11 @@ def _tidy(value: float) -> float:
 
 
 class _Builder:
-    def __init__(self, doc: Mapping[str, Any], check_overlaps: bool):
+    def __init__(self, doc: Mapping[str, Any], check_overlaps: bool, odd_bases_kept: bool = False):
         self.doc = doc
         self.check_overlaps = check_overlaps
+        self.odd_bases_kept = odd_bases_kept
+        self.odd_bases: list[tuple[str, str]] = []
         self.ids: dict[str, str] = {}
         # round bases met so far, by size in mm: a 600-model army has a handful of sizes
         self.round_bases: dict[float, Base] = {}
@@ -573,6 +585,7 @@ class _Builder:
             deployment_zones=zones,
             objectives=objectives,
             source=MappingProxyType(dict(doc.get("source") or {})),
+            odd_bases=tuple(self.odd_bases),
         )
 
     def _markers(
@@ -705,7 +718,9 @@ class _Builder:
         allowed = SYSTEMS[system].bases
         problem = allowed(keywords, base_doc) if allowed is not None else None
         if problem is not None:
-            self.fail(path, problem)
+            if not self.odd_bases_kept:
+                self.fail(path, problem)
+            self.odd_bases.append((path, problem))
 
     def _base(self, base_doc: Mapping[str, Any], mm: float, path: str) -> Base:
         kind, value = next(iter(base_doc.items()))

@@ -319,6 +319,22 @@ def _not_covered(situation: Situation, move: Move) -> Verdict:
     return verdict
 
 
+def _odd_bases(situation: Situation, move: Move) -> Verdict:
+    """A table with bases the game does not allow (a scenario stored before the game checked
+    them, `Situation.odd_bases`): every distance would be measured from the wrong outline, so no
+    move is judged on it until they are mended; one failed finding for each."""
+    verdict = Verdict(move={"unit": move.unit, "type": move.type})
+    for path, problem in situation.odd_bases:
+        verdict.check(
+            rule="units/stands",
+            stage="eligible-if",
+            passed=False,
+            subject=move.unit,
+            text=f"The scenario's {path}: {problem}. Change it to judge moves on this table.",
+        )
+    return verdict
+
+
 def _out_of_time(move: Move, out: OutOfTime) -> Verdict:
     """The verdict of a judgement that ran past its deadline (rules/budget.py): one failed
     finding that says so, never a silent pass."""
@@ -372,6 +388,8 @@ def adjudicate(situation: Situation, move: Move) -> Verdict:
         move_type = _move_type(situation, move)
         if move_type.adjudicate is None:
             return _not_covered(situation, move)
+        if situation.odd_bases:
+            return _odd_bases(situation, move)
         if move.end is None and move_type.suggest is None:
             raise _needs_end(move_type)
         try:

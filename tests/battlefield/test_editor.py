@@ -887,3 +887,18 @@ def test_a_warmaster_stand_added_on_another_goes_flush_beside_it():
     assert (first, a["x"], a["y"]) == ("A-1", 50, 50)
     assert second == "B-1" and math.hypot(b["x"] - 50, b["y"] - 50) == pytest.approx(2)
     validate_scenario(doc)  # touching, not overlapping
+
+
+def test_the_by_hand_form_offers_a_warmaster_stand_on_a_warmaster_table(client, player):
+    # RULES.md 2.1: a Warmaster stand is 4 x 2 cm; the form's defaults must be one, since any
+    # other base is refused when the table is read. A 40K table keeps a round 32 mm base.
+    def form(table):
+        assert client.post("/scenarios/new", {"name": "T", "table": table}).status_code == 302
+        return client.get(f"/scenarios/{Scenario.objects.latest('pk').pk}/edit").content.decode()
+
+    page = form("warmaster-revolution:180x120")
+    assert '<option value="rect" selected>rect</option>' in page
+    assert 'name="base_a" value="40"' in page
+    assert 'name="base_b" placeholder="oval, rect" value="20"' in page
+    page = form("wh40k-11e:60x44")
+    assert '<option value="round">round</option>' in page and 'name="base_a" value="32"' in page

@@ -200,3 +200,32 @@ def test_characters_never_block_sight():
         [flyers("F", [stand("F1", 10, 54)]), enemy("E", 30, 54), character("H", 20, 54, rect=True)]
     )
     assert sight(doc)
+
+
+def test_a_stored_table_with_an_odd_stand_still_opens_and_every_move_on_it_is_refused():
+    # A scenario saved before stand sizes were checked (RULES.md 2.1) must not be lost: it is
+    # read with its odd stand kept, and no move is judged on it until the stand is mended.
+    from rules import Move, adjudicate
+
+    unit = flyers("F", [{**stand("F1", 50, 50), "base": {"round": 40}}])
+    other = flyers("G", [stand("G1", 120, 80)])
+    doc = scenario([unit, other])
+    situation = Situation.from_document(doc, odd_bases_kept=True)
+    assert (
+        situation.odd_bases == (("units[0].models[0].base", situation.odd_bases[0][1]),)
+        and "4 x 2 cm" in situation.odd_bases[0][1]
+    )
+    move = Move.from_document(
+        {
+            "format": "arbiter.move/1",
+            "unit": "G",
+            "type": "order-move",
+            "dice": [2, 2],
+            "end": {"G1": {"x": 100, "y": 80}},
+        },
+        situation.system,
+    )
+    verdict = adjudicate(situation, move)
+    assert not verdict.legal
+    assert [(f.rule, f.passed) for f in verdict.findings] == [("units/stands", False)]
+    assert "units[0].models[0].base" in verdict.findings[0].text
