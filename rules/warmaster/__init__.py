@@ -163,8 +163,9 @@ IGNORE_FORTIFIED = Declaration(
     "ignore_fortified", "flag", "Ignore fortified enemy infantry and artillery"
 )
 #: 2.5: a flyer charging from irregular formation goes at most 10 cm. The stands decide the
-#: formation; a declaration that disagrees with them is refused (command.check_declared_formation).
-IRREGULAR = Declaration("irregular", "flag", "Charging from irregular formation")
+#: formation; a declaration that disagrees with them is refused (command.check_declared_formation),
+#: so the stepper does not ask for it (the format still takes it).
+IRREGULAR = Declaration("irregular", "flag", "Charging from irregular formation", asked=False)
 #: 2.3: only the characters within range who may still give orders are offered (before the roll).
 ORDERED_BY = Declaration(
     "ordered_by", "friendly-unit", "Ordered by", required=True, offer=command.order_offer
