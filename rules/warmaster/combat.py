@@ -20,7 +20,8 @@ restate):
   ending behind the line of contact ([house] reading: a stand whose edge lies on the line is
   behind it), confused if it ends within 1 cm of enemies or units in combat. Either one that
   takes a stand over the table edge takes the unit off the table (leaving.py: the D6 owed, or its
-  outcome).
+  outcome), but only once it is a legal advance or fall back by its own rules, wherever its
+  stands end: an advance in contact with its target, a fall back behind the line of contact.
 - 2.9: joined characters move with the unit in all of these, and die with it (a retreat off the
   table or one that destroys every stand).
 - 2.8: after any of these, a flying character who has joined the unit (its state `joined` names
@@ -657,12 +658,9 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
     what = "advance" if advance else "fall back"
     ends = end_models(unit, move)
     check_distances(verdict, unit, ends, limit, RULE, f"a flown combat {what}")
-    if verdict.legal and off_the_table(situation, ends):
-        where = back_on_the_table(situation, ends)
-        how = f"The {what} takes {named(unit)} over the table edge"
-        state = {unit.id: {"advanced": True}} if advance else {}
-        return leave_the_table(verdict, situation, unit, move, how, where, state=state)
-    check_flown_end(verdict, situation, unit, ends, may_touch_enemy=advance)
+    # 2.9: an advance or fall back may take the unit over the edge, but only as an advance or a
+    # fall back: its own rules are judged first, wherever its stands end.
+    check_flown_end(verdict, situation, unit, ends, may_touch_enemy=advance, may_leave_table=True)
     if not advance:
         _check_behind_the_line_of_contact(verdict, situation, unit, ends)
     state = {}
@@ -680,7 +678,11 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
         if touched:
             _check_advance_target(verdict, situation, unit, touched)
         state = {unit.id: {"advanced": True}}
-    else:
+    if verdict.legal and off_the_table(situation, ends):
+        where = back_on_the_table(situation, ends)
+        how = f"The {what} takes {named(unit)} over the table edge"
+        return leave_the_table(verdict, situation, unit, move, how, where, state=state)
+    if not advance:
         near = _near_enemies_or_combat(situation, unit, ends)
         if near and verdict.legal:  # a refused fall back ends nowhere, so confuses nothing
             verdict.check(
