@@ -331,15 +331,17 @@ class Situation:
         removed: Iterable[str] = (),
     ) -> Situation:
         """The situation after a move: new model poses ({model id: {x, y, z?, facing?}}),
-        unit state updates ({unit id: {flag: value}}) and removed models (destroyed or slain).
-        Returns a new Situation; `self` is unchanged."""
+        unit state updates ({unit id: {flag: value}}; a value of None removes the flag, which no
+        longer holds) and removed models (destroyed or slain). Returns a new Situation; `self` is
+        unchanged."""
         poses = poses or {}
         state = state or {}
         removed = set(removed)
         doc = _copied(self.document)
         for u in doc.get("units", []):
             if u["id"] in state:
-                u["state"] = {**u.get("state", {}), **state[u["id"]]}
+                merged = {**u.get("state", {}), **state[u["id"]]}
+                u["state"] = {flag: value for flag, value in merged.items() if value is not None}
             kept = []
             for m in u["models"]:
                 if m["id"] in removed:

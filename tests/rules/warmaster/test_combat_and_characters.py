@@ -258,6 +258,75 @@ def test_a_flying_character_moves_100_cm_under_the_flyers_terrain_rules():
     assert any(r == "flying-units/terrain" for r, _, _ in failed_rules(over_wood))
 
 
+# A flying Hero J (round, 2 cm across) joined to F: F is three stands at x = 100 (x 99..101,
+# y 48..60) and J stands at (100, 61), touching F3 (y 56..60). G1 is a friendly stand at (62, 54)
+# (x 61..63, y 52..56).
+
+
+def _joined_table(turn_phase="command"):
+    hero = character("J", 100, 61, flying=True, state={"joined": "F"})
+    return scenario(
+        [line_of_flyers("F", 100, 54), hero, flyers("G", [stand("G1", 62, 54)])], phase=turn_phase
+    )
+
+
+def _character_move(x, y):
+    return {"unit": "J", "type": "character-move", "end": {"J1": {"x": x, "y": y}}}
+
+
+def _state(verdict, unit_id):
+    return next(u for u in verdict.after.document["units"] if u["id"] == unit_id).get("state", {})
+
+
+def test_a_flying_character_that_flies_away_from_its_unit_has_left_it():
+    """Umpire's review (K08): J flies 39 cm away, to (100, 100), touching no unit: the scenario
+    after the move no longer records it as joined to F (2.8, 2.9: a character is with the unit
+    it touches, and moves with it only then)."""
+    verdict = judge(_joined_table(), _character_move(100, 100))
+    assert verdict.legal, failed_rules(verdict)
+    assert "joined" not in _state(verdict, "J")
+
+
+def test_a_character_that_flew_away_is_not_carried_by_its_old_units_drive_back():
+    """Umpire's review (K01), two steps: J flies away from F (step 1); in blue's Shooting phase
+    F is driven back 3 + 4 = 7 cm by S (step 2). J stays at (100, 100)."""
+    from rules import Situation
+
+    first = judge(_joined_table(), _character_move(100, 100))
+    doc = first.after.to_document()
+    doc["units"].append(enemy("S", 130, 54))
+    doc["turn"] = {"round": 1, "active_army": "blue", "phase": "shooting"}
+    for u in doc["units"]:
+        u["state"].pop("moved_this_phase", None)
+    Situation.from_document(doc)  # a valid scenario
+    drive = {
+        "unit": "F",
+        "type": "drive-back",
+        "dice": [3, 4],
+        "declarations": {"shooter": "S1", "hits": 2},
+    }
+    verdict = judge(doc, drive)
+    assert verdict.legal, failed_rules(verdict)
+    assert verdict.after.model("F1").x == 93
+    assert (verdict.after.model("J1").x, verdict.after.model("J1").y) == (100, 100)
+
+
+def test_a_flying_character_that_ends_touching_a_friendly_unit_joins_it():
+    """Umpire's review (K07): J flies to (60, 54), touching G1's rear edge (x = 61): it joins G
+    (2.8: a character joins a friendly unit by moving into touch with it)."""
+    verdict = judge(_joined_table(), _character_move(60, 54))
+    assert verdict.legal, failed_rules(verdict)
+    assert _state(verdict, "J")["joined"] == "G"
+    assert any("touching G and joins it" in f.text for f in verdict.findings)
+
+
+def test_a_flying_character_that_stays_touching_its_unit_stays_joined():
+    # J moves round F to (98, 54), touching F2's rear edge (x = 99)
+    verdict = judge(_joined_table(), _character_move(98, 54))
+    assert verdict.legal, failed_rules(verdict)
+    assert _state(verdict, "J")["joined"] == "F"
+
+
 def test_a_lone_flying_character_contacted_by_the_enemy_escapes_to_a_unit_within_30_cm():
     # C (round 2 cm) at (10, 54) is touched by E1 (x 11..13). Friend G1 at x 34..36: the gap is
     # 34 - 11 = 23 cm, so C flies 23 cm straight to touch G1.
