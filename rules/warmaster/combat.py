@@ -8,6 +8,8 @@ restate):
   if the block runs into an enemy stand, woods, or terrain infantry cannot enter, the unit is
   destroyed (woods are treated like impassable terrain for a flyer on the ground); on friends it
   halts as it touches them unless they make way (`friends_make_way`, and an event names them).
+- Pursuit, advance and fall back follow a combat the unit fought (`check_fought`): it must be
+  in combat, touching an enemy stand or marked `in_combat`; who won is the players' to say.
 - Pursuit: only of a retreating enemy the unit can see (2.9). The unit moves as a block along
   the ground straight at the pursued unit (the one in `charge_targets`), from its stand nearest
   that unit, until it touches it; stands, woods and
@@ -377,6 +379,29 @@ def characters_must_leave(
         verdict.events.append({"event": "character-must-leave", "unit": other.id, "from": unit.id})
 
 
+def check_fought(
+    verdict: Verdict, situation: Situation, unit: Unit, result: str, move: str
+) -> None:
+    """2.9: a pursuit, an advance or a fall back follows a combat the unit fought (a winner
+    pursues or advances, a winner or a drawn unit falls back), so the unit must be in combat:
+    touching an enemy stand, or marked `in_combat` (its enemy retreated or was destroyed this
+    phase). Who won which round the scenario cannot say: that is left to the players.
+    `result`: what the unit must have done in its combat ("won it"); `move`: the move made
+    ("pursues")."""
+    busy = engaged(situation, unit)
+    how = f"touching enemy {', '.join(map(named, busy))}" if busy else "marked in combat"
+    verdict.check(
+        rule=RULE,
+        stage="eligible-if",
+        passed=in_combat(situation, unit),
+        subject=unit.id,
+        pass_text=f"{named(unit)} is in combat ({how}): it fought a combat this phase, and the "
+        f"players say that it {result}.",
+        fail_text=f"{named(unit)} touches no enemy stand and is not marked in combat: only a "
+        f"unit that fought a combat this phase and {result} {move} (2.9).",
+    )
+
+
 def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
     """2.7 / 2.9: a flyer's retreat along the ground, stand by stand."""
     unit = situation.unit(move.unit)
@@ -519,6 +544,7 @@ def adjudicate_pursuit(situation: Situation, move: Move) -> Verdict:
         return verdict
     phase_check(verdict, situation, unit, "combat", RULE)
     check_may_still_move(verdict, unit)
+    check_fought(verdict, situation, unit, "won it", "pursues")
     plan = plan_pursuit(situation, unit, move)
     verdict.move.update(max_distance=plan["distance"], target=plan["target"])
     target = situation.unit(plan["target"])
@@ -598,6 +624,10 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
         return verdict
     phase_check(verdict, situation, unit, "combat", RULE)
     check_may_still_move(verdict, unit)
+    if advance:
+        check_fought(verdict, situation, unit, "destroyed every enemy unit in it", "advances")
+    else:
+        check_fought(verdict, situation, unit, "won or drew it", "falls back")
     dice = Dice(move.dice, move.seed)
     if advance:
         verdict.check(

@@ -32,6 +32,12 @@ def fought(*extra, pieces=()):
     )
 
 
+def won():
+    """F after a combat it won: its enemy retreated or was destroyed, so nothing touches it and
+    the scenario marks it in combat (2.9: pursuit and advance follow a combat won)."""
+    return line_of_flyers("F", 50, 54, state={"in_combat": True})
+
+
 def xs(verdict):
     return sorted({round(v["end"]["x"], 4) for v in verdict.models.values()})
 
@@ -128,7 +134,7 @@ def test_a_retreat_off_the_table_destroys_the_unit():
 
 def test_a_pursuit_goes_along_the_ground_into_contact():
     # E1 has retreated to x 59..61: F (front 51) pursues 8 cm along the ground and touches it
-    doc = scenario([line_of_flyers("F", 50, 54), enemy("E", 60, 54)], phase="combat")
+    doc = scenario([won(), enemy("E", 60, 54)], phase="combat")
     verdict = judge(
         doc, {"unit": "F", "type": "pursuit", "declarations": {"charge_targets": ["E"]}}
     )
@@ -140,7 +146,7 @@ def test_a_pursuit_that_cannot_reach_the_enemy_is_refused():
     # wood x 53..55 lies between F (front edge 51) and E (x 59..61): on the ground F would stop
     # at the wood after 2 cm, short of E. 2.9: a unit that cannot reach does not pursue.
     doc = scenario(
-        [line_of_flyers("F", 50, 54), enemy("E", 60, 54)],
+        [won(), enemy("E", 60, 54)],
         [terrain("w", "woods", 53, 40, 55, 70)],
         phase="combat",
     )
@@ -161,7 +167,7 @@ def test_a_pursuit_needs_1_cm_of_the_enemys_edge_outside_woods(a, legal):
         "type": "woods",
         "footprint": [[59 + a, 40], [90, 40], [90, 70], [59, 70], [59, 52 + a], [59 + a, 52 + a]],
     }
-    doc = scenario([line_of_flyers("F", 50, 54), enemy("E", 60, 54)], [wood], phase="combat")
+    doc = scenario([won(), enemy("E", 60, 54)], [wood], phase="combat")
     verdict = judge(
         doc, {"unit": "F", "type": "pursuit", "declarations": {"charge_targets": ["E"]}}
     )
@@ -180,7 +186,7 @@ def test_a_combat_advance_is_flown_at_most_20_cm(enemy_x, legal):
     # ravine (x 53..65), which F sees across (a wood would hide E: 2.9, the advance target is
     # an enemy F can see). 2.9: no stand may advance more than 20 cm.
     doc = scenario(
-        [line_of_flyers("F", 50, 54), enemy("E", enemy_x, 54)],
+        [won(), enemy("E", enemy_x, 54)],
         [terrain("w", "ravine", 53, 40, 65, 70)],
         phase="combat",
     )
@@ -241,6 +247,32 @@ def test_a_refused_fall_back_reports_no_confusion():
     )
     assert not verdict.legal
     assert "confused" not in [e["event"] for e in verdict.events]
+
+
+# Umpire's review (E08b, E10, E14): F (x 49..51) fought no combat: no enemy stand touches it and
+# the scenario does not mark it in combat. Pursuit, advance and fall back follow a combat the
+# unit fought (2.9: a winner pursues, advances when its enemies are destroyed, falls back after
+# a draw or a win), so each is refused, and allowed once F is marked in combat.
+NEVER_FOUGHT = [
+    (60, {"unit": "F", "type": "pursuit", "declarations": {"charge_targets": ["E"]}}),
+    (66, {"unit": "F", "type": "combat-advance", "end": _line(64)}),
+    (70, {"unit": "F", "type": "combat-fall-back", "dice": [5, 5, 5], "end": _line(35)}),
+]
+
+
+@pytest.mark.parametrize("enemy_x, move", NEVER_FOUGHT)
+def test_a_unit_that_fought_no_combat_makes_no_combat_move(enemy_x, move):
+    doc = scenario([line_of_flyers("F", 50, 54), enemy("E", enemy_x, 54)], phase="combat")
+    verdict = judge(doc, move)
+    assert not verdict.legal
+    assert any("not marked in combat" in text for _, _, text in failed_rules(verdict))
+
+
+@pytest.mark.parametrize("enemy_x, move", NEVER_FOUGHT)
+def test_a_unit_marked_in_combat_makes_its_combat_move(enemy_x, move):
+    f = line_of_flyers("F", 50, 54, state={"in_combat": True})
+    verdict = judge(scenario([f, enemy("E", enemy_x, 54)], phase="combat"), move)
+    assert verdict.legal, failed_rules(verdict)
 
 
 def test_a_flying_character_moves_100_cm_under_the_flyers_terrain_rules():

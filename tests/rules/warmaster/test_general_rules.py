@@ -427,7 +427,7 @@ def _advance(end_x, dy=0):
 def _advance_table():
     return scenario(
         [
-            line_of_flyers("F", 10, 54),
+            line_of_flyers("F", 10, 54, state={"in_combat": True}),  # its enemy destroyed
             enemy("B", 4, 54),
             enemy("N", 20, 54),
             enemy("M", 26, 62),
