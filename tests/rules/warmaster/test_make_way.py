@@ -112,6 +112,17 @@ def test_making_way_may_not_break_formation():
     assert not verdict.legal
 
 
+def test_making_way_may_end_in_another_formation_while_every_stand_touches():
+    """Umpire's review (K04), a reading (docs/rules-coverage.md): "may not break formation"
+    (2.9) is every stand touching another (2.1), not keeping the line: the stands that move may
+    "form round" the first. F3 ends 2 cm ahead of F2 (x 41..43 against 39..41), touching it only
+    at the corner (41, 56)."""
+    end = moved(-10)
+    end["F3"] = {"x": 42, "y": 58}
+    verdict = judge(table(), make_way(end))
+    assert verdict.legal, failed_rules(verdict)
+
+
 def test_making_way_is_for_the_shooting_and_combat_phases():
     assert judge(table(phase="combat"), make_way(moved(-10))).legal
     assert not judge(table(phase="command"), make_way(moved(-10))).legal
