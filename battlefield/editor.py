@@ -381,6 +381,13 @@ def free_spot(doc: dict, base: dict, positions: list, facing: float) -> list:
 def delete_unit(doc: dict, unit_id: str) -> None:
     unit = _find(doc.get("units", []), unit_id, "unit")
     doc["units"].remove(unit)
+    # Warmaster 2.8: a character whose unit is gone has joined nothing (`joined` must name a unit)
+    for other in doc["units"]:
+        state = other.get("state", {})
+        if state.get("joined") == unit_id:
+            del state["joined"]
+            if not state:
+                other.pop("state")
 
 
 # -- casualties (issue 13 item 4): single models off the table and back -----------------------

@@ -335,15 +335,17 @@ class Situation:
         removed: Iterable[str] = (),
     ) -> Situation:
         """The situation after a move: new model poses ({model id: {x, y, z?, facing?}}),
-        unit state updates ({unit id: {flag: value}}) and removed models (destroyed or slain).
-        Returns a new Situation; `self` is unchanged."""
+        unit state updates ({unit id: {flag: value}}; a value of None removes the flag, which no
+        longer holds) and removed models (destroyed or slain). Returns a new Situation; `self` is
+        unchanged."""
         poses = poses or {}
         state = state or {}
         removed = set(removed)
         doc = _copied(self.document)
         for u in doc.get("units", []):
             if u["id"] in state:
-                u["state"] = {**u.get("state", {}), **state[u["id"]]}
+                merged = {**u.get("state", {}), **state[u["id"]]}
+                u["state"] = {flag: value for flag, value in merged.items() if value is not None}
             kept = []
             for m in u["models"]:
                 if m["id"] in removed:
@@ -563,6 +565,7 @@ class _Builder:
                 )
             )
 
+        self._check_joined(units)
         if self.check_overlaps:
             self._check_overlaps(units, unit_docs)
 
@@ -746,6 +749,28 @@ class _Builder:
             if not is_simple_polygon(points) or not Polygon(points).contains(Point(0, 0)):
                 self.fail(f"{path}.hull", "must be a simple polygon around the model's centre")
         return _shared_base(Base.from_document(dict(base_doc), mm))
+
+    def _check_joined(self, units: list[Unit]) -> None:
+        """Warmaster 2.8: a character joins a friendly unit, so `state.joined` must name another
+        unit of the scenario, of the character's own army (a reference checked like
+        `units[].army`)."""
+        by_id = {u.id: u for u in units}
+        for i, u in enumerate(units):
+            host_id = u.state.get("joined")
+            if host_id is None:
+                continue
+            path = f"units[{i}].state.joined"
+            host = by_id.get(host_id)
+            if host is None:
+                self.fail(path, f"no unit with id {host_id!r}")
+            if host is u:
+                self.fail(path, f"unit {u.id} cannot have joined itself")
+            if host.army != u.army:
+                self.fail(
+                    path,
+                    f"unit {host.id} is of army {host.army!r}, not {u.army!r}: a character joins "
+                    "only a friendly unit (RULES.md 2.8)",
+                )
 
     def _check_overlaps(self, units: list[Unit], unit_docs: list[Mapping[str, Any]]) -> None:
         """No two models overlap at rest (at the same elevation); touching is fine. A unit

@@ -2,7 +2,10 @@
 
 - `character-move`: a character with the FLYING keyword hops up to 100 cm under the flyers' end
   rules (2.2, 2.5); it may end touching friendly units (to join them) but not enemies. It moves
-  once a phase and sets `moved_this_phase` (2.3: character moves come after orders).
+  once a phase and sets `moved_this_phase` (2.3: character moves come after orders). Where it
+  ends decides the unit it is with (2.8, 2.9): `joined` names the friendly unit it ends touching
+  and may join, and is removed when it touches none, so a unit it flew away from no longer
+  carries it.
 - `character-escape`: a lone flying character touched by the enemy, or one that has joined a unit
   (state `joined`) whose stands all stand wholly where the character cannot be (woods, terrain
   infantry cannot enter) or that was itself carried with its unit into such terrain, moves up
@@ -76,7 +79,61 @@ def adjudicate_character_move(situation: Situation, move: Move) -> Verdict:
     ends = end_models(unit, move)
     check_distances(verdict, unit, ends, FLYER_PACE, RULE, "a character on a flying mount")
     check_flown_end(verdict, situation, unit, ends)
-    return finish(verdict, situation, ends, {unit.id: {"moved_this_phase": True}})
+    if not verdict.legal:
+        return verdict  # a refused move ends nowhere: it joins and leaves nothing
+    joined = _joined_after_move(verdict, situation, unit, ends)
+    return finish(verdict, situation, ends, {unit.id: {"moved_this_phase": True, "joined": joined}})
+
+
+def _units_touched(
+    situation: Situation, unit: Unit, ends: list[Model], but: tuple = ()
+) -> list[str]:
+    """The friendly units (never characters, 2.9) the character's end stand touches, but those
+    of `but`: the units it could join there (2.8)."""
+    b = board(situation)
+    return sorted(
+        {
+            o.unit
+            for m in ends
+            for o in b.stands_near(m.footprint, 2 * EPSILON)
+            if o.unit != unit.id
+            and o.unit not in but
+            and b.army_of[o.unit] == unit.army
+            and not is_character(situation.unit(o.unit))
+            and m.footprint.distance(o.footprint) <= EPSILON
+        }
+    )
+
+
+def _joined_after_move(
+    verdict: Verdict, situation: Situation, unit: Unit, ends: list[Model]
+) -> str | None:
+    """2.8, 2.9: a character is with the unit it touches. Ending its own move touching a
+    friendly unit it may join, it has joined that unit (the one it had joined, if it still
+    touches it; otherwise the first by id, which its owner may change); touching none, it has
+    left the unit it had joined, and no longer moves with it. Returns the unit joined, or None."""
+    before = unit.state.get("joined")
+    touched = _units_touched(situation, unit, ends)
+    joinable = [h for h in touched if may_join(situation, unit, situation.unit(h))]
+    host = before if before in joinable else next(iter(joinable), None)
+    if host is not None:
+        text = f"{named(unit)} ends touching {named(host)} and " + (
+            "stays with it." if host == before else "joins it (2.8)."
+        )
+    elif touched:
+        text = (
+            f"{named(unit)} ends touching {', '.join(map(named, touched))}, but every stand of it "
+            "stands wholly in terrain its flying mount cannot enter, so it joins no unit (2.8)."
+        )
+    elif before:
+        text = (
+            f"{named(unit)} ends touching no unit, so it has left {named(before)}: it no longer "
+            "moves with it (2.9)."
+        )
+    else:
+        return None
+    verdict.check(rule=RULE, stage="after-moving", passed=True, subject=unit.id, text=text)
+    return host
 
 
 def escape_reason(situation: Situation, unit: Unit) -> str | None:
@@ -175,19 +232,8 @@ def adjudicate_character_escape(situation: Situation, move: Move) -> Verdict:
         "a flying character escaping to a unit (30 cm, not 100)",
     )
     check_flown_end(verdict, situation, unit, ends)
-    b = board(situation)
-    joined = unit.state.get("joined")
-    hosts = sorted(
-        {
-            o.unit
-            for m in ends
-            for o in b.stands_near(m.footprint, 2 * EPSILON)
-            if o.unit not in (unit.id, joined)
-            and b.army_of[o.unit] == unit.army
-            and not is_character(situation.unit(o.unit))  # a unit to join, as plan_escape
-            and m.footprint.distance(o.footprint) <= EPSILON
-        }
-    )
+    # a unit to join, as plan_escape: another than the one it leaves
+    hosts = _units_touched(situation, unit, ends, but=(unit.state.get("joined"),))
     joinable = [h for h in hosts if may_join(situation, unit, situation.unit(h))]
     if hosts and not joinable:
         verdict.check(

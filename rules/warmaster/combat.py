@@ -8,6 +8,8 @@ restate):
   if the block runs into an enemy stand, woods, or terrain infantry cannot enter, the unit is
   destroyed (woods are treated like impassable terrain for a flyer on the ground); on friends it
   halts as it touches them unless they make way (`friends_make_way`, and an event names them).
+- Pursuit, advance and fall back follow a combat the unit fought (`check_fought`): it must be
+  in combat, touching an enemy stand or marked `in_combat`; who won is the players' to say.
 - Pursuit: only of a retreating enemy the unit can see (2.9). The unit moves as a block along
   the ground straight at the pursued unit (the one in `charge_targets`), from its stand nearest
   that unit, until it touches it; stands, woods and
@@ -20,7 +22,8 @@ restate):
   ending behind the line of contact ([house] reading: a stand whose edge lies on the line is
   behind it), confused if it ends within 1 cm of enemies or units in combat. Either one that
   takes a stand over the table edge takes the unit off the table (leaving.py: the D6 owed, or its
-  outcome).
+  outcome), but only once it is a legal advance or fall back by its own rules, wherever its
+  stands end: an advance in contact with its target, a fall back behind the line of contact.
 - 2.9: joined characters move with the unit in all of these, and die with it (a retreat off the
   table or one that destroys every stand).
 - 2.8: after any of these, a flying character who has joined the unit (its state `joined` names
@@ -336,6 +339,29 @@ def _suggest(planner):
     return suggest
 
 
+def check_fought(
+    verdict: Verdict, situation: Situation, unit: Unit, result: str, move: str
+) -> None:
+    """2.9: a pursuit, an advance or a fall back follows a combat the unit fought (a winner
+    pursues or advances, a winner or a drawn unit falls back), so the unit must be in combat:
+    touching an enemy stand, or marked `in_combat` (its enemy retreated or was destroyed this
+    phase). Who won which round the scenario cannot say: that is left to the players.
+    `result`: what the unit must have done in its combat ("won it"); `move`: the move made
+    ("pursues")."""
+    busy = engaged(situation, unit)
+    how = f"touching enemy {', '.join(map(named, busy))}" if busy else "marked in combat"
+    verdict.check(
+        rule=RULE,
+        stage="eligible-if",
+        passed=in_combat(situation, unit),
+        subject=unit.id,
+        pass_text=f"{named(unit)} is in combat ({how}): it fought a combat this phase, and the "
+        f"players say that it {result}.",
+        fail_text=f"{named(unit)} touches no enemy stand and is not marked in combat: only a "
+        f"unit that fought a combat this phase and {result} {move} (2.9).",
+    )
+
+
 def adjudicate_retreat(situation: Situation, move: Move) -> Verdict:
     """2.7 / 2.9: a flyer's retreat along the ground, stand by stand."""
     unit = situation.unit(move.unit)
@@ -477,6 +503,7 @@ def adjudicate_pursuit(situation: Situation, move: Move) -> Verdict:
         return verdict
     phase_check(verdict, situation, unit, "combat", RULE)
     check_may_still_move(verdict, unit)
+    check_fought(verdict, situation, unit, "won it", "pursues")
     plan = plan_pursuit(situation, unit, move)
     verdict.move.update(max_distance=plan["distance"], target=plan["target"])
     target = situation.unit(plan["target"])
@@ -555,6 +582,10 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
         return verdict
     phase_check(verdict, situation, unit, "combat", RULE)
     check_may_still_move(verdict, unit)
+    if advance:
+        check_fought(verdict, situation, unit, "destroyed every enemy unit in it", "advances")
+    else:
+        check_fought(verdict, situation, unit, "won or drew it", "falls back")
     dice = Dice(move.dice, move.seed)
     if advance:
         verdict.check(
@@ -615,12 +646,9 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
     what = "advance" if advance else "fall back"
     ends = end_models(unit, move)
     check_distances(verdict, unit, ends, limit, RULE, f"a flown combat {what}")
-    if verdict.legal and off_the_table(situation, ends):
-        where = back_on_the_table(situation, ends)
-        how = f"The {what} takes {named(unit)} over the table edge"
-        state = {unit.id: {"advanced": True}} if advance else {}
-        return leave_the_table(verdict, situation, unit, move, how, where, state=state)
-    check_flown_end(verdict, situation, unit, ends, may_touch_enemy=advance)
+    # 2.9: an advance or fall back may take the unit over the edge, but only as an advance or a
+    # fall back: its own rules are judged first, wherever its stands end.
+    check_flown_end(verdict, situation, unit, ends, may_touch_enemy=advance, may_leave_table=True)
     if not advance:
         _check_behind_the_line_of_contact(verdict, situation, unit, ends)
     state = {}
@@ -638,7 +666,11 @@ def _adjudicate_flown(situation: Situation, move: Move, advance: bool) -> Verdic
         if touched:
             _check_advance_target(verdict, situation, unit, touched)
         state = {unit.id: {"advanced": True}}
-    else:
+    if verdict.legal and off_the_table(situation, ends):
+        where = back_on_the_table(situation, ends)
+        how = f"The {what} takes {named(unit)} over the table edge"
+        return leave_the_table(verdict, situation, unit, move, how, where, state=state)
+    if not advance:
         near = _near_enemies_or_combat(situation, unit, ends)
         if near and verdict.legal:  # a refused fall back ends nowhere, so confuses nothing
             verdict.check(

@@ -156,26 +156,30 @@ def check_flown_end(
     ignore: Iterable[str] = (),
     stage: str = "end-of-move",
     together: bool = True,
+    may_leave_table: bool = False,
 ) -> None:
     """2.2 / 2.5 end of move for flyers: table, terrain, friends, enemies, stands in touch.
 
-    `ignore` lists unit ids whose stands do not count (e.g. friends making way)."""
+    `ignore` lists unit ids whose stands do not count (e.g. friends making way).
+    `may_leave_table`: a move that may take the unit over the edge (2.9 "Leaving the table": a
+    combat advance or fall back, making way). A stand over the edge is then not refused here:
+    the caller, once the move's own rules hold, sends the unit off the table (leaving.py)."""
     b = board(situation)
     ignore = set(ignore) | {unit.id}
     for i, m in enumerate(ends):
         fp = m.footprint
         on_table = b.table.buffer(EPSILON).contains(fp)
-        verdict.check(
-            rule=RULE_MOVING,
-            stage=stage,
-            passed=on_table,
-            subject=m.id,
-            pass_text=f"{named(m)} ends on the table.",
-            fail_text=f"{named(m)} would end off the table: [house] a move the player steers in "
-            "the "
-            "Command phase (an order, an initiative charge, a home back, a character's move) may "
-            "not take any stand off the table (2.9).",
-        )
+        if on_table or not may_leave_table:
+            verdict.check(
+                rule=RULE_MOVING,
+                stage=stage,
+                passed=on_table,
+                subject=m.id,
+                pass_text=f"{named(m)} ends on the table.",
+                fail_text=f"{named(m)} would end off the table: [house] a move the player steers "
+                "in the Command phase (an order, an initiative charge, a home back, a character's "
+                "move) may not take any stand off the table (2.9).",
+            )
         bad = forbidden_terrain_under(situation, fp)
         verdict.check(
             rule=RULE_TERRAIN,

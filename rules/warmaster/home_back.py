@@ -599,6 +599,8 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
     )
     flew = f"{named(plan.first)} flew {fmt(max(along, 0))} cm toward {named(character)}"
     allowed = f"{fmt(plan.wanted)} cm ({_how_far(plan)})"
+    # The limit reported is the one judged, the placement tolerance included (as for the end
+    # below): a passed finding never shows a measurement beyond its limit.
     verdict.check(
         rule=RULE,
         stage="while-moving",
@@ -607,7 +609,7 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
         pass_text=f"{flew}; it may fly {allowed}.",
         fail_text=f"{flew}, further than the {allowed} it may fly.",
         measured=along,
-        limit=plan.wanted,
+        limit=plan.wanted + tol,
     )
     check_flown_end(verdict, situation, unit, ends)
     first_gap = first_end.footprint.distance(char_fp)
@@ -625,7 +627,7 @@ def adjudicate_home_back(situation: Situation, move: Move) -> Verdict:
             "first "
             f"stand ({fmt(first_gap)} cm); no stand may end nearer than the first.",
             measured=gap,
-            limit=first_gap,
+            limit=max(first_gap - tol, 0.0),  # the least gap judged, the tolerance included
         )
     best = (
         plan.ends[[m.id for m in plan.ends].index(plan.first.id)].footprint.distance(char_fp)

@@ -16,9 +16,9 @@ itself making way may make way: its owner moves it aside or back. How the engine
   touching another). The stands of the unit it makes way for are ignored: they are moving off.
 - After: the unit owes its own confusion D6 (confused on a 6, `confusion-roll` event); the unit it
   made way for rolls one per unit it forced aside (its own verdict says so). Over the table
-  edge, it leaves the table (leaving.py). Joined characters move with it (a Shooting or Combat
-  phase move); a flying one carried into terrain its mount cannot be in must leave it (2.8,
-  through 2.9: event `character-must-leave`).
+  edge, once its way and its end are judged legal, it leaves the table (leaving.py). Joined
+  characters move with it (a Shooting or Combat phase move); a flying one carried into terrain
+  its mount cannot be in must leave it (2.8, through 2.9: event `character-must-leave`).
 """
 
 from __future__ import annotations
@@ -183,14 +183,15 @@ def adjudicate_make_way(situation: Situation, move: Move) -> Verdict:
     if not verdict.legal:
         return verdict
     roll = confusion_roll(unit.id, 1, f"made way for {named(friend)}")
-    if off_the_table(situation, ends):
+    # 2.9: making way may take the unit over the edge, but its way is judged first
+    _check_the_way(verdict, situation, unit, friend, ends)
+    check_flown_end(verdict, situation, unit, ends, ignore=(friend.id,), may_leave_table=True)
+    if verdict.legal and off_the_table(situation, ends):
         verdict.events.append(roll)
         how = f"Making way takes {named(unit)} over the table edge"
         return leave_the_table(
             verdict, situation, unit, move, how, back_on_the_table(situation, ends)
         )
-    _check_the_way(verdict, situation, unit, friend, ends)
-    check_flown_end(verdict, situation, unit, ends, ignore=(friend.id,))
     verdict.check(
         rule=RULE,
         stage="after-moving",

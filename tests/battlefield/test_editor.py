@@ -453,6 +453,25 @@ def test_deleting_a_unit_removes_it_and_its_models(client, squads):
     assert [u["id"] for u in squads.document["units"]] == ["B"]
 
 
+def test_deleting_a_unit_leaves_no_character_joined_to_it():
+    # Warmaster 2.8: `joined` must name a unit of the scenario (Situation.from_document refuses
+    # a scenario where it does not), so a character whose unit is deleted has joined nothing.
+    from battlefield.editor import delete_unit
+
+    doc = {
+        "units": [
+            {"id": "F", "models": []},
+            {"id": "J", "state": {"joined": "F", "command": 9}, "models": []},
+            {"id": "K", "state": {"joined": "F"}, "models": []},
+        ]
+    }
+    delete_unit(doc, "F")
+    assert doc["units"] == [
+        {"id": "J", "state": {"command": 9}, "models": []},
+        {"id": "K", "models": []},
+    ]
+
+
 def test_the_turn_sets_round_active_army_and_phase(client, squads):
     response = post(
         client,

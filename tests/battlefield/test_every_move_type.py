@@ -44,13 +44,14 @@ def stand(model_id, x, y, facing=0):
     return {"id": model_id, "base": {"rect": [40, 20]}, "x": x, "y": y, "facing": facing}
 
 
-def flyers(x=50.0):
+def flyers(x=50.0, state=None):
     """Unit F: three flying stands facing +x at (x, 50), (x, 54), (x, 58), edge to edge."""
     return {
         "id": "F",
         "army": "red",
         "name": "Giant Eagles",
         "keywords": ["MONSTER", "FLYING"],
+        "state": dict(state or {}),
         "models": [stand(f"F{i + 1}", x, 50 + 4 * i) for i in range(3)],
     }
 
@@ -184,18 +185,20 @@ PLAYS = {
         None,
         None,
     ),
-    # Pursuit (2.7): E1 stands at x 59..61, F's front edge at 51: F pursues 8 cm along the ground
-    # into contact with the unit it names, centres ending at x 58.
+    # Pursuit (2.7): E1 stands at x 59..61, F's front edge at 51: F, which won its combat (marked
+    # in combat, 2.9), pursues 8 cm along the ground into contact with the unit it names, centres
+    # ending at x 58.
     (WARMASTER, "pursuit"): (
-        table_warmaster("combat", flyers(), foe(60, 54)),
+        table_warmaster("combat", flyers(state={"in_combat": True}), foe(60, 54)),
         "F",
         {"charge_targets": ["E"]},
         None,
         None,
     ),
-    # 2.7: an advance flown 8 cm into E1 (of the 20 cm of 2.9, held to the flyers' pace).
+    # 2.7: an advance flown 8 cm into E1 (of the 20 cm of 2.9, held to the flyers' pace) by F,
+    # whose enemy was destroyed (marked in combat, 2.9).
     (WARMASTER, "combat-advance"): (
-        table_warmaster("combat", flyers(), foe(60, 54)),
+        table_warmaster("combat", flyers(state={"in_combat": True}), foe(60, 54)),
         "F",
         {},
         None,

@@ -32,6 +32,12 @@ def fought(*extra, pieces=()):
     )
 
 
+def won():
+    """F after a combat it won: its enemy retreated or was destroyed, so nothing touches it and
+    the scenario marks it in combat (2.9: pursuit and advance follow a combat won)."""
+    return line_of_flyers("F", 50, 54, state={"in_combat": True})
+
+
 def xs(verdict):
     return sorted({round(v["end"]["x"], 4) for v in verdict.models.values()})
 
@@ -128,7 +134,7 @@ def test_a_retreat_off_the_table_destroys_the_unit():
 
 def test_a_pursuit_goes_along_the_ground_into_contact():
     # E1 has retreated to x 59..61: F (front 51) pursues 8 cm along the ground and touches it
-    doc = scenario([line_of_flyers("F", 50, 54), enemy("E", 60, 54)], phase="combat")
+    doc = scenario([won(), enemy("E", 60, 54)], phase="combat")
     verdict = judge(
         doc, {"unit": "F", "type": "pursuit", "declarations": {"charge_targets": ["E"]}}
     )
@@ -140,7 +146,7 @@ def test_a_pursuit_that_cannot_reach_the_enemy_is_refused():
     # wood x 53..55 lies between F (front edge 51) and E (x 59..61): on the ground F would stop
     # at the wood after 2 cm, short of E. 2.9: a unit that cannot reach does not pursue.
     doc = scenario(
-        [line_of_flyers("F", 50, 54), enemy("E", 60, 54)],
+        [won(), enemy("E", 60, 54)],
         [terrain("w", "woods", 53, 40, 55, 70)],
         phase="combat",
     )
@@ -161,7 +167,7 @@ def test_a_pursuit_needs_1_cm_of_the_enemys_edge_outside_woods(a, legal):
         "type": "woods",
         "footprint": [[59 + a, 40], [90, 40], [90, 70], [59, 70], [59, 52 + a], [59 + a, 52 + a]],
     }
-    doc = scenario([line_of_flyers("F", 50, 54), enemy("E", 60, 54)], [wood], phase="combat")
+    doc = scenario([won(), enemy("E", 60, 54)], [wood], phase="combat")
     verdict = judge(
         doc, {"unit": "F", "type": "pursuit", "declarations": {"charge_targets": ["E"]}}
     )
@@ -180,7 +186,7 @@ def test_a_combat_advance_is_flown_at_most_20_cm(enemy_x, legal):
     # ravine (x 53..65), which F sees across (a wood would hide E: 2.9, the advance target is
     # an enemy F can see). 2.9: no stand may advance more than 20 cm.
     doc = scenario(
-        [line_of_flyers("F", 50, 54), enemy("E", enemy_x, 54)],
+        [won(), enemy("E", enemy_x, 54)],
         [terrain("w", "ravine", 53, 40, 65, 70)],
         phase="combat",
     )
@@ -243,6 +249,32 @@ def test_a_refused_fall_back_reports_no_confusion():
     assert "confused" not in [e["event"] for e in verdict.events]
 
 
+# Umpire's review (E08b, E10, E14): F (x 49..51) fought no combat: no enemy stand touches it and
+# the scenario does not mark it in combat. Pursuit, advance and fall back follow a combat the
+# unit fought (2.9: a winner pursues, advances when its enemies are destroyed, falls back after
+# a draw or a win), so each is refused, and allowed once F is marked in combat.
+NEVER_FOUGHT = [
+    (60, {"unit": "F", "type": "pursuit", "declarations": {"charge_targets": ["E"]}}),
+    (66, {"unit": "F", "type": "combat-advance", "end": _line(64)}),
+    (70, {"unit": "F", "type": "combat-fall-back", "dice": [5, 5, 5], "end": _line(35)}),
+]
+
+
+@pytest.mark.parametrize("enemy_x, move", NEVER_FOUGHT)
+def test_a_unit_that_fought_no_combat_makes_no_combat_move(enemy_x, move):
+    doc = scenario([line_of_flyers("F", 50, 54), enemy("E", enemy_x, 54)], phase="combat")
+    verdict = judge(doc, move)
+    assert not verdict.legal
+    assert any("not marked in combat" in text for _, _, text in failed_rules(verdict))
+
+
+@pytest.mark.parametrize("enemy_x, move", NEVER_FOUGHT)
+def test_a_unit_marked_in_combat_makes_its_combat_move(enemy_x, move):
+    f = line_of_flyers("F", 50, 54, state={"in_combat": True})
+    verdict = judge(scenario([f, enemy("E", enemy_x, 54)], phase="combat"), move)
+    assert verdict.legal, failed_rules(verdict)
+
+
 def test_a_flying_character_moves_100_cm_under_the_flyers_terrain_rules():
     # 10 -> 110 is exactly 100 cm, over the wood (x 50..70); 110.1 is too far; 60 is over the wood
     doc = scenario([character("C", 10, 54, flying=True)], [terrain("w", "woods", 50, 40, 70, 70)])
@@ -256,6 +288,75 @@ def test_a_flying_character_moves_100_cm_under_the_flyers_terrain_rules():
         doc, {"unit": "C", "type": "character-move", "end": {"C1": {"x": 60, "y": 54}}}
     )
     assert any(r == "flying-units/terrain" for r, _, _ in failed_rules(over_wood))
+
+
+# A flying Hero J (round, 2 cm across) joined to F: F is three stands at x = 100 (x 99..101,
+# y 48..60) and J stands at (100, 61), touching F3 (y 56..60). G1 is a friendly stand at (62, 54)
+# (x 61..63, y 52..56).
+
+
+def _joined_table(turn_phase="command"):
+    hero = character("J", 100, 61, flying=True, state={"joined": "F"})
+    return scenario(
+        [line_of_flyers("F", 100, 54), hero, flyers("G", [stand("G1", 62, 54)])], phase=turn_phase
+    )
+
+
+def _character_move(x, y):
+    return {"unit": "J", "type": "character-move", "end": {"J1": {"x": x, "y": y}}}
+
+
+def _state(verdict, unit_id):
+    return next(u for u in verdict.after.document["units"] if u["id"] == unit_id).get("state", {})
+
+
+def test_a_flying_character_that_flies_away_from_its_unit_has_left_it():
+    """Umpire's review (K08): J flies 39 cm away, to (100, 100), touching no unit: the scenario
+    after the move no longer records it as joined to F (2.8, 2.9: a character is with the unit
+    it touches, and moves with it only then)."""
+    verdict = judge(_joined_table(), _character_move(100, 100))
+    assert verdict.legal, failed_rules(verdict)
+    assert "joined" not in _state(verdict, "J")
+
+
+def test_a_character_that_flew_away_is_not_carried_by_its_old_units_drive_back():
+    """Umpire's review (K01), two steps: J flies away from F (step 1); in blue's Shooting phase
+    F is driven back 3 + 4 = 7 cm by S (step 2). J stays at (100, 100)."""
+    from rules import Situation
+
+    first = judge(_joined_table(), _character_move(100, 100))
+    doc = first.after.to_document()
+    doc["units"].append(enemy("S", 130, 54))
+    doc["turn"] = {"round": 1, "active_army": "blue", "phase": "shooting"}
+    for u in doc["units"]:
+        u["state"].pop("moved_this_phase", None)
+    Situation.from_document(doc)  # a valid scenario
+    drive = {
+        "unit": "F",
+        "type": "drive-back",
+        "dice": [3, 4],
+        "declarations": {"shooter": "S1", "hits": 2},
+    }
+    verdict = judge(doc, drive)
+    assert verdict.legal, failed_rules(verdict)
+    assert verdict.after.model("F1").x == 93
+    assert (verdict.after.model("J1").x, verdict.after.model("J1").y) == (100, 100)
+
+
+def test_a_flying_character_that_ends_touching_a_friendly_unit_joins_it():
+    """Umpire's review (K07): J flies to (60, 54), touching G1's rear edge (x = 61): it joins G
+    (2.8: a character joins a friendly unit by moving into touch with it)."""
+    verdict = judge(_joined_table(), _character_move(60, 54))
+    assert verdict.legal, failed_rules(verdict)
+    assert _state(verdict, "J")["joined"] == "G"
+    assert any("touching G and joins it" in f.text for f in verdict.findings)
+
+
+def test_a_flying_character_that_stays_touching_its_unit_stays_joined():
+    # J moves round F to (98, 54), touching F2's rear edge (x = 99)
+    verdict = judge(_joined_table(), _character_move(98, 54))
+    assert verdict.legal, failed_rules(verdict)
+    assert _state(verdict, "J")["joined"] == "F"
 
 
 def test_a_lone_flying_character_contacted_by_the_enemy_escapes_to_a_unit_within_30_cm():
@@ -647,7 +748,8 @@ SLOT = {
 
 def _slot_table():
     a = flyers("A", [stand("A1", 63, 55, 180, base=[20, 40])], army="blue", keywords=("CAVALRY",))
-    units = [line_of_flyers("F", 50, 54), a, enemy("B", 57, 72)]
+    # F won a combat this phase and its enemy retreated out of touch (2.9: it may advance)
+    units = [line_of_flyers("F", 50, 54, state={"in_combat": True}), a, enemy("B", 57, 72)]
     return scenario(units, [SLOT], phase="combat")
 
 

@@ -427,7 +427,7 @@ def _advance(end_x, dy=0):
 def _advance_table():
     return scenario(
         [
-            line_of_flyers("F", 10, 54),
+            line_of_flyers("F", 10, 54, state={"in_combat": True}),  # its enemy destroyed
             enemy("B", 4, 54),
             enemy("N", 20, 54),
             enemy("M", 26, 62),
@@ -466,3 +466,62 @@ def test_built_up_areas_and_common_plurals_are_terrain_names():
         ("rivers", "river"),
     ):
         assert system.terrain_name(name) == meaning, name
+
+
+# -- 2.8: a character joins a friendly unit; `joined` must name one ------------------------------
+
+
+def _joined_to(unit_id):
+    """A red Hero J touching F3 (y 56..60) and recorded as joined to `unit_id`; S is blue."""
+    return scenario(
+        [
+            line_of_flyers("F", 10, 54),
+            enemy("S", 40, 54),
+            hero("J", 10, 62, state={"joined": unit_id}),
+        ],
+        phase="shooting",
+    )
+
+
+@pytest.mark.parametrize(
+    "joined, says",
+    [("S", "blue"), ("NOPE", "no unit"), ("J", "itself")],
+)
+def test_a_character_joined_to_an_enemy_a_missing_unit_or_itself_is_invalid_input(joined, says):
+    """Umpire's review (K05, K06): a character joins only a friendly unit (2.8), so `joined`
+    naming an enemy unit, no unit at all or the character itself is refused when the scenario
+    is read, naming the field, as a reference to an army that does not exist is."""
+    from rules import InvalidInput, Situation
+
+    with pytest.raises(InvalidInput) as err:
+        Situation.from_document(_joined_to(joined))
+    assert err.value.field == "units[2].state.joined"
+    assert says in str(err.value)
+
+
+def test_the_command_line_refuses_a_character_joined_to_an_enemy_with_exit_2(tmp_path):
+    import json
+    from io import StringIO
+
+    from rules.__main__ import EXIT_INVALID, main
+
+    files = []
+    move = {
+        "format": "arbiter.move/1",
+        "unit": "F",
+        "type": "drive-back",
+        "declarations": {"shooter": "S1", "hits": 1},
+        "dice": [3],
+    }
+    for name, doc in (("scenario.json", _joined_to("S")), ("move.json", move)):
+        (tmp_path / name).write_text(json.dumps(doc))
+        files.append(str(tmp_path / name))
+    out, err = StringIO(), StringIO()
+    assert main(files, stdout=out, stderr=err) == EXIT_INVALID
+    assert "units[2].state.joined" in err.getvalue()
+
+
+def test_a_character_joined_to_a_friendly_unit_is_read():
+    from rules import Situation
+
+    assert Situation.from_document(_joined_to("F")).unit("J").state["joined"] == "F"

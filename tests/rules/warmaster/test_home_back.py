@@ -464,3 +464,37 @@ def test_a_slot_narrower_than_any_sampling_step_is_found_for_the_second_stand():
     verdict = judge(doc, {**home_back(6), "end": short})
     assert not verdict.legal
     assert any("could end" in t for _, _, t in failed_rules(verdict))
+
+
+@pytest.mark.parametrize(
+    "c_at, roll, end",
+    [
+        # K03: C's near edge at x = 59; the line flies 48 cm to x 57..59, into touch
+        ((60, 54), 6, {"F1": (58, 50), "F2": (58, 54), "F3": (58, 58)}),
+        # C07: diagonal into touch, F3 nearest C (40, 84); 36.64 cm
+        (
+            (40, 84),
+            4,
+            {
+                "F1": (38.22960567887531, 73.36243228596578),
+                "F2": (38.22960567887531, 77.36243228596578),
+                "F3": (38.22960567887531, 81.36243228596578),
+            },
+        ),
+    ],
+)
+def test_a_passed_home_back_flight_shows_a_limit_it_meets(c_at, roll, end):
+    """Umpire's review (K03, C07): the round base's outline is drawn a hair outside its circle,
+    so the engine's flight into touch is about 0.001 cm shorter than the hand placement's, which
+    passes within PLACEMENT_TOLERANCE (RULES.md 0). The passed finding printed 48.0 flown against
+    a limit of 47.9988: its limit is what the flight is held to, the tolerance included."""
+    doc = scenario([line_of_flyers("F", 10, 54), character("C", *c_at)])
+    poses = {m: {"x": x, "y": y} for m, (x, y) in end.items()}
+    verdict = judge(doc, {**home_back(roll), "end": poses})
+    assert verdict.legal, failed_rules(verdict)
+    flew = next(f for f in verdict.findings if " flew " in f.text)
+    assert flew.measured > flew.limit - PLACEMENT_TOLERANCE  # the case: flown beyond the gap
+    assert flew.measured <= flew.limit
+    for f in verdict.findings:
+        if "no nearer" in f.text:  # a lower bound: the stand is at least this far from C
+            assert f.measured >= f.limit

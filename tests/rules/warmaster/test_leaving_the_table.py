@@ -131,12 +131,62 @@ def test_a_returning_unit_brings_its_joined_character_back_beside_it():
     assert after_x(verdict, "H1") == 1
 
 
-def test_an_advance_over_the_edge_owes_the_d6_too():
-    # no enemy to advance into is needed once the unit has left: F flies 10 cm, within 20 cm
-    doc = scenario([line_of_flyers("F", 10, 54)], phase="combat")
-    verdict = judge(doc, {"unit": "F", "type": "combat-advance", "end": to_x(0)})
+def _edge_enemy_table():
+    """F (in combat, its enemy destroyed) faces -x at x = 10 (x 9..11); the enemy E at (2, 54)
+    faces it (x 1..3, y 52..56), 6 cm ahead. To touch E's far side F must stand at x = 0
+    (x -1..1): over the left edge."""
+    return scenario(
+        [
+            line_of_flyers("F", 10, 54, state={"in_combat": True}, facing=180),
+            enemy("E", 2, 54, facing=0),
+        ],
+        phase="combat",
+    )
+
+
+def _advance_to(x, **declarations):
+    return {
+        "unit": "F",
+        "type": "combat-advance",
+        "end": {m: {"x": x, "y": y, "facing": 180} for m, y in F_YS},
+        "declarations": declarations,
+    }
+
+
+def test_an_advance_into_its_enemy_that_crosses_the_edge_owes_the_d6_too():
+    # 2.9: an advance is one of the moves that may take a unit over the edge; it is still an
+    # advance, into contact with the closest enemy it can see and reach. F flies 10 cm.
+    verdict = judge(_edge_enemy_table(), _advance_to(0))
     assert verdict.legal, failed_rules(verdict)
     assert leave_event(verdict)["unit"] == "F"
+    assert any("advances into E" in f.text for f in verdict.findings)
+
+
+@pytest.mark.parametrize("enemy_x", [20, 40])
+def test_an_advance_over_the_edge_that_touches_no_enemy_is_refused(enemy_x):
+    """Umpire's review (K02, K02b): F (x 7..9, in combat, nothing touching it) hops 7.5 cm back
+    to x -0.5..1.5, over the edge, touching nobody. E at x = 20 (x 19..21) is 10 cm ahead, seen
+    and reachable; at x = 40 it is 30 cm away, out of reach. Either way this is no advance (2.9:
+    into the closest enemy it can see and reach), so it is refused, not sent off the table."""
+    doc = scenario(
+        [line_of_flyers("F", 8, 54, state={"in_combat": True}), enemy("E", enemy_x, 54)],
+        phase="combat",
+    )
+    verdict = judge(doc, {"unit": "F", "type": "combat-advance", "end": to_x(0.5)})
+    assert not verdict.legal
+    assert any("ends touching none" in text for _, _, text in failed_rules(verdict))
+    assert not [e for e in verdict.events if e["event"] == "leave-table-roll"]
+
+
+def test_a_fall_back_forward_over_its_enemy_and_off_the_far_edge_is_refused():
+    """Umpire's review (K09): F (x 169..171) is touched at its front by E (x 171..173); with
+    3D6 = 18 it flies forward over E to x 178.5..180.5, past the right edge (x = 180). No stand
+    ends behind the line of contact (x = 171), so it is no fall back (2.9): refused."""
+    doc = scenario([line_of_flyers("F", 170, 54), enemy("E", 172, 54)], phase="combat")
+    verdict = judge(doc, fall_back(end_x=179.5, dice=(6, 6, 6)))
+    assert not verdict.legal
+    assert any("line of contact" in text for _, _, text in failed_rules(verdict))
+    assert not [e for e in verdict.events if e["event"] == "leave-table-roll"]
 
 
 def test_a_leave_the_table_roll_must_be_a_d6():
@@ -316,13 +366,6 @@ def test_a_unit_that_may_not_move_again_is_still_driven_back():
 def test_an_advance_over_the_edge_still_counts_as_the_phases_advance():
     # 2.9: at most one advance per Combat phase, even when the first went over the edge and the
     # unit came straight back on a 5.
-    doc = scenario([line_of_flyers("F", 10, 54)], phase="combat")
-    move = {
-        "unit": "F",
-        "type": "combat-advance",
-        "end": to_x(0),
-        "declarations": {"leave_table_roll": 5},
-    }
-    verdict = judge(doc, move)
+    verdict = judge(_edge_enemy_table(), _advance_to(0, leave_table_roll=5))
     assert verdict.legal, failed_rules(verdict)
     assert unit_state(verdict, "F")["advanced"] is True

@@ -112,6 +112,17 @@ def test_making_way_may_not_break_formation():
     assert not verdict.legal
 
 
+def test_making_way_may_end_in_another_formation_while_every_stand_touches():
+    """Umpire's review (K04), a reading (docs/rules-coverage.md): "may not break formation"
+    (2.9) is every stand touching another (2.1), not keeping the line: the stands that move may
+    "form round" the first. F3 ends 2 cm ahead of F2 (x 41..43 against 39..41), touching it only
+    at the corner (41, 56)."""
+    end = moved(-10)
+    end["F3"] = {"x": 42, "y": 58}
+    verdict = judge(table(), make_way(end))
+    assert verdict.legal, failed_rules(verdict)
+
+
 def test_making_way_is_for_the_shooting_and_combat_phases():
     assert judge(table(phase="combat"), make_way(moved(-10))).legal
     assert not judge(table(phase="command"), make_way(moved(-10))).legal
@@ -125,6 +136,19 @@ def test_making_way_over_the_table_edge_leaves_the_table():
     event = next(e for e in verdict.events if e["event"] == "leave-table-roll")
     assert event["outcome"] == "returns"
     assert any(e["event"] == "confusion-roll" and e["unit"] == "F" for e in verdict.events)
+
+
+def test_making_way_over_a_cliff_and_off_the_table_is_refused():
+    """Umpire's review (K10): F (x 98..102, y 4..16) makes way 7 cm up, to y -3..9: F1 ends
+    over the top edge, and F1's path and F2's end cross the cliff (y 1..3.5). Making way may
+    not cross impassable terrain (2.9), over the edge or not: refused, no leave-the-table D6."""
+    f = line_of_flyers("F", 100, 10)
+    cliff = terrain("c", "cliff", 95, 1, 105, 3.5)
+    end = {m: {"x": 100, "y": y - 7} for m, y in (("F1", 6), ("F2", 10), ("F3", 14))}
+    verdict = judge(table(f=f, terrain_pieces=[cliff]), make_way(end))
+    assert not verdict.legal
+    assert any("impassable" in text for _, _, text in failed_rules(verdict))
+    assert not [e for e in verdict.events if e["event"] == "leave-table-roll"]
 
 
 def test_only_a_friendly_unit_can_be_made_way_for():

@@ -573,10 +573,11 @@ def test_a_unit_advances_at_most_once_per_combat_phase():
     # destroyed in the next round, F would be free of enemies again but may not advance twice.
     end = {m: {"x": 58, "y": y} for m, y in (("F1", 50), ("F2", 54), ("F3", 58))}
     move = {"unit": "F", "type": "combat-advance", "end": end}
-    first = judge(scenario([line_of_flyers("F", 50, 54), enemy("D", 60, 54)], phase="combat"), move)
+    won = line_of_flyers("F", 50, 54, state={"in_combat": True})
+    first = judge(scenario([won, enemy("D", 60, 54)], phase="combat"), move)
     assert first.legal, failed_rules(first)
     assert first.after.unit("F").state["advanced"] is True
-    again = line_of_flyers("F", 50, 54, state={"advanced": True})
+    again = line_of_flyers("F", 50, 54, state={"advanced": True, "in_combat": True})
     verdict = judge(scenario([again, enemy("D", 60, 54)], phase="combat"), move)
     assert not verdict.legal
     assert any("once per Combat phase" in text for _, _, text in failed_rules(verdict))

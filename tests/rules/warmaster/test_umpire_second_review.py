@@ -40,7 +40,7 @@ def _shifted(unit_doc, dx, dy=0.0):
 
 
 def _unreachable_y():
-    f = line_of_flyers("F", 90, 60)
+    f = line_of_flyers("F", 90, 60, state={"in_combat": True})
     units = [f, enemy("Y", 102, 56, count=3), enemy("Z", 100, 76, count=3)]
     return f, scenario(units, [terrain("W", "woods", 100, 40, 120, 80)], phase="combat")
 
@@ -62,7 +62,7 @@ def test_an_advance_that_ends_over_the_wood_beside_y_is_still_refused():
 
 def test_an_advance_must_still_go_into_a_closer_enemy_it_can_reach():
     # Without the wood, Y (10 cm) is reachable, so the advance into Z (11.3 cm) is refused.
-    f = line_of_flyers("F", 90, 60)
+    f = line_of_flyers("F", 90, 60, state={"in_combat": True})
     doc = scenario([f, enemy("Y", 102, 56, count=3), enemy("Z", 100, 76, count=3)], phase="combat")
     verdict = judge(doc, {"unit": "F", "type": "combat-advance", "end": _shifted(f, 8, 18)})
     assert not verdict.legal
