@@ -655,9 +655,14 @@ def _trace(
     waypoints: Sequence[Waypoint],
     mode: Mode,
     given: Sequence[Sequence[float]] | None = None,
+    turned: float | None = None,
 ) -> tuple[tuple[str, str] | None, tuple[tuple[str, str], ...], bool]:
     """Check a path segment by segment: (first blocking thing or None, passed-through list,
     table edge ok).
+
+    A base that is not round may turn freely on the way (RULES.md 1.3): each segment is clear
+    when the base passes it at its end facing, its start facing, `turned` (the facing a path was
+    searched at, `_held_path`), or pointed along the segment or across it (`_along`).
 
     Enemy bases are in the way only on the model's level (RULES.md 1.5), stretch by stretch
     (`_stretches`): each point's level is the start's and end's elevation and the z the player
@@ -676,12 +681,12 @@ def _trace(
     through: dict[str, str] = {}
     # The base is on the table at its start facing where it starts and at its end facing where
     # it ends; on the way it may turn freely, so either facing will do at a waypoint.
+    turns = (end.facing, start.facing) if turned is None else (end.facing, start.facing, turned)
     edge_ok = (
         on_table(situation, start.base, waypoints[0], start.facing)
         and on_table(situation, start.base, waypoints[-1], end.facing)
         and all(
-            on_table(situation, start.base, p, end.facing)
-            or on_table(situation, start.base, p, start.facing)
+            any(on_table(situation, start.base, p, facing) for facing in dict.fromkeys(turns))
             for p in waypoints[1:-1]
         )
     )
@@ -696,7 +701,8 @@ def _trace(
             stretches = [(a, b, either + known)]
         else:
             stretches = _stretches(situation, a, b, za, zb)
-        for facing in dict.fromkeys((end.facing, start.facing)):
+        facings = (*turns, *_along(a, b)) if start.base.kind != "round" else turns[:1]
+        for facing in dict.fromkeys(facings):
             hit = None
             reach = start.base.radius
             for t, (x0, y0, x1, y1) in solids:
@@ -837,9 +843,7 @@ def _ground_path(
         pts = [a, *[(p[0], p[1]) for p in given], b]
         horizontal = sum(math.dist(p, q) for p, q in pairwise(pts))
         vertical = (
-            navigator_for(
-                situation, unit, start.base, mode, (start.z, end.z), model=start
-            ).climb_cost(pts, start.z, end.z)
+            _given_climb(situation, unit, start, end, mode, pts)
             if need_climb
             else abs(end.z - start.z)
         )
@@ -877,17 +881,51 @@ def _held_path(
     3.6" wide down a 4" alley, its circle 6.2" across). The shortest path of the base held at
     its end facing, then at its start facing (as every path is swept, `_trace`), if clear and
     on the table and shorter than `best`."""
-    for facing in dict.fromkeys((end.facing, start.facing)):
+    for facing in dict.fromkeys((end.facing, start.facing, *_along(start, end))):
         nav = navigator_for(
             situation, unit, start.base, mode, (start.z, end.z), facing, model=start
         )
         found = nav.shortest_path((start.x, start.y), (end.x, end.y), start.z, end.z)
         if found is None or (best is not None and found[0] >= best[1] + best[2] - EPSILON):
             continue
-        blocked, _, edge_ok = _trace(situation, unit, start, end, found[1], mode)
+        blocked, _, edge_ok = _trace(situation, unit, start, end, found[1], mode, turned=facing)
         if blocked is None and edge_ok:
             best = _planned(found)
     return best
+
+
+def _given_climb(
+    situation: Situation, unit: Unit, start: Model, end: Model, mode: Mode, pts: list[Waypoint]
+) -> float:
+    """RULES.md 1.5: the climbing a path the player gave costs. A round base (or any base whose
+    enclosing circle climbs nothing more than the change of level) as the circle climbs; a base
+    that is not round may turn on the way (1.3), so held at its end or start facing or pointed
+    along or across one of the path's segments, whichever climbs least (a hull turned to drive
+    through a gap in a wall climbs nothing)."""
+    z = (start.z, end.z)
+    cost = navigator_for(situation, unit, start.base, mode, z, model=start).climb_cost(pts, *z)
+    if start.base.kind == "round" or cost <= abs(end.z - start.z) + EPSILON:
+        return cost
+    turns = [end.facing, start.facing, *(f for p, q in pairwise(pts) for f in _along(p, q))]
+    for facing in dict.fromkeys(turns):
+        nav = navigator_for(situation, unit, start.base, mode, z, facing, model=start)
+        cost = min(cost, nav.climb_cost(pts, *z))
+    return cost
+
+
+def _along(a: Sequence[float] | Model, b: Sequence[float] | Model) -> tuple[float, ...]:
+    """The facings that point a base along the way from a to b and across it (RULES.md 1.3:
+    rotations are free, so a hull may turn to drive lengthwise or sideways through a gap its
+    start and end facings do not fit, and turn back after it); none for a hop of no length."""
+    (ax, ay), (bx, by) = (_xy(a), _xy(b))
+    if ax == bx and ay == by:
+        return ()
+    along = math.degrees(math.atan2(by - ay, bx - ax)) % 360
+    return (along, (along + 90) % 360)
+
+
+def _xy(p: Sequence[float] | Model) -> tuple[float, float]:
+    return (p.x, p.y) if isinstance(p, Model) else (p[0], p[1])
 
 
 def _planned(found: tuple[float, list[Waypoint]]) -> PlannedPath:
