@@ -704,8 +704,10 @@ def adjudicate_surge(situation: Situation, move: Move) -> Verdict:
     verdict.move["target"] = target
     if target is None:
         return verdict
-    # 03.01 / 13.06 while moving and end of move, as for any ground move (never in the skies)
-    ground = judge_move(situation, move, verdict, max_distance, rule="03.01", mode=SURGE_MODE)
+    # 03.01 / 13.06 while moving and end of move, as for any ground move (never in the skies);
+    # the maximum distance is the surge's own (21.02: as the granting rule states), so the
+    # distance finding cites 21.02 as a normal move's cites 09.05
+    ground = judge_move(situation, move, verdict, max_distance, rule=RULE, mode=SURGE_MODE)
     placed = {m.id: ground.placements.get(m.id, m) for m in unit.models}
     verdict.proposed = {mid: {"x": m.x, "y": m.y} for mid, m in placed.items()}
     space = SurgeSpace(situation, unit, target, max_distance)
