@@ -37,6 +37,14 @@ within the maximum distance less the climb as the crow flies): a spot there near
 in 3-D (a model on a 3" floor is nearer a target 6" up than one on the ground below it) faults a
 model that cannot engage, and the suggestion climbs to it.
 
+Climbing (RULES.md 1.5, last bullet: "if possible" weighs what the model reaches with the climb
+counted): the regions above are the reach on foot, which stops at a dense section a MONSTER or
+VEHICLE would climb. When such a section lies within the move less its climb, the ground beyond
+it (`over_climbs`, from `climbing_reach`) is searched too, for a model not engaged that found
+nothing better on foot (or nothing engaged); its spots are checked exactly like the others
+(`legal_for`: the path the move judge takes, the climb counted), so the suggestion climbs over a
+low wall when that engages a model or gets it closer, and is never faulted for stopping at one.
+
 Simplifications (stated for the UI): the floor search takes, on each floor, the spot nearest the
 target horizontally (the nearest in 3-D when the target models stand on one level) and keeps the
 unit's other models out of the way on every level; the tops of walls and enclosed parts are not
@@ -76,6 +84,7 @@ from .moving import (
     MAY_END_ABOVE,
     PLACEMENT_TOLERANCE,
     Mode,
+    climbing_reach,
     held_at,
     may_stand,
     navigator_for,
@@ -228,6 +237,7 @@ class SurgeSpace:
         self._static_near_cache: dict[tuple[str, float, float], object] = {}
         self._unions: dict[tuple, object] = {}
         self._floor_rooms: dict[tuple[str, float], list[tuple[float, object]]] = {}
+        self._over: dict[tuple[str, float], tuple[object, bool, float] | None] = {}
         self._grown: dict[tuple, tuple] = {}
         self._helds: dict[tuple, object] = {}
 
@@ -339,6 +349,36 @@ class SurgeSpace:
             shapely.prepare(zone)
             self._zone[key] = zone
         return self._zone[key]
+
+    def over_climbs(
+        self, mid: str, margin: float = JUDGE_MARGIN
+    ) -> tuple[object, bool, float] | None:
+        """RULES.md 1.5 (last bullet): the ground model `mid` reaches only by climbing a dense
+        section over 2" (`climbing_reach`), less what `static_region` leaves out, with whether it
+        holds a spot engaged with the target and how close to the target it gets (ignoring the
+        unit, as `static_best`); None when there is nothing to climb within the move. Spots from
+        here are candidates: `legal_for` measures their exact path, the climb counted."""
+        key = (mid, margin)
+        if key not in self._over:
+            start = self.starts[mid]
+            region = climbing_reach(
+                self.situation, self.unit, start, self._ground_budget(start), SURGE_MODE
+            )
+            found = None
+            if region is not None and not region.is_empty:
+                keep_out = self._keep_out_at(start, 0.0, region.bounds, margin)
+                if keep_out:
+                    region = _safe(shapely.difference, region, self._joined(keep_out))
+            if region is not None and not region.is_empty:
+                shapely.prepare(region)
+                p = nearest_points(region, self.target_shape)[0]
+                found = (
+                    region,
+                    region.intersects(self.engagement_zone(mid, margin)),
+                    self.target_distance(start.placed(p.x, p.y, 0.0)),
+                )
+            self._over[key] = found
+        return self._over[key]
 
     def static_best(self, mid: str, margin: float = JUDGE_MARGIN) -> tuple[bool, float]:
         """Ignoring its own unit: can `mid` engage the target at all, and how close can it get?
@@ -794,7 +834,58 @@ class SurgeSpace:
             upstairs = self.closer_on_a_floor(mid, mates, together, -math.inf, margin, True)
             if upstairs is not None:
                 found = upstairs
+        if found is None or (may_engage and not found.engaged):
+            # 1.5: ground reached only by climbing is weighed too (the regions above leave it
+            # out): an engaged spot there, or one closer than any found
+            over = self._better_by_climbing(
+                mid, current, mates, together, may_engage, found, tolerance, margin
+            )
+            if over is not None:
+                found = over
         return found
+
+    def _better_by_climbing(
+        self,
+        mid: str,
+        current: Model,
+        mates: list[Model],
+        together,
+        may_engage: bool,
+        found: Alternative | None,
+        tolerance: float,
+        margin: float,
+    ) -> Alternative | None:
+        """`better_position` over the ground reached only by climbing (`over_climbs`), as
+        `_better_on_the_ground` searches its regions: a spot engaged there, or (when nothing
+        better was `found` elsewhere) one closer to the target than `current` by more than
+        `tolerance`."""
+        over = self.over_climbs(mid, margin)
+        if over is None:
+            return None
+        reach, can_engage, best = over
+        engaging = may_engage and can_engage
+        below = self.target_distance(current) - tolerance
+        if not engaging and (found is not None or best >= below):
+            return None
+        region = self.region_among(mid, mates, margin, together.groups, reach)
+        if region.is_empty:
+            return None
+        if engaging:
+            zone = _safe(shapely.intersection, region, self.engagement_zone(mid, margin))
+            if not zone.is_empty:
+                for x, y in _candidates(zone, (current.x, current.y)):
+                    spot = self.legal_for(mid, x, y, mates, together)
+                    if spot and self.engaged_with_target(spot[0]):
+                        return Alternative(spot[0], True, self.target_distance(spot[0]), spot[1])
+        if found is not None:
+            return None
+        for x, y in _candidates(region, None, self.target_shape):
+            spot = self.legal_for(mid, x, y, mates, together)
+            if spot:
+                d = self.target_distance(spot[0])
+                if d < below:
+                    return Alternative(spot[0], self.engaged_with_target(spot[0]), d, spot[1])
+        return None
 
     def near_target(self, reach: float):
         """Centres within `reach` of the target (generous: circumscribed 32-gons),
