@@ -759,9 +759,12 @@ def _while_moving(
                 text=(
                     f'{named(mid)} moved {fmt(moved)}" of {fmt(space.max_distance)}" and ends '
                     f'{fmt(gap)}" from '
-                    f"{named(target)}; it could not have ended engaged with {named(target)}, nor "
-                    "more than "
-                    f'{fmt(tolerance)}" closer to it.'
+                    f"{named(target)}; it could not have ended engaged with {named(target)}"
+                    # 1.3: rotations are free; a base that is not round is searched turned for
+                    # engaging, at its own facing for getting closer (surge_solver)
+                    + (", turned or not," if model.base.kind != "round" else ",")
+                    + f' nor more than {fmt(tolerance)}" closer to it'
+                    + (" at its own facing." if model.base.kind != "round" else ".")
                 ),
                 measured=gap,
             )
@@ -775,7 +778,7 @@ def _while_moving(
                     f'{named(mid)} ends {fmt(gap)}" from {named(target)}, not engaged, but it '
                     "could have ended "
                     f"engaged with it at ({better.model.x:.2f}, {better.model.y:.2f}) "
-                    f"{level_text(better.model)}, "
+                    f"{level_text(better.model)}{_turned_text(model, better.model)}, "
                     f'{fmt(better.moved)}" from its '
                     f"start; each model must end engaged with the surge target if it can."
                 ),
@@ -791,12 +794,21 @@ def _while_moving(
                 text=(
                     f'{named(mid)} ends {fmt(gap)}" from {named(target)}, but it could have got to '
                     f'{fmt(better.distance)}" at ({better.model.x:.2f}, {better.model.y:.2f}) '
-                    f"{level_text(better.model)}; a model that cannot engage the surge "
+                    f"{level_text(better.model)}{_turned_text(model, better.model)}; a model "
+                    "that cannot engage the surge "
                     f"target must end as close to it as it can."
                 ),
                 measured=gap,
                 limit=better.distance,
             )
+
+
+def _turned_text(model: Model, spot: Model) -> str:
+    """', turned to face 0°' when the better spot needs the model turned (1.3: rotations are
+    free), else nothing."""
+    if model.base.kind == "round" or abs(spot.facing - model.facing) <= EPSILON:
+        return ""
+    return f", turned to face {fmt(spot.facing)}°"
 
 
 def _after_moving(

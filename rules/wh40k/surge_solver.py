@@ -48,11 +48,12 @@ low wall when that engages a model or gets it closer, and is never faulted for s
 Simplifications (stated for the UI): the floor search takes, on each floor, the spot nearest the
 target horizontally (the nearest in 3-D when the target models stand on one level) and keeps the
 unit's other models out of the way on every level; the tops of walls and enclosed parts are not
-searched; a model whose base is not round is placed keeping its facing: its outline held at that
-facing (`held_at`) decides its reach, its engagement with the target, how near it may end to
-walls, enclosed parts and other models and its 2" links to its own unit's, while the 9" span and
-the floors measure it with its inner radius where it must reach something and its outer radius
-where it must keep clear.
+searched; a model whose base is not round is placed keeping its facing, or (only to engage the
+target, when its own facing cannot) turned end on to the target or across that (`turned`: 1.3,
+rotations are free): its outline held at that facing (`held_at`) decides its reach, its
+engagement with the target, how near it may end to walls, enclosed parts and other models and its
+2" links to its own unit's, while the 9" span and the floors measure it with its inner radius
+where it must reach something and its outer radius where it must keep clear.
 """
 
 from __future__ import annotations
@@ -238,6 +239,8 @@ class SurgeSpace:
         self._unions: dict[tuple, object] = {}
         self._floor_rooms: dict[tuple[str, float], list[tuple[float, object]]] = {}
         self._over: dict[tuple[str, float], tuple[object, bool, float] | None] = {}
+        # 1.3 rotations are free: this surge with one model turned before it moves (`turned`)
+        self._turned: dict[tuple[str, float], SurgeSpace] = {}
         self._grown: dict[tuple, tuple] = {}
         self._helds: dict[tuple, object] = {}
 
@@ -807,6 +810,31 @@ class SurgeSpace:
     ) -> Alternative | None:
         """RULES.md 1.6 for one model: a legal position (others fixed) engaged with the target while
         the model is not, or closer to it by more than `tolerance`. None if there is none."""
+        found = self._better_held(mid, placed, tolerance, margin)
+        if (found is None or not found.engaged) and self._may_engage_turned(mid, placed[mid]):
+            # 1.3: rotations are free. The search holds the base at its start facing; a hull
+            # broadside to a gap may pass it turned end on (review case v14). Weighed for
+            # engaging only: getting closer is searched at the start facing (a turned search
+            # costs a surge's regions again, per facing)
+            for facing in self._turns(mid):
+                turned = self.turned(mid, facing)._better_held(mid, placed, tolerance, margin)
+                if turned is not None and turned.engaged:
+                    return turned
+        return found
+
+    def _may_engage_turned(self, mid: str, current: Model) -> bool:
+        """Is model `mid`, a base that is not round and not engaged, near enough the target that
+        some facing might engage it (its centre within the move, its enclosing radius and 2")?"""
+        start = self.starts[mid]
+        if start.base.kind == "round" or self.engaged_with_target(current):
+            return False
+        gap = Point(start.x, start.y).distance(self.target_shape) - start.base.radius
+        return gap - self.max_distance <= ENGAGEMENT_RANGE.horizontal + EPSILON
+
+    def _better_held(
+        self, mid: str, placed: Mapping[str, Model], tolerance: float, margin: float
+    ) -> Alternative | None:
+        """`better_position` with the base held at its start facing."""
         current = placed[mid]
         if self.engaged_with_target(current):
             return None
@@ -842,6 +870,28 @@ class SurgeSpace:
             )
             if over is not None:
                 found = over
+        return found
+
+    def _turns(self, mid: str) -> list[float]:
+        """The facings, other than its own, that model `mid` (a base that is not round) is also
+        tried at: its length along the line to the nearest target point (end on through a gap),
+        and across it."""
+        start = self.starts[mid]
+        p = nearest_points(self.target_shape, Point(start.x, start.y))[0]
+        heading = math.degrees(math.atan2(p.y - start.y, p.x - start.x))
+        facings = [round(heading % 360.0, 6), round((heading + 90.0) % 360.0, 6)]
+        return [f for f in facings if abs((f - start.facing + 180.0) % 360.0 - 180.0) > 1e-6]
+
+    def turned(self, mid: str, facing: float) -> SurgeSpace:
+        """This surge with model `mid` turned on the spot to `facing` before it moves (1.3:
+        rotations are free), so its base is held at that facing; kept for this surge."""
+        key = (mid, facing)
+        found = self._turned.get(key)
+        if found is None:
+            start = self.starts[mid]
+            found = SurgeSpace(self.situation, self.unit, self.target.id, self.max_distance)
+            found.starts = {**self.starts, mid: start.placed(start.x, start.y, start.z, facing)}
+            self._turned[key] = found
         return found
 
     def _better_by_climbing(

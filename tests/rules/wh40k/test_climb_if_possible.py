@@ -192,3 +192,63 @@ def test_a_surge_model_moving_too_far_is_faulted_under_21_02():
     v = adjudicate(s, surge_move({"B1": (11.01, 20)}, dice=None))
     [finding] = [f for f in v.failures if f.measured == pytest.approx(8.01)]
     assert (finding.rule, finding.stage, finding.limit) == ("21.02", "while-moving", 8)
+
+
+# -- D2: rotations are free (1.3), so "if possible" weighs a turned base too ---------------------
+HULL = {"hull": [[-2.375, -1.375], [2.375, -1.375], [2.375, 1.375], [-2.375, 1.375]]}
+
+
+def gap_scene():
+    """A 4.75 x 2.75" hull VEHICLE at (9, 20) facing 90 (long side along y), a fixed 12" surge at
+    C1 (21, 20). A dense 5" wall along x = 15 (faces 14.875 and 15.125) with a gap from y = 18.4
+    to 21.6: 2.95" clear between the walls' 0.125" half thicknesses."""
+    wall = ruin(
+        "W",
+        rect(14, 0.5, 16, 43.5),
+        5,
+        walls=[([(15, 1), (15, 18.4)], 5, None), ([(15, 21.6), (15, 43)], 5, None)],
+    )
+    surge = {"id": "surge", "kind": "surge", "trigger": "wounds-lost-to-shooting", "distance": 12}
+    return situation(
+        [
+            unit(
+                "B",
+                "red",
+                [model("B1", 9, 20, base=HULL, facing=90)],
+                ("VEHICLE",),
+                10,
+                abilities=[surge],
+            ),
+            unit("C", "blue", [model("C1", 21, 20)]),
+            unit("A", "blue", [model("A1", 50, 40)]),
+        ],
+        [wall],
+        phase="shooting",
+        active="blue",
+    )
+
+
+def test_a_hull_stopped_broadside_at_the_wall_is_faulted_when_turning_takes_it_through_the_gap():
+    # Broadside (facing 90) the hull is 4.75" across the gap's 2.95": it stops with its face on
+    # the wall at x = 13.5 (13.5 + 1.375 = 14.875), 21 - 0.630 - 14.875 = 5.495" from C1.
+    # Climbing the 5" wall costs 10 + at least 7.5 across: out. Turned to facing 0 it is 2.75"
+    # wide and passes the gap (18.625..21.375 within 18.525..21.475); at (17.6, 20) its nose is
+    # at 19.975, 21 - 0.630 - 19.975 = 0.395" from C1 (engaged), 8.6" moved of 12.
+    s = gap_scene()
+    v = adjudicate(s, surge_move({"B1": {"x": 13.5, "y": 20, "facing": 90}}, dice=None))
+    [finding] = while_moving_failures(v, "21.02")
+    assert "could have ended engaged" in finding.text
+
+
+def test_the_hull_turned_through_the_gap_and_engaged_passes():
+    s = gap_scene()
+    v = adjudicate(s, surge_move({"B1": {"x": 17.6, "y": 20, "facing": 0}}, dice=None))
+    assert v.legal, [f.text for f in v.failures]
+
+
+def test_the_suggestion_turns_the_hull_through_the_gap():
+    s = gap_scene()
+    suggested = suggest(s, surge_move(dice=None))
+    v = adjudicate(s, suggested)
+    assert v.legal, [f.text for f in v.failures]
+    assert v.models["B1"]["engaged_with"] == ["C"]
