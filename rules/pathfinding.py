@@ -45,7 +45,7 @@ Approximations, named:
   search adds that per edge, so a path that bends inside one feature is charged once per edge
   during search (conservative), while the reported length uses `path_cost` on the whole path.
 - `reachable_region` treats climb obstacles as blocking (conservative: ground reachable only by
-  climbing is left out).
+  climbing is left out; the "if it can" searches add it, rules/wh40k/moving.py `climbing_reach`).
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from typing import Any
 
 import shapely
 from shapely.geometry import LineString, Point
+from shapely.ops import nearest_points, unary_union
 
 from ..budget import check
 from ..dice import Dice
@@ -45,8 +46,10 @@ from .moving import (
     MoveVerdict,
     Waypoint,
     article,
+    climbing_reach,
     fall_back_mode,
     floor_reach,
+    inscribed_radius,
     judge_move,
     level_text,
     may_stand,
@@ -803,12 +806,14 @@ def _find_spot(
     """A spot on the rings `gaps` round the target models where `start`'s model could end, with
     `others` (the unit's other models, where they end) fixed: free
     (`_spot_free`), keeping the unit in coherency, and reachable within `max_distance`. Returns
-    (spot, waypoints) or None. Reachability is the conservative reachable region, or with
-    `exact_path` the shortest legal path (what the suggestion uses). A `memo` (one suggestion,
-    trying its models in several orders) keeps the spots free of everything but the unit's own
-    models, and the paths, from one try to the next."""
+    (spot, waypoints) or None. Reachability is the conservative reachable region, then for a
+    spot outside it the region reached by climbing (`climbing_reach`) and the exact path, or
+    with `exact_path` the shortest legal path (what the suggestion uses). A `memo` (one
+    suggestion, trying its models in several orders) keeps the spots free of everything but the
+    unit's own models, and the paths, from one try to the next."""
     others = list(others)
     memo = {} if memo is None else memo
+    beyond: list[Model] = []
     target_models = [t for u in targets for t in u.models]
     key = ("spots", start.id, tuple(gaps), tuple(t.id for t in target_models))
     if key not in memo:
@@ -827,11 +832,69 @@ def _find_spot(
             pts = _path_within(situation, unit, start, spot, mode, max_distance, memo)
         else:
             pts = _way_to(situation, unit, start, spot, mode, max_distance, memo)
+            if pts is None and spot.z <= EPSILON and start.base.kind == "round":
+                beyond.append(spot)  # outside the region: maybe reached by climbing, tried last
+                continue
         if pts is None:
             continue
         if not coherent or coherency([spot, *others]).ok:
             return spot, pts
+    if not beyond:
+        return None
+    # 1.5: "if it can" weighs ground reached by climbing too, which the region leaves out (a
+    # model on a floor pays its way down first, as for the region)
+    budget = max(max_distance - (0.0 if mode.skies else start.z), 0.0)
+    over = climbing_reach(situation, unit, start, budget, mode)
+    if over is None or over.is_empty:
+        return None
+    for spot in [*beyond, *_spots_over_climbs(situation, start, others, target_models, gaps, over)]:
+        if not over.contains(Point(spot.x, spot.y)) or not _meets(spot, target_models, gaps):
+            continue
+        if not _spot_free(situation, unit, spot, others, non_targets, start):
+            continue
+        # a candidate only (`climbing_reach`): its exact path, the climb counted, decides
+        pts, horizontal, vertical, found = plan_path(
+            situation, unit, start, spot, mode, limit=max_distance
+        )
+        if not found or horizontal + vertical > max_distance + EPSILON:
+            continue
+        if not coherent or coherency([spot, *others]).ok:
+            return spot, pts
     return None
+
+
+def _spots_over_climbs(
+    situation: Situation,
+    start: Model,
+    others: Sequence[Model],
+    target_models: Sequence[Model],
+    gaps: Sequence[float],
+    over: Any,
+) -> list[Model]:
+    """Ground spots for `start`'s model within the outer ring `gaps` of the target models and
+    in `over` (ground reached by climbing, `climbing_reach`), clear of the unit's other models
+    and of walls: the one nearest the targets, the one nearest the start, and one inside. The
+    rings are sampled and the ground past a wall within the move can be a sliver narrower than
+    their spacing (a MONSTER that climbs 2.5" up and down has little move left)."""
+    grow = inscribed_radius(start.base) - 0.01
+    zone = unary_union([t.footprint.buffer(max(gaps) + grow) for t in target_models])
+    r = start.base.radius + 0.01
+    keep_out = [o.footprint.buffer(r) for o in others if abs(o.z) <= EPSILON] + [
+        w.shape.buffer(r) for t in situation.terrain for w in t.walls
+    ]
+    room = over.intersection(zone)
+    if keep_out and not room.is_empty:
+        room = room.difference(unary_union(keep_out))
+    room = room.buffer(-0.005)
+    if room.is_empty:
+        return []
+    towards = unary_union([t.footprint for t in target_models])
+    points = [
+        nearest_points(room, towards)[0],
+        nearest_points(room, Point(start.x, start.y))[0],
+        room.representative_point(),
+    ]
+    return [start.placed(p.x, p.y, 0.0) for p in points]
 
 
 def _others(unit: Unit, ends: Mapping[str, Model], start: Model) -> list[Model]:
@@ -857,8 +920,9 @@ def _could_end_within(
     mode: Mode,
 ) -> Model | None:
     """11.04 "if it can": with every other model where the proposal puts it, is there a spot the
-    model can reach (reachable region, conservative) within `gap` of a target model, that it may
-    end on and that keeps the unit in coherency? Spots are sampled on the rings of
+    model can reach (reachable region, conservative, or over a climb by its exact path: RULES.md
+    1.5) within `gap` of a target model, that it may end on and that keeps the unit in
+    coherency? Spots are sampled on the rings of
     `CHARGE_RINGS`, on the ground and at each target's level, so a spot narrower than their
     spacing can be missed (the engine then accepts the model's placement). Returns such a spot,
     or None."""

@@ -439,6 +439,47 @@ def reachable_region(
     return nav.reachable_region((model.x, model.y), max_distance)
 
 
+def climbing_reach(
+    situation: Situation, unit: Unit, start: Model, budget: float, mode: Mode
+) -> Any | None:
+    """RULES.md 1.5 (last bullet), for the "if it can" / "if possible" searches: the ground
+    centres `start`'s model reaches within `budget` by climbing over a dense section taller than
+    2", the ground `reachable_region` leaves out (it treats those sections as walls). None when
+    no section could be crossed within the budget (nearer than the budget less its climb up and
+    down), so a board with nothing to climb in reach pays nothing.
+
+    For each height h of those sections: the reach, as the crow is let through the sections up
+    to h tall, within the budget less 2h (up and down, as `Navigator.climb_cost` charges a
+    crossing from ground to ground). Exact for a path over one section; a path over two, or over
+    one twice, pays more than that, so a spot taken from here is a candidate only: the caller
+    measures its exact path (`plan_path`, the climb counted) before using it. The base is its
+    enclosing circle (a base that is not round reaches at least that far)."""
+    if mode.skies or not climbs_dense(unit, start) or budget <= 0:
+        return None
+    hard, climbs = _cached_obstacles(situation, unit, start.base, mode, model=start)
+    origin = Point(start.x, start.y)
+    heights = {
+        float(c.height or 0.0)
+        for c in climbs
+        if c.shape.distance(origin) + 2 * (c.height or 0.0) < budget - EPSILON
+    }
+    if not heights:
+        return None
+    # a path within the budget never leaves this disc: obstacles beyond it change nothing, and
+    # a navigator of the few near ones is cheap to build
+    near = origin.buffer(budget + 0.01, quad_segs=4)
+    hard = [o for o in hard if o.shape.intersects(near)]
+    climbs = [c for c in climbs if c.shape.intersects(near)]
+    snap = pathfinding.DEFAULT_SNAP + (start.base.radius - inscribed_radius(start.base))
+    w, h = situation.table.width, situation.table.height
+    regions = []
+    for height in sorted(heights):
+        kept = [c for c in climbs if (c.height or 0.0) > height]
+        nav = pathfinding.navigator(w, h, start.base.radius, hard, kept, snap=snap)
+        regions.append(nav.reachable_region((start.x, start.y), budget - 2 * height))
+    return unary_union(regions)
+
+
 class MoveVerdict(Verdict):
     """A Verdict whose `after` situation can be given as a function and is built on first use:
     re-reading the whole scenario after a move costs more than judging the move.
@@ -1554,6 +1595,7 @@ __all__ = [
     "MoveVerdict",
     "article",
     "climbed_features",
+    "climbing_reach",
     "climbs_dense",
     "end_placement",
     "fall_back_mode",

@@ -704,8 +704,10 @@ def adjudicate_surge(situation: Situation, move: Move) -> Verdict:
     verdict.move["target"] = target
     if target is None:
         return verdict
-    # 03.01 / 13.06 while moving and end of move, as for any ground move (never in the skies)
-    ground = judge_move(situation, move, verdict, max_distance, rule="03.01", mode=SURGE_MODE)
+    # 03.01 / 13.06 while moving and end of move, as for any ground move (never in the skies);
+    # the maximum distance is the surge's own (21.02: as the granting rule states), so the
+    # distance finding cites 21.02 as a normal move's cites 09.05
+    ground = judge_move(situation, move, verdict, max_distance, rule=RULE, mode=SURGE_MODE)
     placed = {m.id: ground.placements.get(m.id, m) for m in unit.models}
     verdict.proposed = {mid: {"x": m.x, "y": m.y} for mid, m in placed.items()}
     space = SurgeSpace(situation, unit, target, max_distance)
@@ -757,9 +759,12 @@ def _while_moving(
                 text=(
                     f'{named(mid)} moved {fmt(moved)}" of {fmt(space.max_distance)}" and ends '
                     f'{fmt(gap)}" from '
-                    f"{named(target)}; it could not have ended engaged with {named(target)}, nor "
-                    "more than "
-                    f'{fmt(tolerance)}" closer to it.'
+                    f"{named(target)}; it could not have ended engaged with {named(target)}"
+                    # 1.3: rotations are free; a base that is not round is searched turned for
+                    # engaging, at its own facing for getting closer (surge_solver)
+                    + (", turned or not," if model.base.kind != "round" else ",")
+                    + f' nor more than {fmt(tolerance)}" closer to it'
+                    + (" at its own facing." if model.base.kind != "round" else ".")
                 ),
                 measured=gap,
             )
@@ -773,7 +778,7 @@ def _while_moving(
                     f'{named(mid)} ends {fmt(gap)}" from {named(target)}, not engaged, but it '
                     "could have ended "
                     f"engaged with it at ({better.model.x:.2f}, {better.model.y:.2f}) "
-                    f"{level_text(better.model)}, "
+                    f"{level_text(better.model)}{_turned_text(model, better.model)}, "
                     f'{fmt(better.moved)}" from its '
                     f"start; each model must end engaged with the surge target if it can."
                 ),
@@ -789,12 +794,21 @@ def _while_moving(
                 text=(
                     f'{named(mid)} ends {fmt(gap)}" from {named(target)}, but it could have got to '
                     f'{fmt(better.distance)}" at ({better.model.x:.2f}, {better.model.y:.2f}) '
-                    f"{level_text(better.model)}; a model that cannot engage the surge "
+                    f"{level_text(better.model)}{_turned_text(model, better.model)}; a model "
+                    "that cannot engage the surge "
                     f"target must end as close to it as it can."
                 ),
                 measured=gap,
                 limit=better.distance,
             )
+
+
+def _turned_text(model: Model, spot: Model) -> str:
+    """', turned to face 0°' when the better spot needs the model turned (1.3: rotations are
+    free), else nothing."""
+    if model.base.kind == "round" or abs(spot.facing - model.facing) <= EPSILON:
+        return ""
+    return f", turned to face {fmt(spot.facing)}°"
 
 
 def _after_moving(

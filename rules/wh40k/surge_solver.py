@@ -37,14 +37,23 @@ within the maximum distance less the climb as the crow flies): a spot there near
 in 3-D (a model on a 3" floor is nearer a target 6" up than one on the ground below it) faults a
 model that cannot engage, and the suggestion climbs to it.
 
+Climbing (RULES.md 1.5, last bullet: "if possible" weighs what the model reaches with the climb
+counted): the regions above are the reach on foot, which stops at a dense section a MONSTER or
+VEHICLE would climb. When such a section lies within the move less its climb, the ground beyond
+it (`over_climbs`, from `climbing_reach`) is searched too, for a model not engaged that found
+nothing better on foot (or nothing engaged); its spots are checked exactly like the others
+(`legal_for`: the path the move judge takes, the climb counted), so the suggestion climbs over a
+low wall when that engages a model or gets it closer, and is never faulted for stopping at one.
+
 Simplifications (stated for the UI): the floor search takes, on each floor, the spot nearest the
 target horizontally (the nearest in 3-D when the target models stand on one level) and keeps the
 unit's other models out of the way on every level; the tops of walls and enclosed parts are not
-searched; a model whose base is not round is placed keeping its facing: its outline held at that
-facing (`held_at`) decides its reach, its engagement with the target, how near it may end to
-walls, enclosed parts and other models and its 2" links to its own unit's, while the 9" span and
-the floors measure it with its inner radius where it must reach something and its outer radius
-where it must keep clear.
+searched; a model whose base is not round is placed keeping its facing, or (only to engage the
+target, when its own facing cannot) turned end on to the target or across that (`turned`: 1.3,
+rotations are free): its outline held at that facing (`held_at`) decides its reach, its
+engagement with the target, how near it may end to walls, enclosed parts and other models and its
+2" links to its own unit's, while the 9" span and the floors measure it with its inner radius
+where it must reach something and its outer radius where it must keep clear.
 """
 
 from __future__ import annotations
@@ -76,6 +85,7 @@ from .moving import (
     MAY_END_ABOVE,
     PLACEMENT_TOLERANCE,
     Mode,
+    climbing_reach,
     held_at,
     may_stand,
     navigator_for,
@@ -228,6 +238,9 @@ class SurgeSpace:
         self._static_near_cache: dict[tuple[str, float, float], object] = {}
         self._unions: dict[tuple, object] = {}
         self._floor_rooms: dict[tuple[str, float], list[tuple[float, object]]] = {}
+        self._over: dict[tuple[str, float], tuple[object, bool, float] | None] = {}
+        # 1.3 rotations are free: this surge with one model turned before it moves (`turned`)
+        self._turned: dict[tuple[str, float], SurgeSpace] = {}
         self._grown: dict[tuple, tuple] = {}
         self._helds: dict[tuple, object] = {}
 
@@ -339,6 +352,36 @@ class SurgeSpace:
             shapely.prepare(zone)
             self._zone[key] = zone
         return self._zone[key]
+
+    def over_climbs(
+        self, mid: str, margin: float = JUDGE_MARGIN
+    ) -> tuple[object, bool, float] | None:
+        """RULES.md 1.5 (last bullet): the ground model `mid` reaches only by climbing a dense
+        section over 2" (`climbing_reach`), less what `static_region` leaves out, with whether it
+        holds a spot engaged with the target and how close to the target it gets (ignoring the
+        unit, as `static_best`); None when there is nothing to climb within the move. Spots from
+        here are candidates: `legal_for` measures their exact path, the climb counted."""
+        key = (mid, margin)
+        if key not in self._over:
+            start = self.starts[mid]
+            region = climbing_reach(
+                self.situation, self.unit, start, self._ground_budget(start), SURGE_MODE
+            )
+            found = None
+            if region is not None and not region.is_empty:
+                keep_out = self._keep_out_at(start, 0.0, region.bounds, margin)
+                if keep_out:
+                    region = _safe(shapely.difference, region, self._joined(keep_out))
+            if region is not None and not region.is_empty:
+                shapely.prepare(region)
+                p = nearest_points(region, self.target_shape)[0]
+                found = (
+                    region,
+                    region.intersects(self.engagement_zone(mid, margin)),
+                    self.target_distance(start.placed(p.x, p.y, 0.0)),
+                )
+            self._over[key] = found
+        return self._over[key]
 
     def static_best(self, mid: str, margin: float = JUDGE_MARGIN) -> tuple[bool, float]:
         """Ignoring its own unit: can `mid` engage the target at all, and how close can it get?
@@ -767,6 +810,31 @@ class SurgeSpace:
     ) -> Alternative | None:
         """RULES.md 1.6 for one model: a legal position (others fixed) engaged with the target while
         the model is not, or closer to it by more than `tolerance`. None if there is none."""
+        found = self._better_held(mid, placed, tolerance, margin)
+        if (found is None or not found.engaged) and self._may_engage_turned(mid, placed[mid]):
+            # 1.3: rotations are free. The search holds the base at its start facing; a hull
+            # broadside to a gap may pass it turned end on (review case v14). Weighed for
+            # engaging only: getting closer is searched at the start facing (a turned search
+            # costs a surge's regions again, per facing)
+            for facing in self._turns(mid):
+                turned = self.turned(mid, facing)._better_held(mid, placed, tolerance, margin)
+                if turned is not None and turned.engaged:
+                    return turned
+        return found
+
+    def _may_engage_turned(self, mid: str, current: Model) -> bool:
+        """Is model `mid`, a base that is not round and not engaged, near enough the target that
+        some facing might engage it (its centre within the move, its enclosing radius and 2")?"""
+        start = self.starts[mid]
+        if start.base.kind == "round" or self.engaged_with_target(current):
+            return False
+        gap = Point(start.x, start.y).distance(self.target_shape) - start.base.radius
+        return gap - self.max_distance <= ENGAGEMENT_RANGE.horizontal + EPSILON
+
+    def _better_held(
+        self, mid: str, placed: Mapping[str, Model], tolerance: float, margin: float
+    ) -> Alternative | None:
+        """`better_position` with the base held at its start facing."""
         current = placed[mid]
         if self.engaged_with_target(current):
             return None
@@ -794,7 +862,80 @@ class SurgeSpace:
             upstairs = self.closer_on_a_floor(mid, mates, together, -math.inf, margin, True)
             if upstairs is not None:
                 found = upstairs
+        if found is None or (may_engage and not found.engaged):
+            # 1.5: ground reached only by climbing is weighed too (the regions above leave it
+            # out): an engaged spot there, or one closer than any found
+            over = self._better_by_climbing(
+                mid, current, mates, together, may_engage, found, tolerance, margin
+            )
+            if over is not None:
+                found = over
         return found
+
+    def _turns(self, mid: str) -> list[float]:
+        """The facings, other than its own, that model `mid` (a base that is not round) is also
+        tried at: its length along the line to the nearest target point (end on through a gap),
+        and across it."""
+        start = self.starts[mid]
+        p = nearest_points(self.target_shape, Point(start.x, start.y))[0]
+        heading = math.degrees(math.atan2(p.y - start.y, p.x - start.x))
+        facings = [round(heading % 360.0, 6), round((heading + 90.0) % 360.0, 6)]
+        return [f for f in facings if abs((f - start.facing + 180.0) % 360.0 - 180.0) > 1e-6]
+
+    def turned(self, mid: str, facing: float) -> SurgeSpace:
+        """This surge with model `mid` turned on the spot to `facing` before it moves (1.3:
+        rotations are free), so its base is held at that facing; kept for this surge."""
+        key = (mid, facing)
+        found = self._turned.get(key)
+        if found is None:
+            start = self.starts[mid]
+            found = SurgeSpace(self.situation, self.unit, self.target.id, self.max_distance)
+            found.starts = {**self.starts, mid: start.placed(start.x, start.y, start.z, facing)}
+            self._turned[key] = found
+        return found
+
+    def _better_by_climbing(
+        self,
+        mid: str,
+        current: Model,
+        mates: list[Model],
+        together,
+        may_engage: bool,
+        found: Alternative | None,
+        tolerance: float,
+        margin: float,
+    ) -> Alternative | None:
+        """`better_position` over the ground reached only by climbing (`over_climbs`), as
+        `_better_on_the_ground` searches its regions: a spot engaged there, or (when nothing
+        better was `found` elsewhere) one closer to the target than `current` by more than
+        `tolerance`."""
+        over = self.over_climbs(mid, margin)
+        if over is None:
+            return None
+        reach, can_engage, best = over
+        engaging = may_engage and can_engage
+        below = self.target_distance(current) - tolerance
+        if not engaging and (found is not None or best >= below):
+            return None
+        region = self.region_among(mid, mates, margin, together.groups, reach)
+        if region.is_empty:
+            return None
+        if engaging:
+            zone = _safe(shapely.intersection, region, self.engagement_zone(mid, margin))
+            if not zone.is_empty:
+                for x, y in _candidates(zone, (current.x, current.y)):
+                    spot = self.legal_for(mid, x, y, mates, together)
+                    if spot and self.engaged_with_target(spot[0]):
+                        return Alternative(spot[0], True, self.target_distance(spot[0]), spot[1])
+        if found is not None:
+            return None
+        for x, y in _candidates(region, None, self.target_shape):
+            spot = self.legal_for(mid, x, y, mates, together)
+            if spot:
+                d = self.target_distance(spot[0])
+                if d < below:
+                    return Alternative(spot[0], self.engaged_with_target(spot[0]), d, spot[1])
+        return None
 
     def near_target(self, reach: float):
         """Centres within `reach` of the target (generous: circumscribed 32-gons),

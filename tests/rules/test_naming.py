@@ -47,7 +47,8 @@ def test_a_finding_through_adjudicate_names_the_unit_and_the_model():
     assert verdict.legal
     assert "Khorne Berzerkers is not battle-shocked." in texts(verdict, subject="B")
     assert texts(verdict, subject="B1", stage="while-moving", rule="21.02") == [
-        'B1 of Khorne Berzerkers moved 4" of 4" and ends engaged with Crisis Battlesuits.'
+        'B1 of Khorne Berzerkers moves 4" of the 4" allowed.',
+        'B1 of Khorne Berzerkers moved 4" of 4" and ends engaged with Crisis Battlesuits.',
     ]
     # the subjects stay ids: they are for machines (and the pages name them)
     assert {f.subject for f in verdict.findings} <= {"B", "B1", "B2", "B3", "C"}
@@ -69,7 +70,8 @@ def test_a_unit_without_a_name_keeps_its_id_and_its_models_their_ids():
     )
     verdict = adjudicate(s, surge(end=AHEAD, trigger=SHOT_DOWN))
     assert texts(verdict, subject="B1", stage="while-moving", rule="21.02") == [
-        'B1 moved 4" of 4" and ends engaged with C.'
+        'B1 moves 4" of the 4" allowed.',
+        'B1 moved 4" of 4" and ends engaged with C.',
     ]
 
 

@@ -118,7 +118,8 @@ def test_worked_example_with_the_players_own_placement():
         for f in verdict.findings
         if f.stage == "while-moving" and f.subject == "B1" and f.rule == "21.02"
     ]
-    assert texts == ['B1 moved 4" of 4" and ends engaged with C.']
+    # the distance (21.02: the surge's own maximum), then the duty
+    assert texts == ['B1 moves 4" of the 4" allowed.', 'B1 moved 4" of 4" and ends engaged with C.']
 
 
 def test_a_second_surge_in_the_same_phase_is_refused():
