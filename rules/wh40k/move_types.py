@@ -853,10 +853,8 @@ def _find_spot(
         if not _spot_free(situation, unit, spot, others, non_targets, start):
             continue
         # a candidate only (`climbing_reach`): its exact path, the climb counted, decides
-        pts, horizontal, vertical, found = plan_path(
-            situation, unit, start, spot, mode, limit=max_distance
-        )
-        if not found or horizontal + vertical > max_distance + EPSILON:
+        pts = _path_within(situation, unit, start, spot, mode, max_distance, memo)
+        if pts is None:
             continue
         if not coherent or coherency([spot, *others]).ok:
             return spot, pts

@@ -805,6 +805,21 @@ class SurgeSpace:
             self._lower[mid] = max(0.0, gap - self.max_distance)
         return self._lower[mid]
 
+    def _engaged_in(
+        self, region, mid: str, current: Model, mates: list[Model], together, margin: float
+    ) -> Alternative | None:
+        """A legal spot for `mid` in `region` engaged with the target (RULES.md 1.6), the
+        nearest to where it stands first (it leaves the ground nearer the target to the
+        others), or None."""
+        zone = _safe(shapely.intersection, region, self.engagement_zone(mid, margin))
+        if zone.is_empty:
+            return None
+        for x, y in _candidates(zone, (current.x, current.y)):
+            found = self.legal_for(mid, x, y, mates, together)
+            if found and self.engaged_with_target(found[0]):
+                return Alternative(found[0], True, self.target_distance(found[0]), found[1])
+        return None
+
     def better_position(
         self, mid: str, placed: Mapping[str, Model], tolerance: float, margin: float = JUDGE_MARGIN
     ) -> Alternative | None:
@@ -921,12 +936,9 @@ class SurgeSpace:
         if region.is_empty:
             return None
         if engaging:
-            zone = _safe(shapely.intersection, region, self.engagement_zone(mid, margin))
-            if not zone.is_empty:
-                for x, y in _candidates(zone, (current.x, current.y)):
-                    spot = self.legal_for(mid, x, y, mates, together)
-                    if spot and self.engaged_with_target(spot[0]):
-                        return Alternative(spot[0], True, self.target_distance(spot[0]), spot[1])
+            engaged = self._engaged_in(region, mid, current, mates, together, margin)
+            if engaged is not None:
+                return engaged
         if found is not None:
             return None
         for x, y in _candidates(region, None, self.target_shape):
@@ -1073,12 +1085,9 @@ class SurgeSpace:
         if region.is_empty:
             return None
         if may_engage:
-            zone = _safe(shapely.intersection, region, self.engagement_zone(mid, margin))
-            if not zone.is_empty:
-                for x, y in _candidates(zone, (current.x, current.y)):
-                    found = self.legal_for(mid, x, y, mates, together)
-                    if found and self.engaged_with_target(found[0]):
-                        return Alternative(found[0], True, self.target_distance(found[0]), found[1])
+            engaged = self._engaged_in(region, mid, current, mates, together, margin)
+            if engaged is not None:
+                return engaged
         for x, y in _candidates(region, None, self.target_shape):
             found = self.legal_for(mid, x, y, mates, together)
             if found:
