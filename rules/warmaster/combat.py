@@ -343,22 +343,33 @@ def check_fought(
     verdict: Verdict, situation: Situation, unit: Unit, result: str, move: str
 ) -> None:
     """2.9: a pursuit, an advance or a fall back follows a combat the unit fought (a winner
-    pursues or advances, a winner or a drawn unit falls back), so the unit must be in combat:
-    touching an enemy stand, or marked `in_combat` (its enemy retreated or was destroyed this
-    phase). Who won which round the scenario cannot say: that is left to the players.
+    pursues or advances, a winner or a drawn unit falls back). A unit touching an enemy stand,
+    or marked `in_combat`, is in combat. One that touches none is usually in combat too (its enemy
+    retreated, or was destroyed, before it pursues or advances), and FORMAT.md has no field for
+    it: unless the scenario marks it `in_combat: false`, the engine takes the players' word and
+    says so. Who won which round the scenario cannot say: that is left to the players.
     `result`: what the unit must have done in its combat ("won it"); `move`: the move made
     ("pursues")."""
     busy = engaged(situation, unit)
-    how = f"touching enemy {', '.join(map(named, busy))}" if busy else "marked in combat"
+    if busy or in_combat(situation, unit):
+        how = f"touching enemy {', '.join(map(named, busy))}" if busy else "marked in combat"
+        text = (
+            f"{named(unit)} is in combat ({how}): it fought a combat this phase, and the "
+            f"players say that it {result}."
+        )
+        verdict.check(rule=RULE, stage="eligible-if", passed=True, subject=unit.id, text=text)
+        return
+    declared = unit.state.get("in_combat") is False
     verdict.check(
         rule=RULE,
         stage="eligible-if",
-        passed=in_combat(situation, unit),
+        passed=not declared,
         subject=unit.id,
-        pass_text=f"{named(unit)} is in combat ({how}): it fought a combat this phase, and the "
-        f"players say that it {result}.",
-        fail_text=f"{named(unit)} touches no enemy stand and is not marked in combat: only a "
-        f"unit that fought a combat this phase and {result} {move} (2.9).",
+        pass_text=f"{named(unit)} touches no enemy stand: the engine takes the players' word that "
+        f"it fought a combat this phase and {result} (its enemy retreated or was destroyed; "
+        "mark it in_combat: false if it did not).",
+        fail_text=f"{named(unit)} is marked not in combat: only a unit that fought a combat this "
+        f"phase and {result} {move} (2.9).",
     )
 
 

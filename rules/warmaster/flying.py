@@ -316,11 +316,12 @@ def finish(
 
 
 def phase_check(verdict: Verdict, situation: Situation, unit: Unit, phase: str, rule: str) -> None:
-    """The move belongs to a phase; a scenario that names another phase cannot make it. Whose
-    turn it is decides who moves in two phases: the Command phase is a side's own (2.3, 2.9: "its
-    own side's Command phase"), so only the units of the army whose turn it is move in it; in the
-    Shooting phase only that army shoots, so the unit a shot drives back (2.6) is of the other
-    army. In the Combat phase both sides' units fight, retreat and pursue."""
+    """The move belongs to a phase; a scenario that names another phase cannot make it. The
+    Command phase is a side's own (2.3, 2.9: "its own side's Command phase"), so only the units of
+    the army whose turn it is move in it. A drive back (2.6) is the outcome of shooting the
+    players have already resolved (its hits are given): the engine judges where it goes, not
+    whose turn the shot was in (docs/rules-coverage.md). In the Combat phase both sides' units
+    fight, retreat and pursue."""
     current = situation.turn.phase
     if current is None:
         return
@@ -342,16 +343,6 @@ def phase_check(verdict: Verdict, situation: Situation, unit: Unit, phase: str, 
             subject=unit.id,
             text=f"{named(unit)} moves in its own side's Command phase, and this is the other "
             "side's turn.",
-        )
-    if phase == "shooting" and active is not None and unit.army == active:
-        verdict.check(
-            rule=rule,
-            stage="eligible-if",
-            passed=False,
-            subject=unit.id,
-            text="Only the side whose turn it is shoots in the Shooting phase, so only the "
-            f"other side's units are driven back; {named(unit)} belongs to the side whose turn "
-            "it is.",
         )
 
 

@@ -249,10 +249,11 @@ def test_a_refused_fall_back_reports_no_confusion():
     assert "confused" not in [e["event"] for e in verdict.events]
 
 
-# Umpire's review (E08b, E10, E14): F (x 49..51) fought no combat: no enemy stand touches it and
-# the scenario does not mark it in combat. Pursuit, advance and fall back follow a combat the
-# unit fought (2.9: a winner pursues, advances when its enemies are destroyed, falls back after
-# a draw or a win), so each is refused, and allowed once F is marked in combat.
+# Umpire's review (E08b, E10, E14): F (x 49..51) touches no enemy stand. Pursuit, advance and
+# fall back follow a combat the unit fought (2.9: a winner pursues, advances when its enemies are
+# destroyed, falls back after a draw or a win). A winner whose enemy retreated or was destroyed
+# touches none either, and FORMAT.md has no field for it: unmarked, the players' word is taken
+# (and said); marked `in_combat: false`, the move is refused; marked in combat, it is allowed.
 NEVER_FOUGHT = [
     (60, {"unit": "F", "type": "pursuit", "declarations": {"charge_targets": ["E"]}}),
     (66, {"unit": "F", "type": "combat-advance", "end": _line(64)}),
@@ -261,11 +262,19 @@ NEVER_FOUGHT = [
 
 
 @pytest.mark.parametrize("enemy_x, move", NEVER_FOUGHT)
-def test_a_unit_that_fought_no_combat_makes_no_combat_move(enemy_x, move):
+def test_a_unit_marked_not_in_combat_makes_no_combat_move(enemy_x, move):
+    f = line_of_flyers("F", 50, 54, state={"in_combat": False})
+    verdict = judge(scenario([f, enemy("E", enemy_x, 54)], phase="combat"), move)
+    assert not verdict.legal
+    assert any("marked not in combat" in text for _, _, text in failed_rules(verdict))
+
+
+@pytest.mark.parametrize("enemy_x, move", NEVER_FOUGHT)
+def test_an_unmarked_unit_touching_no_enemy_is_taken_at_the_players_word(enemy_x, move):
     doc = scenario([line_of_flyers("F", 50, 54), enemy("E", enemy_x, 54)], phase="combat")
     verdict = judge(doc, move)
-    assert not verdict.legal
-    assert any("not marked in combat" in text for _, _, text in failed_rules(verdict))
+    assert verdict.legal, failed_rules(verdict)
+    assert any("takes the players' word" in f.text for f in verdict.findings if f.passed)
 
 
 @pytest.mark.parametrize("enemy_x, move", NEVER_FOUGHT)
