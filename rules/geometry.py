@@ -41,6 +41,19 @@ def fmt(value: float, unit: str = "") -> str:
     return (text if text != "-0" else "0") + unit
 
 
+def fmt_beside(value: float, limit: float, unit: str = "") -> str:
+    """`fmt(value)` for a sentence that sets `value` against `limit`: with as many decimals as
+    it takes (up to 7) to tell them apart when they differ but two decimals read the same (RULES.md
+    0: 1.002" against a 1" limit fails, and must not read "ends 1" ... within 1"")."""
+    if value == limit or fmt(value) != fmt(limit):
+        return fmt(value, unit)
+    for digits in range(3, 8):
+        text = f"{value:.{digits}f}".rstrip("0").rstrip(".")
+        if text != f"{limit:.{digits}f}".rstrip("0").rstrip("."):
+            return text + unit
+    return fmt(value, unit)
+
+
 def touching(distance: float) -> bool:
     """RULES.md 0: base contact means distance <= 1e-6 (never exact equality)."""
     return distance <= EPSILON

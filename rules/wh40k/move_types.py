@@ -21,7 +21,7 @@ from shapely.ops import nearest_points, unary_union
 from ..budget import check
 from ..dice import Dice
 from ..errors import InvalidInput
-from ..geometry import EPSILON, fmt, within
+from ..geometry import EPSILON, fmt, fmt_beside, within
 from ..move import Move, Pose
 from ..naming import named
 from ..situation import Model, Situation, Unit, overlap
@@ -253,7 +253,8 @@ def _target_refusal(
             else ("the roll")
         )
         return (
-            f'Target {named(target)} is {fmt(distance)}" away, beyond the {fmt(max_distance)}" '
+            f'Target {named(target)} is {fmt_beside(distance, max_distance)}" away, beyond the '
+            f'{fmt(max_distance)}" '
             f"charge ({reach}): in 11th edition the targets are picked after the roll, among "
             "the enemy units within it."
         )
@@ -1029,7 +1030,8 @@ def _charge_while_moving(
                     stage="while-moving",
                     passed=False,
                     subject=mid,
-                    text=f'{named(mid)} ends {fmt(after)}" from the nearest target, but it could '
+                    text=f'{named(mid)} ends {fmt_beside(after, CHARGE_CLOSE)}" from the nearest '
+                    "target, but it could "
                     "have "
                     f'got within 1" ({spot_text(could)}): a charging model must end within 1" '
                     "of a target if it can.",

@@ -49,7 +49,15 @@ from shapely.ops import unary_union
 
 from .. import pathfinding
 from ..errors import InvalidInput
-from ..geometry import EPSILON, Base, fmt, segment_point_distance, swept_footprint, within
+from ..geometry import (
+    EPSILON,
+    Base,
+    fmt,
+    fmt_beside,
+    segment_point_distance,
+    swept_footprint,
+    within,
+)
 from ..move import Move, Pose
 from ..naming import named
 from ..situation import CURVE_SLACK, Model, Situation, TerrainFeature, Unit, overlap
@@ -1054,7 +1062,8 @@ def judge_move(
             subject=start.id,
             pass_text=f"{named(start)} moves {fmt(dist)}{u}{climb} of the {fmt(max_distance)}{u} "
             "allowed.",
-            fail_text=f"{named(start)} would need {fmt(dist)}{u}{climb}, more than the "
+            fail_text=f"{named(start)} would need {fmt_beside(dist, max_distance)}{u}{climb}, "
+            "more than the "
             f"{fmt(max_distance)}{u} this move allows.",
             measured=dist,
             limit=max_distance,

@@ -90,3 +90,13 @@ def test_no_warmaster_check_picks_its_text_by_its_outcome():
 
 def test_every_warmaster_finding_is_built_with_keyword_arguments():
     assert positional_findings(_sources(warmaster=True)) == []
+
+
+def test_a_number_set_against_its_limit_shows_the_decimals_that_tell_them_apart():
+    # RULES.md 0: 1.002" against a 1" limit fails and must not read "1" ... within 1""
+    from rules.geometry import fmt_beside
+
+    assert fmt_beside(1.002, 1.0) == "1.002"
+    assert fmt_beside(24.0013, 24.0, '"') == '24.001"'
+    assert fmt_beside(2.0000004, 2.0) == "2.0000004"
+    assert fmt_beside(7.4, 7.0) == "7.4" and fmt_beside(1.0, 1.0) == "1"
