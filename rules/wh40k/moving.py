@@ -447,8 +447,19 @@ def reachable_region(
     return nav.reachable_region((model.x, model.y), max_distance)
 
 
+#: `climbing_reach` searches the ground past each climbable section in reach on its own up to
+#: this many sections (one navigator each, of the few obstacles near the model), and groups
+#: them by height beyond (a ruin's many wall pieces).
+CLIMB_SECTIONS_APART = 8
+
+
 def climbing_reach(
-    situation: Situation, unit: Unit, start: Model, budget: float, mode: Mode
+    situation: Situation,
+    unit: Unit,
+    start: Model,
+    budget: float,
+    mode: Mode,
+    one_section: bool = False,
 ) -> Any | None:
     """RULES.md 1.5 (last bullet), for the "if it can" / "if possible" searches: the ground
     centres `start`'s model reaches within `budget` by climbing over a dense section taller than
@@ -460,18 +471,21 @@ def climbing_reach(
     to h tall, within the budget less 2h (up and down, as `Navigator.climb_cost` charges a
     crossing from ground to ground). Exact for a path over one section; a path over two, or over
     one twice, pays more than that, so a spot taken from here is a candidate only: the caller
-    measures its exact path (`plan_path`, the climb counted) before using it. The base is its
-    enclosing circle (a base that is not round reaches at least that far)."""
+    measures its exact path (`plan_path`, the climb counted) before using it. The ground past
+    two low walls is offered as if one were crossed, so the spots nearest a target can all fail
+    while the ground between the walls holds one that does not: with `one_section`, each section
+    is let through on its own instead, every other still a wall (up to `CLIMB_SECTIONS_APART`
+    of them; beyond, grouped by height as above), which reaches the ground between two walls
+    and not past both. The base is its enclosing circle (a base that is not round reaches at
+    least that far)."""
     if mode.skies or not climbs_dense(unit, start) or budget <= 0:
         return None
     hard, climbs = _cached_obstacles(situation, unit, start.base, mode, model=start)
     origin = Point(start.x, start.y)
-    heights = {
-        float(c.height or 0.0)
-        for c in climbs
-        if c.shape.distance(origin) + 2 * (c.height or 0.0) < budget - EPSILON
-    }
-    if not heights:
+    crossable = [
+        c for c in climbs if c.shape.distance(origin) + 2 * (c.height or 0.0) < budget - EPSILON
+    ]
+    if not crossable:
         return None
     # a path within the budget never leaves this disc: obstacles beyond it change nothing, and
     # a navigator of the few near ones is cheap to build
@@ -481,7 +495,14 @@ def climbing_reach(
     snap = pathfinding.DEFAULT_SNAP + (start.base.radius - inscribed_radius(start.base))
     w, h = situation.table.width, situation.table.height
     regions = []
-    for height in sorted(heights):
+    if one_section and len(crossable) <= CLIMB_SECTIONS_APART:
+        for section in crossable:
+            kept = [c for c in climbs if c is not section]
+            nav = pathfinding.navigator(w, h, start.base.radius, hard, kept, snap=snap)
+            height = float(section.height or 0.0)
+            regions.append(nav.reachable_region((start.x, start.y), budget - 2 * height))
+        return unary_union(regions)
+    for height in sorted({float(c.height or 0.0) for c in crossable}):
         kept = [c for c in climbs if (c.height or 0.0) > height]
         nav = pathfinding.navigator(w, h, start.base.radius, hard, kept, snap=snap)
         regions.append(nav.reachable_region((start.x, start.y), budget - 2 * height))

@@ -238,7 +238,7 @@ class SurgeSpace:
         self._static_near_cache: dict[tuple[str, float, float], object] = {}
         self._unions: dict[tuple, object] = {}
         self._floor_rooms: dict[tuple[str, float], list[tuple[float, object]]] = {}
-        self._over: dict[tuple[str, float], tuple[object, bool, float] | None] = {}
+        self._over: dict[tuple[str, float, bool], tuple[object, bool, float] | None] = {}
         # 1.3 rotations are free: this surge with one model turned before it moves (`turned`)
         self._turned: dict[tuple[str, float], SurgeSpace] = {}
         self._grown: dict[tuple, tuple] = {}
@@ -354,18 +354,24 @@ class SurgeSpace:
         return self._zone[key]
 
     def over_climbs(
-        self, mid: str, margin: float = JUDGE_MARGIN
+        self, mid: str, margin: float = JUDGE_MARGIN, one_section: bool = False
     ) -> tuple[object, bool, float] | None:
         """RULES.md 1.5 (last bullet): the ground model `mid` reaches only by climbing a dense
         section over 2" (`climbing_reach`), less what `static_region` leaves out, with whether it
         holds a spot engaged with the target and how close to the target it gets (ignoring the
         unit, as `static_best`); None when there is nothing to climb within the move. Spots from
-        here are candidates: `legal_for` measures their exact path, the climb counted."""
-        key = (mid, margin)
+        here are candidates: `legal_for` measures their exact path, the climb counted.
+        `one_section`: each section crossed on its own (`climbing_reach`)."""
+        key = (mid, margin, one_section)
         if key not in self._over:
             start = self.starts[mid]
             region = climbing_reach(
-                self.situation, self.unit, start, self._ground_budget(start), SURGE_MODE
+                self.situation,
+                self.unit,
+                start,
+                self._ground_budget(start),
+                SURGE_MODE,
+                one_section,
             )
             found = None
             if region is not None and not region.is_empty:
@@ -923,8 +929,31 @@ class SurgeSpace:
         """`better_position` over the ground reached only by climbing (`over_climbs`), as
         `_better_on_the_ground` searches its regions: a spot engaged there, or (when nothing
         better was `found` elsewhere) one closer to the target than `current` by more than
-        `tolerance`."""
-        over = self.over_climbs(mid, margin)
+        `tolerance`. The ground past every section in reach first; then, if nothing there
+        passes its exact path, past each section on its own (`climbing_reach`'s `one_section`:
+        between two low walls, where past both costs too much)."""
+        for one_section in (False, True):
+            better = self._better_over(
+                mid, current, mates, together, may_engage, found, tolerance, margin, one_section
+            )
+            if better is not None:
+                return better
+        return None
+
+    def _better_over(
+        self,
+        mid: str,
+        current: Model,
+        mates: list[Model],
+        together,
+        may_engage: bool,
+        found: Alternative | None,
+        tolerance: float,
+        margin: float,
+        one_section: bool,
+    ) -> Alternative | None:
+        """`_better_by_climbing` on one of `over_climbs`' regions."""
+        over = self.over_climbs(mid, margin, one_section)
         if over is None:
             return None
         reach, can_engage, best = over

@@ -252,3 +252,40 @@ def test_the_suggestion_turns_the_hull_through_the_gap():
     v = adjudicate(s, suggested)
     assert v.legal, [f.text for f in v.failures]
     assert v.models["B1"]["engaged_with"] == ["C"]
+
+
+# -- two low walls in a row (a judge's review, round 6, R1) -----------------------------------------
+def two_walls_scene():
+    """The same MONSTER B1 (60 mm) at (13.5, 20), a fixed 15" surge, at C1 (32 mm) at (23.5, 20).
+    One ruin, two 2.5" walls across the table at x = 15 and x = 20 (faces 14.875 / 15.125 and
+    19.875 / 20.125). Against the first wall B1 stands at 13.694, 23.5 - 0.630 - 13.694 - 1.181 =
+    7.995" from C1. Past the first wall, against the second, at 19.875 - 1.181 = 18.694: 6.194"
+    moved + 5" of climbing = 11.19", 3.0 - 0.005 = 2.995" from C1 (not engaged). Past both
+    walls it would pay 5.19 + 10 = 15.19 + more: too far to engage (base contact at x = 21.69 costs
+    8.19 + 10 = 18.19)."""
+    surge = {"id": "surge", "kind": "surge", "trigger": "wounds-lost-to-shooting", "distance": 15}
+    walls = [([(15, 1), (15, 43)], 2.5, None), ([(20, 1), (20, 43)], 2.5, None)]
+    return situation(
+        [
+            unit("B", "red", [model("B1", 13.5, 20, base=60)], ("MONSTER",), 8, abilities=[surge]),
+            unit("C", "blue", [model("C1", 23.5, 20)]),
+            unit("A", "blue", [model("A1", 50, 40)]),
+        ],
+        [ruin("W", rect(14, 0.5, 21, 43.5), 2.5, walls=walls)],
+        phase="shooting",
+        active="blue",
+    )
+
+
+def test_a_monster_stopped_at_the_first_of_two_low_walls_is_faulted_when_between_them_is_closer():
+    verdict = adjudicate(two_walls_scene(), surge_move({"B1": {"x": AT_THE_WALL, "y": 20}}, None))
+    [fault] = while_moving_failures(verdict, "21.02")
+    assert "18.69" in fault.text  # the spot against the second wall
+
+
+def test_the_suggestion_between_two_low_walls_is_legal_and_as_close_as_it_can_get():
+    situation_ = two_walls_scene()
+    placed = suggest(situation_, surge_move(None, None))
+    verdict = adjudicate(situation_, placed)
+    assert verdict.legal, [f.text for f in verdict.failures]
+    assert placed.end["B1"].x == pytest.approx(19.875 - R60, abs=0.06)
