@@ -365,7 +365,8 @@ def check_fought(
         stage="eligible-if",
         passed=not declared,
         subject=unit.id,
-        pass_text=f"{named(unit)} touches no enemy stand: the engine takes the players' word that "
+        pass_text=f"{named(unit)} touches no stand of an enemy unit: the engine takes the players' "
+        "word that "
         f"it fought a combat this phase and {result} (its enemy retreated or was destroyed; "
         "mark it in_combat: false if it did not).",
         fail_text=f"{named(unit)} is marked not in combat: only a unit that fought a combat this "

@@ -199,7 +199,9 @@ def formation(stands: Sequence[Model]) -> str:
     first = stands[0]
     if any(
         m.base.kind != "rect"
-        or m.base.size != first.base.size
+        or any(
+            abs(a - b) > FORMATION_SLACK for a, b in zip(m.base.size, first.base.size, strict=True)
+        )
         or not same_facing(m.facing, first.facing, 0.5)
         for m in stands
     ):

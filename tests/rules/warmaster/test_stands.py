@@ -73,6 +73,14 @@ def test_a_line_a_column_and_anything_else_are_recognised_from_positions():
     assert formation(stands_of(offset, "F")) == "irregular"
 
 
+def test_a_stand_the_size_check_accepts_is_the_same_size_for_formations():
+    # A stand written 40.00000000000001 mm wide (a float from an export) is a 4 x 2 cm stand
+    # (2.1): its unit in line is still a line, not irregular (an umpire's review, S24).
+    doc = scenario([line_of_flyers("F", 50, 50)])
+    doc["units"][0]["models"][1]["base"] = {"rect": [40.00000000000001, 20]}
+    assert formation(stands_of(doc, "F")) == "line"
+
+
 def test_a_line_seen_at_an_angle_is_still_a_line():
     # facing 90 (down the table): frontage runs along x, stands 4 cm apart in x
     doc = scenario(
