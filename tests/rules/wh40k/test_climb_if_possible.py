@@ -254,7 +254,7 @@ def test_the_suggestion_turns_the_hull_through_the_gap():
     assert v.models["B1"]["engaged_with"] == ["C"]
 
 
-# -- two low walls in a row (a judge's review, round 6, R1) -----------------------------------------
+# -- two low walls in a row (a judge's review, round 6, R1) -------------------------------------
 def two_walls_scene():
     """The same MONSTER B1 (60 mm) at (13.5, 20), a fixed 15" surge, at C1 (32 mm) at (23.5, 20).
     One ruin, two 2.5" walls across the table at x = 15 and x = 20 (faces 14.875 / 15.125 and
