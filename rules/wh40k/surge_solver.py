@@ -811,6 +811,19 @@ class SurgeSpace:
             self._lower[mid] = max(0.0, gap - self.max_distance)
         return self._lower[mid]
 
+    def _closer_in(
+        self, region, mid: str, mates: list[Model], together, below: float
+    ) -> Alternative | None:
+        """A legal spot for `mid` in `region` nearer the target than `below` (RULES.md 1.6: as
+        close as possible), the region's nearest to the target first, or None."""
+        for x, y in _candidates(region, None, self.target_shape):
+            found = self.legal_for(mid, x, y, mates, together)
+            if found:
+                d = self.target_distance(found[0])
+                if d < below:
+                    return Alternative(found[0], self.engaged_with_target(found[0]), d, found[1])
+        return None
+
     def _engaged_in(
         self, region, mid: str, current: Model, mates: list[Model], together, margin: float
     ) -> Alternative | None:
@@ -970,13 +983,7 @@ class SurgeSpace:
                 return engaged
         if found is not None:
             return None
-        for x, y in _candidates(region, None, self.target_shape):
-            spot = self.legal_for(mid, x, y, mates, together)
-            if spot:
-                d = self.target_distance(spot[0])
-                if d < below:
-                    return Alternative(spot[0], self.engaged_with_target(spot[0]), d, spot[1])
-        return None
+        return self._closer_in(region, mid, mates, together, below)
 
     def near_target(self, reach: float):
         """Centres within `reach` of the target (generous: circumscribed 32-gons),
@@ -1117,13 +1124,7 @@ class SurgeSpace:
             engaged = self._engaged_in(region, mid, current, mates, together, margin)
             if engaged is not None:
                 return engaged
-        for x, y in _candidates(region, None, self.target_shape):
-            found = self.legal_for(mid, x, y, mates, together)
-            if found:
-                d = self.target_distance(found[0])
-                if d < now - tolerance:
-                    return Alternative(found[0], self.engaged_with_target(found[0]), d, found[1])
-        return None
+        return self._closer_in(region, mid, mates, together, now - tolerance)
 
 
 class _Together:
