@@ -34,10 +34,10 @@ def within(distance: float, limit: float) -> bool:
     return distance <= limit + EPSILON
 
 
-def fmt(value: float, unit: str = "") -> str:
-    """Distances in findings, in every game: two decimals, no trailing zeros, never "-0"; the
-    system's unit (`'"'`, `" cm"`) appended when given."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
+def fmt(value: float, unit: str = "", digits: int = 2) -> str:
+    """Distances in findings, in every game: two decimals (or `digits`), no trailing zeros, never
+    "-0"; the system's unit (`'"'`, `" cm"`) appended when given."""
+    text = f"{value:.{digits}f}".rstrip("0").rstrip(".")
     return (text if text != "-0" else "0") + unit
 
 
@@ -45,12 +45,9 @@ def fmt_beside(value: float, limit: float, unit: str = "") -> str:
     """`fmt(value)` for a sentence that sets `value` against `limit`: with as many decimals as
     it takes (up to 7) to tell them apart when they differ but two decimals read the same (RULES.md
     0: 1.002" against a 1" limit fails, and must not read "ends 1" ... within 1"")."""
-    if value == limit or fmt(value) != fmt(limit):
-        return fmt(value, unit)
-    for digits in range(3, 8):
-        text = f"{value:.{digits}f}".rstrip("0").rstrip(".")
-        if text != f"{limit:.{digits}f}".rstrip("0").rstrip("."):
-            return text + unit
+    for digits in range(2, 8) if value != limit else ():
+        if fmt(value, digits=digits) != fmt(limit, digits=digits):
+            return fmt(value, unit, digits)
     return fmt(value, unit)
 
 
@@ -273,25 +270,42 @@ def ellipse_boundary_distance(a: float, b: float, x: float, y: float) -> float:
     return abs(x - a)
 
 
-def _inside_ellipse(a: float, b: float, x: float, y: float) -> bool:
-    return (x / a) ** 2 + (y / b) ** 2 <= 1.0
+class _Oval:
+    """An oval placed on the table as its true ellipse: half axes `a` (along its facing) and `b`
+    (across it), and the maps between table coordinates and its own frame (centre at the origin,
+    facing along +x), where the curve is (a cos t, b sin t)."""
 
+    def __init__(self, base: Base, pos: tuple[float, float, float]):
+        self.a, self.b = base.size[0] / 2, base.size[1] / 2
+        self.cx, self.cy = pos[0], pos[1]
+        angle = math.radians(pos[2])
+        self.cos, self.sin = math.cos(angle), math.sin(angle)
 
-def _oval_frame(
-    base: Base, pos: tuple[float, float, float]
-) -> tuple[float, float, Callable[[float, float], tuple[float, float]]]:
-    """An oval's half axes (along its facing, across it) and the map from table coordinates
-    into its frame (centre at the origin, facing along +x)."""
-    a, b = base.size[0] / 2, base.size[1] / 2
-    angle = math.radians(pos[2])
-    cos, sin = math.cos(angle), math.sin(angle)
-    cx, cy = pos[0], pos[1]
+    def local(self, x: float, y: float) -> _XY:
+        """A table point in the oval's frame."""
+        dx, dy = x - self.cx, y - self.cy
+        return self.cos * dx + self.sin * dy, -self.sin * dx + self.cos * dy
 
-    def local(x: float, y: float) -> tuple[float, float]:
-        dx, dy = x - cx, y - cy
-        return cos * dx + sin * dy, -sin * dx + cos * dy
+    def point(self, t: float) -> _XY:
+        """The curve's point at parameter t, on the table."""
+        x, y = self.a * math.cos(t), self.b * math.sin(t)
+        return self.cx + self.cos * x - self.sin * y, self.cy + self.sin * x + self.cos * y
 
-    return a, b, local
+    def tangent(self, t: float) -> _XY:
+        """The curve's derivative at parameter t, on the table (its own derivative points back
+        at the centre: -(point(t) - centre))."""
+        x, y = -self.a * math.sin(t), self.b * math.cos(t)
+        return self.cos * x - self.sin * y, self.sin * x + self.cos * y
+
+    def level(self, x: float, y: float) -> float:
+        """The ellipse's implicit function at a table point: at most 1 on or inside it."""
+        lx, ly = self.local(x, y)
+        return (lx / self.a) ** 2 + (ly / self.b) ** 2
+
+    def parameter(self, x: float, y: float) -> float:
+        """The curve parameter of the point of the curve in the direction of a table point."""
+        lx, ly = self.local(x, y)
+        return math.atan2(ly / self.b, lx / self.a)
 
 
 def _ellipse_segment_distance(a: float, b: float, p: _XY, q: _XY) -> float:
@@ -320,10 +334,6 @@ def _segment_meets_ellipse(a: float, b: float, p: _XY, q: _XY) -> bool:
     return segment_point_distance((p[0] / a, p[1] / b), (q[0] / a, q[1] / b), (0.0, 0.0)) <= 1.0
 
 
-def _ellipse_point(a: float, b: float, theta: float) -> _XY:
-    return a * math.cos(theta), b * math.sin(theta)
-
-
 def oval_distance(
     a_base: Base,
     a_pos: tuple[float, float, float],
@@ -337,15 +347,16 @@ def oval_distance(
     two bases' footprints when the caller has them (a placed model keeps its own)."""
     if footprints is None:
         footprints = (a_base.footprint(*a_pos), b_base.footprint(*b_pos))
-    a, b, local = _oval_frame(a_base, a_pos)
+    oval = _Oval(a_base, a_pos)
+    a, b = oval.a, oval.b
     if b_base.kind == "round":
-        x, y = local(b_pos[0], b_pos[1])
-        if _inside_ellipse(a, b, x, y):
+        if oval.level(b_pos[0], b_pos[1]) <= 1.0:
             return 0.0
+        x, y = oval.local(b_pos[0], b_pos[1])
         return max(0.0, ellipse_boundary_distance(a, b, x, y) - b_base.radius)
     if b_base.kind == "oval":
-        return _two_ovals_distance(a_base, a_pos, b_base, b_pos, *footprints)
-    ring = [local(x, y) for x, y in footprints[1].exterior.coords]
+        return _two_ovals_distance(oval, _Oval(b_base, b_pos), *footprints)
+    ring = [oval.local(x, y) for x, y in footprints[1].exterior.coords]
     edges = list(zip(ring, ring[1:], strict=False))
     if any(_segment_meets_ellipse(a, b, p, q) for p, q in edges):
         return 0.0
@@ -355,42 +366,20 @@ def oval_distance(
     return min(corners, *(_ellipse_segment_distance(a, b, p, q) for p, q in edges))
 
 
-def _two_ovals_distance(
-    a_base: Base,
-    a_pos: tuple[float, float, float],
-    b_base: Base,
-    b_pos: tuple[float, float, float],
-    poly_a: Polygon,
-    poly_b: Polygon,
-) -> float:
-    """Two ovals: 0 when they overlap (the least of B's implicit function over A's curve is at
+def _two_ovals_distance(oval_a: _Oval, oval_b: _Oval, poly_a: Polygon, poly_b: Polygon) -> float:
+    """Two ovals: 0 when they overlap (the least of A's implicit function over B's curve is at
     most 1, or one centre lies in the other), else the length of their common normal, found by
     Newton's method from the closest points of the footprint polygons (within 0.12 % of the
     ellipses, so the method starts next to the answer)."""
-    a1, b1, to_a = _oval_frame(a_base, a_pos)
-    a2, b2, to_b = _oval_frame(b_base, b_pos)
     rough = float(poly_a.distance(poly_b))
-    # A on table coordinates: centre + rotation of (a cos t, b sin t)
-    ang_a, ang_b = math.radians(a_pos[2]), math.radians(b_pos[2])
-    ca, sa, cb, sb = math.cos(ang_a), math.sin(ang_a), math.cos(ang_b), math.sin(ang_b)
-
-    def on_a(t: float) -> _XY:
-        x, y = a1 * math.cos(t), b1 * math.sin(t)
-        return a_pos[0] + ca * x - sa * y, a_pos[1] + sa * x + ca * y
-
-    def on_b(t: float) -> _XY:
-        x, y = a2 * math.cos(t), b2 * math.sin(t)
-        return b_pos[0] + cb * x - sb * y, b_pos[1] + sb * x + cb * y
 
     # overlap: B's curve dips into A (A's implicit function below 1 somewhere on it)
     def dip(t: float) -> float:
-        return sum(v * v for v in _scaled(to_a(*on_b(t)), a1, b1))
+        return oval_a.level(*oval_b.point(t))
 
     if rough == 0:
         # (the polygons hold the ellipses: apart, the ellipses are apart too)
-        if _inside_ellipse(a1, b1, *to_a(b_pos[0], b_pos[1])) or _inside_ellipse(
-            a2, b2, *to_b(a_pos[0], a_pos[1])
-        ):
+        if oval_a.level(oval_b.cx, oval_b.cy) <= 1.0 or oval_b.level(oval_a.cx, oval_a.cy) <= 1.0:
             return 0.0
         samples = [2 * math.pi * k / 128 for k in range(128)]
         values = [dip(t) for t in samples]
@@ -402,22 +391,16 @@ def _two_ovals_distance(
                 return 0.0
     # the closest points of the polygons, as parameters on each ellipse
     pa, pb = shapely.shortest_line(poly_a, poly_b).coords
-    xa, ya = to_a(*pa)
-    xb, yb = to_b(*pb)
-    ta, tb = math.atan2(ya / b1, xa / a1), math.atan2(yb / b2, xb / a2)
+    ta, tb = oval_a.parameter(*pa), oval_b.parameter(*pb)
     for _ in range(50):
-        (pax, pay), (pbx, pby) = on_a(ta), on_b(tb)
+        (pax, pay), (pbx, pby) = oval_a.point(ta), oval_b.point(tb)
         dx, dy = pax - pbx, pay - pby
-        # tangents and their derivatives (the derivative of a tangent points back at the centre)
-        lx, ly = -a1 * math.sin(ta), b1 * math.cos(ta)
-        tax, tay = ca * lx - sa * ly, sa * lx + ca * ly
-        lx, ly = -a2 * math.sin(tb), b2 * math.cos(tb)
-        tbx, tby = cb * lx - sb * ly, sb * lx + cb * ly
+        (tax, tay), (tbx, tby) = oval_a.tangent(ta), oval_b.tangent(tb)
         f1, f2 = dx * tax + dy * tay, dx * tbx + dy * tby
-        j11 = tax * tax + tay * tay - (dx * (pax - a_pos[0]) + dy * (pay - a_pos[1]))
+        j11 = tax * tax + tay * tay - (dx * (pax - oval_a.cx) + dy * (pay - oval_a.cy))
         j12 = -(tbx * tax + tby * tay)
         j21 = tax * tbx + tay * tby
-        j22 = -(tbx * tbx + tby * tby) - (dx * (pbx - b_pos[0]) + dy * (pby - b_pos[1]))
+        j22 = -(tbx * tbx + tby * tby) - (dx * (pbx - oval_b.cx) + dy * (pby - oval_b.cy))
         det = j11 * j22 - j12 * j21
         if det == 0:
             break
@@ -426,16 +409,12 @@ def _two_ovals_distance(
         ta, tb = ta + step_a, tb + step_b
         if abs(step_a) < 1e-15 and abs(step_b) < 1e-15:
             break
-    exact = math.dist(on_a(ta), on_b(tb))
+    exact = math.dist(oval_a.point(ta), oval_b.point(tb))
     # each ellipse lies inside its polygon, within 0.12 % of its half length: an answer outside
     # that band is not the common normal of the closest points (never expected), so the polygons
     # answer instead
-    slack = 0.003 * (max(a1, b1) + max(a2, b2)) + EPSILON
+    slack = 0.003 * (max(oval_a.a, oval_a.b) + max(oval_b.a, oval_b.b)) + EPSILON
     return exact if rough - EPSILON <= exact <= rough + slack else rough
-
-
-def _scaled(point: _XY, a: float, b: float) -> _XY:
-    return point[0] / a, point[1] / b
 
 
 def _golden_min(f: Callable[[float], float], lo: float, hi: float) -> float:

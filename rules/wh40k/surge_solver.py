@@ -946,44 +946,27 @@ class SurgeSpace:
         passes its exact path, past each section on its own (`climbing_reach`'s `one_section`:
         between two low walls, where past both costs too much)."""
         for one_section in (False, True):
-            better = self._better_over(
-                mid, current, mates, together, may_engage, found, tolerance, margin, one_section
-            )
-            if better is not None:
-                return better
+            over = self.over_climbs(mid, margin, one_section)
+            if over is None:
+                continue
+            reach, can_engage, best = over
+            engaging = may_engage and can_engage
+            below = self.target_distance(current) - tolerance
+            if not engaging and (found is not None or best >= below):
+                continue
+            region = self.region_among(mid, mates, margin, together.groups, reach)
+            if region.is_empty:
+                continue
+            if engaging:
+                engaged = self._engaged_in(region, mid, current, mates, together, margin)
+                if engaged is not None:
+                    return engaged
+            if found is not None:
+                continue
+            closer = self._closer_in(region, mid, mates, together, below)
+            if closer is not None:
+                return closer
         return None
-
-    def _better_over(
-        self,
-        mid: str,
-        current: Model,
-        mates: list[Model],
-        together,
-        may_engage: bool,
-        found: Alternative | None,
-        tolerance: float,
-        margin: float,
-        one_section: bool,
-    ) -> Alternative | None:
-        """`_better_by_climbing` on one of `over_climbs`' regions."""
-        over = self.over_climbs(mid, margin, one_section)
-        if over is None:
-            return None
-        reach, can_engage, best = over
-        engaging = may_engage and can_engage
-        below = self.target_distance(current) - tolerance
-        if not engaging and (found is not None or best >= below):
-            return None
-        region = self.region_among(mid, mates, margin, together.groups, reach)
-        if region.is_empty:
-            return None
-        if engaging:
-            engaged = self._engaged_in(region, mid, current, mates, together, margin)
-            if engaged is not None:
-                return engaged
-        if found is not None:
-            return None
-        return self._closer_in(region, mid, mates, together, below)
 
     def near_target(self, reach: float):
         """Centres within `reach` of the target (generous: circumscribed 32-gons),
