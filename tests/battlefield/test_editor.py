@@ -919,5 +919,7 @@ def test_the_by_hand_form_offers_a_warmaster_stand_on_a_warmaster_table(client, 
     assert '<option value="rect" selected>rect</option>' in page
     assert 'name="base_a" value="40"' in page
     assert 'name="base_b" placeholder="oval, rect" value="20"' in page
+    assert 'placeholder="INFANTRY, FLYING"' in page  # Warmaster's keyword (FORMAT.md), not FLY
     page = form("wh40k-11e:60x44")
     assert '<option value="round">round</option>' in page and 'name="base_a" value="32"' in page
+    assert 'placeholder="INFANTRY, FLY"' in page
