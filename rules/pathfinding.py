@@ -244,6 +244,16 @@ def _ring_corners(coords: np.ndarray, want_reflex: bool):
     return pts[keep], prev[keep], nxt[keep]
 
 
+_NAN_ALLOWED = np.intc(0)  # shapely's HandleNaN.allow, `shapely.linestrings`' default
+
+
+def _segments(ends: np.ndarray) -> np.ndarray:
+    """`shapely.linestrings(ends)` for an array of segments (k x 2 x 2), made by the ufunc that
+    function calls, without its wrappers: they were half the cost of a path query's edge test
+    (issue 16). Tested equal to the public function."""
+    return shapely.lib.linestrings(ends, _NAN_ALLOWED)
+
+
 #: No node indices (an empty answer shared by the queries; never written to).
 _NO_NODES = np.empty(0, dtype=int)
 _NO_NODES.flags.writeable = False
@@ -565,7 +575,7 @@ class Navigator:
         array of one it goes to the climb features' tree without the tree's scalar wrapping."""
         ends = np.empty((1, 2, 2)) if scratch is None else scratch
         ends[0, 0, 0], ends[0, 0, 1], ends[0, 1, 0], ends[0, 1, 1] = a[0], a[1], b[0], b[1]
-        lines = shapely.linestrings(ends)
+        lines = _segments(ends)
         if not (a[0] == b[0] and a[1] == b[1]) and self._blocked_core.intersects(lines[0]):
             return None
         if self._climb_tree is None:
@@ -736,9 +746,9 @@ class Navigator:
         ex, ey = px - x, py - y
         c = ex * edge_y
         c -= ey * edge_x
-        low, high = c >= -_TANGENT_EPS, c <= _TANGENT_EPS
-        ok = low[0] & low[1]
-        ok |= high[0] & high[1]
+        # both at least -eps, or both at most eps: the smaller and the larger of the two
+        ok = np.minimum(c[0], c[1]) >= -_TANGENT_EPS
+        ok |= np.maximum(c[0], c[1]) <= _TANGENT_EPS
         if (px, py) in at:
             ok &= (ex != 0) | (ey != 0)
         return ok, ex, ey
@@ -838,13 +848,12 @@ class Navigator:
         estimate = np.hypot(ex[first], ey[first])
         estimate += np.hypot(x[first] - gx, y[first] - gy)
         order = estimate.argsort(kind="stable")
-        # one array to turn into Python numbers (node numbers are exact as floats)
-        feed_estimate, feed_node = (
-            np.concatenate((estimate, first)).reshape(2, -1)[:, order].tolist()
-        )
+        # kept as arrays: a query takes a few of them as Python numbers (`item`), where turning
+        # every candidate into a list cost more than the search's edge tests
+        feed_estimate, feed_node = estimate[order], first[order]
         feeds = len(feed_node)
         if feeds:
-            heap.append((feed_estimate[0], 0, 0.0, FEED, 0))
+            heap.append((feed_estimate.item(0), 0, 0.0, FEED, 0))
         heapq.heapify(heap)
         corners = self._corner_edges
         goal_corners = set(own.tolist())
@@ -861,8 +870,8 @@ class Navigator:
                 if node == FEED:  # the next edge from the start: tested only now
                     if par + 1 < feeds:
                         i = par + 1
-                        push(heap, (feed_estimate[i], 0, 0.0, FEED, i))
-                    node, par = int(feed_node[par]), START
+                        push(heap, (feed_estimate.item(i), 0, 0.0, FEED, i))
+                    node, par = feed_node.item(par), START
                     if node in parent:
                         continue
                     # its length and estimate as Python's hypot makes them (numpy's may differ

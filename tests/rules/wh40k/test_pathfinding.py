@@ -330,3 +330,19 @@ def test_a_climb_feature_of_no_height_still_counts_in_the_path_cost():
     length, waypoints = nav.shortest_path((10, 12), (20, 12), 2.0, 2.0)
     assert waypoints == [(10, 12), (20, 12)]
     assert length == 10 + nav.climb_cost(waypoints, 2.0, 2.0) == 10 + 4.0
+
+
+def test_the_edge_tests_segments_are_the_public_functions_segments():
+    # `_segments` calls shapely's ufunc without its wrappers (issue 16): the same geometries,
+    # for one segment and for several.
+    import numpy as np
+    import shapely
+
+    from rules.pathfinding import _segments
+
+    rng = np.random.default_rng(5)
+    for count in (1, 3):
+        ends = rng.uniform(-50, 50, (count, 2, 2))
+        ours, theirs = _segments(ends), shapely.linestrings(ends)
+        assert ours.shape == theirs.shape == (count,)
+        assert shapely.to_wkb(ours).tolist() == shapely.to_wkb(theirs).tolist()
