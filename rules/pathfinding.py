@@ -1102,31 +1102,68 @@ class Navigator:
         conservative for climb obstacles, which it treats as blocking. Never includes ground that
         cannot be reached.
         """
-        s = self.snapped(start)
-        if s is None or distance <= 0:
-            return Polygon()
-        found = self._component_at(s)
-        if found is None:
-            return Polygon()
-        segs = self._blocking_segments(found)
-        dist, parent = self._distances_from(s, distance)
-        centres = [(s, distance, None)]
-        if dist:
-            ks = np.fromiter(dist, dtype=np.intp, count=len(dist))
-            left = distance - np.fromiter(dist.values(), dtype=float, count=len(dist))
+        return self.reachable_regions([start], [distance])[0]
+
+    def reachable_regions(self, starts: Sequence, distances: Sequence[float]) -> list:
+        """`reachable_region` for each start within its distance (a unit's models): the same
+        geometry each would get alone, with the elementwise numpy and GEOS work of all of them
+        (`_wedges`, `_visible_pieces`) done in one call each (issue 16: a surge asks for twenty
+        at once, and each alone paid those calls' fixed cost)."""
+        out: list = [Polygon() for _ in starts]
+        # per start that reaches anything: its index, snapped start, distance, free-space piece
+        # and the corners Dijkstra reached (with their parents)
+        found: list[tuple[int, tuple[float, float], float, int, dict, dict]] = []
+        for i, (start, distance) in enumerate(zip(starts, distances, strict=True)):
+            s = self.snapped(start)
+            if s is None or distance <= 0:
+                continue
+            component = self._component_at(s)
+            if component is None:
+                continue
+            dist, parent = self._distances_from(s, distance)
+            found.append((i, s, distance, component, dist, parent))
+        # the corners each path may wrap round, every start's at once
+        ks, came_from, left = [], [], []
+        for _, s, distance, _, dist, parent in found:
+            k = np.fromiter(dist, dtype=np.intp, count=len(dist))
+            ks.append(k)
+            left.append(distance - np.fromiter(dist.values(), dtype=float, count=len(dist)))
             parents = np.fromiter((parent[k] for k in dist), dtype=np.intp, count=len(dist))
-            came_from = np.where(
-                (parents < 0)[:, None], np.asarray(s, dtype=float), self.nodes[parents]
+            came_from.append(
+                np.where((parents < 0)[:, None], np.asarray(s, dtype=float), self.nodes[parents])
             )
-            wedges = self._wedges(ks, came_from, left)
-            for k, rho, wedge in zip(ks.tolist(), left.tolist(), wedges.tolist(), strict=True):
+        wedges = (
+            self._wedges(np.concatenate(ks), np.concatenate(came_from), np.concatenate(left))
+            if found
+            else np.empty(0, dtype=object)
+        ).tolist()
+        centres: dict[int, list] = {}  # by free-space piece: each start's centres in turn
+        owners: dict[int, list[tuple[int, int]]] = {}  # by piece: (start's index, its centres)
+        at = 0
+        for (i, s, distance, component, _, _), k, rho in zip(found, ks, left, strict=True):
+            mine = [(s, distance, None)]
+            for node, r, wedge in zip(
+                k.tolist(), rho.tolist(), wedges[at : at + len(k)], strict=True
+            ):
                 if wedge is not None:
-                    centres.append(((float(self.nodes[k][0]), float(self.nodes[k][1])), rho, wedge))
-        pieces = self._visible_pieces([c for c in centres if c[1] > 1e-9], segs)
-        region = shapely.union_all(pieces) if pieces else Polygon()
-        for core in self._climb_shapes:
-            region = region.difference(core)
-        return region
+                    mine.append(
+                        ((float(self.nodes[node][0]), float(self.nodes[node][1])), r, wedge)
+                    )
+            at += len(k)
+            mine = [c for c in mine if c[1] > 1e-9]
+            centres.setdefault(component, []).extend(mine)
+            owners.setdefault(component, []).append((i, len(mine)))
+        for component, every in centres.items():
+            pieces = self._visible_pieces(every, self._blocking_segments(component))
+            at = 0
+            for i, count in owners[component]:
+                mine = pieces[at : at + count]
+                at += count
+                region = shapely.union_all(mine) if mine else Polygon()
+                for core in self._climb_shapes:
+                    region = region.difference(core)
+                out[i] = region
+        return out
 
 
 #: Navigators hold prepared GEOS geometries, which are not thread-safe (two threads asking the

@@ -435,16 +435,38 @@ def reachable_region(
     """The centres a model can reach within `max_distance` in `mode` (a Mode or a move type),
     for the table overlay and for solvers: a shapely geometry that never includes ground the
     model cannot reach (rules/pathfinding.py). In the skies: a disc, kept on the table."""
-    model = situation.model(model_id)
-    unit = situation.unit(model.unit)
-    if isinstance(mode, str):
-        mode = mode_for(unit, mode, model=model)
-    if mode.skies:
-        r = model.base.radius
-        table = box(r, r, situation.table.width - r, situation.table.height - r)
-        return Point(model.x, model.y).buffer(max_distance, quad_segs=16).intersection(table)
-    nav = navigator_for(situation, unit, model.base, mode, model=model)
-    return nav.reachable_region((model.x, model.y), max_distance)
+    return reachable_regions(situation, [situation.model(model_id)], max_distance, [mode])[0]
+
+
+def reachable_regions(
+    situation: Situation,
+    models: Sequence[Model],
+    max_distance: float,
+    modes: Sequence[Mode | str],
+) -> list[Any]:
+    """`reachable_region` for each model in its mode: the models that share a navigator (a
+    unit's, on the ground) worked out together (`Navigator.reachable_regions`), the same regions
+    for less."""
+    out: list[Any] = [None] * len(models)
+    waiting: dict[int, tuple[pathfinding.Navigator, list[int]]] = {}
+    for i, (model, mode) in enumerate(zip(models, modes, strict=True)):
+        unit = situation.unit(model.unit)
+        if isinstance(mode, str):
+            mode = mode_for(unit, mode, model=model)
+        if mode.skies:
+            r = model.base.radius
+            table = box(r, r, situation.table.width - r, situation.table.height - r)
+            out[i] = Point(model.x, model.y).buffer(max_distance, quad_segs=16).intersection(table)
+            continue
+        nav = navigator_for(situation, unit, model.base, mode, model=model)
+        waiting.setdefault(id(nav), (nav, []))[1].append(i)
+    for nav, indices in waiting.values():
+        regions = nav.reachable_regions(
+            [(models[i].x, models[i].y) for i in indices], [max_distance] * len(indices)
+        )
+        for i, region in zip(indices, regions, strict=True):
+            out[i] = region
+    return out
 
 
 #: `climbing_reach` searches the ground past each climbable section in reach on its own up to

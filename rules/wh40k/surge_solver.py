@@ -71,6 +71,7 @@ from shapely.ops import nearest_points, unary_union
 
 from ..budget import check_now
 from ..geometry import EPSILON
+from ..pathfinding import Navigator
 from ..situation import Model, Situation, Unit, overlap
 from .measuring import (
     COHERENCY_RANGE,
@@ -281,16 +282,45 @@ class SurgeSpace:
         maximum distance (a model on a floor pays its way down first, RULES.md 1.5)."""
         if mid not in self._reach:
             start = self.starts[mid]
-            region = self._reach_of(start, None)
-            # A base that is not round is placed keeping its facing (see the module docstring),
-            # so it reaches what its outline held at that facing reaches, not its enclosing
-            # circle: up to a wall's face with its side, 0.69" nearer for a Carnifex's oval.
-            # Where nothing stops the circle within the move the two are the same disc, and the
-            # held base's own navigator (one per facing and start) is not needed.
-            if start.base.kind != "round" and region.area < _disc_area(self._ground_budget(start)):
-                region = self._reach_of(start, start.facing)
-            self._reach[mid] = region
+            self._reach[mid] = self._held_reach_if_needed(start, self._reach_of(start, None))
         return self._reach[mid]
+
+    def reach_every_model(self) -> None:
+        """`reach` for every model of the unit not asked for yet (a search that places them all),
+        the enclosing circles of those that share a navigator worked out together
+        (`Navigator.reachable_regions`): the same regions, for less."""
+        waiting: dict[int, tuple[Navigator, list[Model]]] = {}
+        for mid, start in self.starts.items():
+            if mid not in self._reach and self._ground_budget(start) > 0:
+                nav = self._navigator(start, None)
+                waiting.setdefault(id(nav), (nav, []))[1].append(start)
+        for nav, models in waiting.values():
+            try:
+                regions = nav.reachable_regions(
+                    [(m.x, m.y) for m in models], [self._ground_budget(m) for m in models]
+                )
+            except shapely.errors.GEOSException:
+                continue  # each model on its own then, with `_reach_of`'s fallback
+            for start, region in zip(models, regions, strict=True):
+                self._reach[start.id] = self._held_reach_if_needed(start, region)
+
+    def _held_reach_if_needed(self, start: Model, region):
+        """A base that is not round is placed keeping its facing (see the module docstring),
+        so it reaches what its outline held at that facing reaches, not its enclosing circle
+        (`region`): up to a wall's face with its side, 0.69" nearer for a Carnifex's oval.
+        Where nothing stops the circle within the move the two are the same disc, and the held
+        base's own navigator (one per facing and start) is not needed."""
+        if start.base.kind != "round" and region.area < _disc_area(self._ground_budget(start)):
+            return self._reach_of(start, start.facing)
+        return region
+
+    def _navigator(self, start: Model, facing: float | None) -> Navigator:
+        """The navigator `start`'s reach is measured on: its enclosing circle's (`facing`
+        None), or its base held at `facing` with only the obstacles within its move."""
+        near = None if facing is None else (start.x, start.y, self._ground_budget(start))
+        return navigator_for(
+            self.situation, self.unit, start.base, SURGE_MODE, None, facing, model=start, near=near
+        )
 
     def _reach_of(self, start: Model, facing: float | None):
         """`start`'s reach within the maximum distance, as its enclosing circle (`facing` None)
@@ -298,10 +328,7 @@ class SurgeSpace:
         budget = self._ground_budget(start)
         if budget <= 0:
             return shapely.Polygon()
-        near = None if facing is None else (start.x, start.y, budget)
-        nav = navigator_for(
-            self.situation, self.unit, start.base, SURGE_MODE, None, facing, model=start, near=near
-        )
+        nav = self._navigator(start, facing)
         try:
             return nav.reachable_region((start.x, start.y), budget)
         except shapely.errors.GEOSException:
@@ -1322,6 +1349,7 @@ def improve(
 def _greedy(space: SurgeSpace, farthest_first: bool = False) -> dict[str, Model] | None:
     """Closest model first (or farthest first), each to the best position linked to those
     already placed."""
+    space.reach_every_model()  # every model is placed: each needs its reach
     placed: dict[str, Model] = {}
     order = sorted(
         space.starts,

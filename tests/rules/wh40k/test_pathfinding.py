@@ -346,3 +346,22 @@ def test_the_edge_tests_segments_are_the_public_functions_segments():
         ours, theirs = _segments(ends), shapely.linestrings(ends)
         assert ours.shape == theirs.shape == (count,)
         assert shapely.to_wkb(ours).tolist() == shapely.to_wkb(theirs).tolist()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_regions_asked_together_are_the_ones_asked_alone(seed):
+    # `reachable_regions` works a unit's regions out in one call (issue 16); each start's
+    # region must not borrow from another's: the same geometry as asked alone, for starts in
+    # free space, inside an obstacle (nothing), off the board (nothing) and with no distance.
+    import random
+
+    import shapely
+
+    nav, _ = _random_board(seed, climbing=seed % 2 == 1)
+    rng = random.Random(seed)
+    starts = [(rng.uniform(0, 30), rng.uniform(0, 24)) for _ in range(12)] + [(-5.0, -5.0)]
+    distances = [rng.choice([0.0, 3.0, 6.0, 9.5]) for _ in starts]
+    together = nav.reachable_regions(starts, distances)
+    alone = [nav.reachable_regions([s], [d])[0] for s, d in zip(starts, distances, strict=True)]
+    assert [shapely.to_wkb(g) for g in together] == [shapely.to_wkb(g) for g in alone]
+    assert any(not g.is_empty for g in together) and together[-1].is_empty
