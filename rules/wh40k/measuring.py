@@ -78,12 +78,41 @@ def _models(unit_or_models: Unit | Iterable[Model]) -> tuple[Model, ...]:
     return tuple(unit_or_models)
 
 
+#: `unit_distance` bounds every pair at once from this many pairs up (fewer: each is measured).
+_BOUNDED_PAIRS = 64
+#: What a bound computed over arrays may exceed the exact distance by (rounding), far above it.
+_BOUND_SLACK = 1e-9
+
+
 def unit_distance(unit_a: Unit | Iterable[Model], unit_b: Unit | Iterable[Model]) -> float:
     """RULES.md 1.1: distance between two units = the least straight distance over model pairs.
 
     Either argument may be a `Unit` or an iterable of `Model`s (e.g. proposed placements).
     """
-    return min(model_distance(a, b).straight for a in _models(unit_a) for b in _models(unit_b))
+    models_a, models_b = _models(unit_a), _models(unit_b)
+    if len(models_a) * len(models_b) < _BOUNDED_PAIRS:
+        return min(model_distance(a, b).straight for a in models_a for b in models_b)
+    # Many pairs (a surge's unit against each enemy unit): every pair's distance bounded below
+    # at once, from the enclosing circles, and measured exactly only while the bound can still
+    # beat the least found (a few pairs, nearest first). The same least distance.
+    ax, ay, az, ar = (
+        np.array(c, dtype=float)
+        for c in zip(*((m.x, m.y, m.z, m.base.radius) for m in models_a), strict=True)
+    )
+    bx, by, bz, br = (
+        np.array(c, dtype=float)
+        for c in zip(*((m.x, m.y, m.z, m.base.radius) for m in models_b), strict=True)
+    )
+    gap = np.hypot(ax[:, None] - bx[None, :], ay[:, None] - by[None, :])
+    gap -= ar[:, None] + br[None, :]
+    bound = np.hypot(np.maximum(gap, 0.0), az[:, None] - bz[None, :]).ravel()
+    least = math.inf
+    for k in bound.argsort().tolist():
+        if bound[k] > least + _BOUND_SLACK:
+            break
+        i, j = divmod(k, len(models_b))
+        least = min(least, model_distance(models_a[i], models_b[j]).straight)
+    return least
 
 
 def closest_pair(

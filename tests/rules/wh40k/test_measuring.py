@@ -257,3 +257,43 @@ def test_ovals_that_overlap_or_touch_measure_zero():
     assert model_distance(a, oval_model("B1", 20 + 2 * A_HALF - 0.001, 20, 0)).horizontal == 0
     assert model_distance(a, oval_model("B1", 21, 20.5, 30)).horizontal == 0  # centre inside
     assert model_distance(a, round_model("E1", 20, 20, 25)).horizontal == 0  # inside the oval
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(min_value=0, max_value=10**6),
+    st.integers(min_value=1, max_value=12),
+    st.integers(min_value=1, max_value=12),
+)
+def test_the_unit_distance_of_many_pairs_is_the_least_pair_measured_exactly(seed, n, m):
+    # From 64 pairs on, unit_distance measures only the pairs whose enclosing circles could
+    # beat the least found (issue 16): the same number as measuring every pair, for round,
+    # oval, rect and hull bases at several heights, near and far.
+    import random
+
+    rng = random.Random(seed)
+    kinds = [
+        {"round": 32},
+        {"round": 60},
+        {"oval": [90, 52]},
+        {"rect": [60, 35]},
+        {"hull": [[-2.5, -1.4], [2.5, -1.4], [2.5, 1.4], [-2.5, 1.4]]},
+    ]
+
+    def placed(uid, count, x0):
+        return [
+            Model(
+                f"{uid}{k}",
+                uid,
+                Base.from_document(rng.choice(kinds), MM),
+                x0 + rng.uniform(0, 8),
+                rng.uniform(0, 10),
+                rng.choice([0.0, 0.0, 3.0]),
+                rng.uniform(0, 360),
+            )
+            for k in range(count)
+        ]
+
+    a, b = placed("A", n, 0.0), placed("B", m, rng.uniform(2, 14))
+    every = min(model_distance(p, q).straight for p in a for q in b)
+    assert unit_distance(a, b) == every
