@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -262,7 +263,7 @@ def coherency(models: Iterable[Model]) -> Coherency:
         return Coherency((), (), (tuple(m.id for m in models),) if models else ())
     if all(m.base.kind == "round" for m in models):
         return _coherency_round(models)
-    links: list[list[int]] = [[] for _ in range(n)]
+    linked = np.zeros((n, n), dtype=bool)
     nearest = [math.inf] * n
     too_far = []
     farthest = 0.0
@@ -279,27 +280,22 @@ def coherency(models: Iterable[Model]) -> Coherency:
                 d.horizontal if within(d.vertical, COHERENCY_RANGE.vertical) else math.inf,
             )
             if COHERENCY_RANGE.holds(d):
-                links[i].append(j)
-                links[j].append(i)
+                linked[i, j] = linked[j, i] = True
             if not COHERENCY_SPAN.holds(d):
                 too_far.append((models[i].id, models[j].id))
-    return _coherency_from_links(models, links, too_far, farthest, max(nearest))
+    return _coherency_from_links(models, linked, too_far, farthest, max(nearest))
 
 
 def _coherency_round(models: tuple[Model, ...]) -> Coherency:
     """`coherency` for round bases only, over arrays: the n x n horizontal and vertical distances
     in one go (a 60-model unit in ~0.2 ms where the pairwise loop took ~20 ms)."""
     n = len(models)
-    x = np.fromiter((m.x for m in models), float, n)
-    y = np.fromiter((m.y for m in models), float, n)
-    z = np.fromiter((m.z for m in models), float, n)
-    r = np.fromiter((m.base.radius for m in models), float, n)
+    x, y, z, r = np.array([(m.x, m.y, m.z, m.base.radius) for m in models], dtype=float).T
     horizontal = np.maximum(
         np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :]) - r[:, None] - r[None, :], 0.0
     )
     vertical = np.abs(z[:, None] - z[None, :])
-    off_diagonal = ~np.eye(n, dtype=bool)
-    upper = np.triu(off_diagonal)
+    off_diagonal, upper = _pair_masks(n)
     farthest = float(horizontal[upper].max())
     reachable = vertical <= COHERENCY_RANGE.vertical + EPSILON
     nearest = np.where(reachable & off_diagonal, horizontal, np.inf).min(axis=1)
@@ -308,24 +304,38 @@ def _coherency_round(models: tuple[Model, ...]) -> Coherency:
         (horizontal > COHERENCY_SPAN.horizontal + EPSILON)
         | (vertical > COHERENCY_SPAN.vertical + EPSILON)
     )
-    too_far = tuple((models[i].id, models[j].id) for i, j in zip(*np.nonzero(apart), strict=True))
-    # each model's links in index order, as np.flatnonzero per row gave them, in one call
-    links: list[list[int]] = [[] for _ in range(n)]
-    rows, cols = np.nonzero(linked)
-    for i, j in zip(rows.tolist(), cols.tolist(), strict=True):
-        links[i].append(j)
-    return _coherency_from_links(models, links, too_far, farthest, float(nearest.max()))
+    too_far = (
+        tuple((models[i].id, models[j].id) for i, j in zip(*np.nonzero(apart), strict=True))
+        if apart.any()
+        else ()
+    )
+    return _coherency_from_links(models, linked, too_far, farthest, float(nearest.max()))
+
+
+@lru_cache(maxsize=128)
+def _pair_masks(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """For n models: every pair but a model with itself, and each pair once (i < j); read-only
+    (shared by every call for n models)."""
+    off_diagonal = ~np.eye(n, dtype=bool)
+    upper = np.triu(off_diagonal)
+    off_diagonal.flags.writeable = upper.flags.writeable = False
+    return off_diagonal, upper
 
 
 def _coherency_from_links(
     models: tuple[Model, ...],
-    links: list[list[int]],
+    linked: np.ndarray,
     too_far: Iterable[tuple[str, str]],
     farthest: float,
     nearest: float,
 ) -> Coherency:
-    """The isolated models and the linked groups (in model order) from each model's 2" links."""
+    """The isolated models and the linked groups (in model order) from the 2" links (`linked`,
+    n x n and symmetric)."""
     n = len(models)
+    rows, cols = np.nonzero(linked)
+    ends = np.searchsorted(rows, np.arange(n + 1)).tolist()
+    cols = cols.tolist()
+    links = [cols[ends[i] : ends[i + 1]] for i in range(n)]
     isolated = tuple(models[i].id for i in range(n) if not links[i])
     seen = [False] * n
     groups = []
