@@ -57,6 +57,7 @@ from .moving import (
     model_has,
     plan_path,
     reachable_region,
+    reachable_regions,
     situation_cache,
     terrain_bounds,
 )
@@ -1455,11 +1456,11 @@ def reach(situation: Situation, move: Move) -> list[tuple[Any, str]]:
     max_distance = _max_distance(situation, unit, move, Verdict(move={}), Dice(move.dice))
     mode = mode_for(unit, move.type, move.declarations)
     # each model by its own keywords too (a MONSTER of an INFANTRY unit crosses infantry)
-    regions = [
-        reachable_region(
-            situation, m.id, max_distance, mode_for(unit, move.type, move.declarations, m)
-        )
-        for m in unit.models
-    ]
+    regions = reachable_regions(
+        situation,
+        unit,
+        max_distance,
+        [mode_for(unit, move.type, move.declarations, m) for m in unit.models],
+    )
     ground = [(shapely.union_all(regions), "skies" if mode.skies else "ground")]
     return ground if mode.skies else ground + floor_reach(situation, unit, max_distance)
