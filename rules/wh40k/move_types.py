@@ -55,9 +55,9 @@ from .moving import (
     may_stand,
     mode_for,
     model_has,
+    overlay_regions,
     plan_path,
     reachable_region,
-    reachable_regions,
     situation_cache,
     terrain_bounds,
 )
@@ -1456,9 +1456,9 @@ def reach(situation: Situation, move: Move) -> list[tuple[Any, str]]:
     max_distance = _max_distance(situation, unit, move, Verdict(move={}), Dice(move.dice))
     mode = mode_for(unit, move.type, move.declarations)
     # each model by its own keywords too (a MONSTER of an INFANTRY unit crosses infantry)
-    regions = reachable_regions(
+    regions = overlay_regions(
         situation,
-        unit.models,
+        unit,
         max_distance,
         [mode_for(unit, move.type, move.declarations, m) for m in unit.models],
     )

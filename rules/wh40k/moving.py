@@ -48,6 +48,7 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from .. import pathfinding
+from ..budget import afford
 from ..errors import InvalidInput
 from ..geometry import (
     EPSILON,
@@ -467,6 +468,37 @@ def reachable_regions(
         for i, region in zip(indices, regions, strict=True):
             out[i] = region
     return out
+
+
+#: CPU seconds a reachable region costs per corner of its path graph within the model's reach
+#: (`overlay_regions`' estimate): 0.19 to 0.5 ms measured on the development machine (the worst
+#: documents' Move 20 units, bench/cost_model.py sizes), taken at about half the cheapest, so
+#: that an overlay the time left could draw is not refused for its estimate.
+REGION_CORNER_SECONDS = 1e-4
+
+
+def overlay_regions(
+    situation: Situation, unit: Unit, max_distance: float, modes: Sequence[Mode]
+) -> list[Any]:
+    """`reachable_regions` of each of `unit`'s models (`modes`: one per model), for the overlay.
+
+    Refused at once (`OutOfTime`, rules/budget.py) when the estimate, `REGION_CORNER_SECONDS`
+    per corner of the path graph within `max_distance` of each model on the ground, exceeds the
+    time left: each region is drawn from every corner a path reaches, so a fast unit on a crowded
+    table (60 models with a thousand corners each within 20") costs half a minute, and drawn model
+    by model it would only run out at the deadline, with the request's whole budget spent."""
+    models = list(zip(unit.models, modes, strict=True))
+    corners = 0
+    for m, mode in models:
+        if not mode.skies:
+            nodes = navigator_for(situation, unit, m.base, mode, model=m).nodes
+            corners += int(np.count_nonzero(np.hypot(*(nodes - (m.x, m.y)).T) < max_distance))
+    afford(
+        REGION_CORNER_SECONDS * corners,
+        f"drawing where {len(models)} models can reach "
+        f'({corners:,} corners within {fmt(max_distance)}")',
+    )
+    return reachable_regions(situation, unit.models, max_distance, modes)
 
 
 #: `climbing_reach` searches the ground past each climbable section in reach on its own up to

@@ -109,6 +109,51 @@ def test_reach_that_runs_out_is_a_clear_refusal():
     assert "fewer terrain pieces" in refused.value.message
 
 
+def _counting_regions(monkeypatch) -> list:
+    """The reachable regions drawn from now on (one entry per start given to
+    `Navigator.reachable_regions`, which every region is drawn by)."""
+    drawn = []
+    real = pathfinding.Navigator.reachable_regions
+
+    def counted(self, starts, distances):
+        drawn.extend(starts)
+        return real(self, starts, distances)
+
+    monkeypatch.setattr(pathfinding.Navigator, "reachable_regions", counted)
+    return drawn
+
+
+def test_a_reach_estimated_past_the_time_left_is_refused_before_any_region_is_drawn(monkeypatch):
+    # The overlay of the worst document's Move 20 unit: 60 models, each with about 1,000 corners
+    # of the path graph within 20" (some 30 s of CPU in all). Under the site's deadline of 2 s it
+    # was drawn model by model until the deadline ran out, so a Check or preview spent its whole
+    # budget on an overlay it could never show; its estimate now refuses it before the first.
+    _, situation = within_limits()
+    move = Move.from_document({"format": "arbiter.move/1", "unit": "u0", "type": "normal"})
+    pathfinding.clear_cache()
+    drawn = _counting_regions(monkeypatch)
+    started = time.thread_time()
+    with deadline(2), pytest.raises(TooComplex) as refused:
+        reach(situation, move)
+    assert drawn == []
+    assert time.thread_time() - started < 1.0  # the navigators' corners only, not 2 s
+    assert "drawing where 60 models can reach (" in refused.value.message
+    assert 'corners within 20")' in refused.value.message
+
+
+def test_a_reach_within_its_estimate_is_drawn_under_the_deadline(monkeypatch):
+    # the same layout, small (10 models, 10 pieces of 8 vertices): the estimate lets it through
+    doc = worst_document(models=10, hull_vertices=0, terrain=10, terrain_vertices=8)
+    situation = validate_scenario(doc)
+    move = Move.from_document({"format": "arbiter.move/1", "unit": "u0", "type": "normal"})
+    pathfinding.clear_cache()
+    drawn = _counting_regions(monkeypatch)
+    with deadline(2):
+        [(ground, kind)] = reach(situation, move)
+    assert kind == "ground" and ground.area > 0
+    assert len(drawn) == 10
+
+
 def test_a_surge_suggestion_that_runs_out_is_a_clear_refusal():
     # a surge toward the nearest enemy unit (the second lane) of 6": the solver's search
     doc, _ = within_limits()
