@@ -16,7 +16,7 @@ from types import MappingProxyType
 from ..geometry import MM_PER_CM
 from ..systems import Declaration, MoveType, StateFlag, System, TerrainKind, register_system
 from ..verdict import Verdict
-from .stands import stand_size_problem
+from .stands import CHARACTER_KEYWORDS, stand_size_problem
 
 SYSTEM = register_system(
     System(
@@ -63,6 +63,8 @@ SYSTEM = register_system(
         ),
         # RULES.md 2.1: stands are 4 x 2 cm; a character's may be round, up to 2.5 cm across.
         bases=stand_size_problem,
+        # RULES.md 2.9: characters are not units, so a character joins no other character.
+        character_keywords=CHARACTER_KEYWORDS,
         # RULES.md 2.2: the kinds the engine judges and, for each, the rulebook's names.
         terrain_field="type",
         terrain_kinds=(

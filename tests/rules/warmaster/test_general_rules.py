@@ -499,6 +499,21 @@ def test_a_character_joined_to_an_enemy_a_missing_unit_or_itself_is_invalid_inpu
     assert says in str(err.value)
 
 
+def test_a_character_joined_to_a_friendly_character_is_invalid_input():
+    """2.8, 2.9: a character joins a unit, and characters are not units, so `joined` naming a
+    friendly character (here the General C, beside the Hero J) is refused when the scenario is
+    read, naming the field and saying why, as a joined enemy is."""
+    from rules import InvalidInput, Situation
+
+    doc = _joined_to("C")
+    doc["units"].append(character("C", 30, 80))
+    with pytest.raises(InvalidInput) as err:
+        Situation.from_document(doc)
+    assert err.value.field == "units[2].state.joined"
+    assert "C is a character" in str(err.value)
+    assert "2.9" in str(err.value)
+
+
 def test_the_command_line_refuses_a_character_joined_to_an_enemy_with_exit_2(tmp_path):
     import json
     from io import StringIO
