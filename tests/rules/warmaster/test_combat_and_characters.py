@@ -195,6 +195,21 @@ def test_a_combat_advance_is_flown_at_most_20_cm(enemy_x, legal):
     assert verdict.move["max_distance"] == 20
 
 
+def test_an_advance_with_no_enemy_within_20_cm_reports_how_far_the_closest_is():
+    """2.9: the advance's target must be within 20 cm. E is 20.1 cm away (F's front x = 51, E's
+    near edge 71.1): the failed finding gives that distance against the 20 cm, in its numbers
+    and its sentence, as the finding that passes does."""
+    doc = scenario(
+        [won(), enemy("E", 72.1, 54)],
+        [terrain("w", "ravine", 53, 40, 65, 70)],
+        phase="combat",
+    )
+    verdict = judge(doc, {"unit": "F", "type": "combat-advance", "end": _line(70.1)})
+    target = next(f for f in verdict.failures if "nothing to advance into" in f.text)
+    assert (target.measured, target.limit) == (pytest.approx(20.1), 20)
+    assert "E, 20.1 cm away" in target.text
+
+
 @pytest.mark.parametrize("end_x, legal", [(32.0, True), (31.9, False)])
 def test_a_fall_back_is_flown_at_most_3d6_cm(end_x, legal):
     # 3D6 = 6 + 6 + 6 = 18 cm: from x = 50 back to x = 32 exactly
