@@ -164,10 +164,11 @@ CHARGES_FORTIFIED = Declaration("fortified", "flag", "The unit charged is fortif
 IGNORE_FORTIFIED = Declaration(
     "ignore_fortified", "flag", "Ignore fortified enemy infantry and artillery"
 )
-#: 2.5: a flyer charging from irregular formation goes at most 10 cm. The stands decide the
-#: formation; a declaration that disagrees with them is refused (command.check_declared_formation),
-#: so the stepper does not ask for it (the format still takes it).
-IRREGULAR = Declaration("irregular", "flag", "Charging from irregular formation", asked=False)
+#: 2.5, 2.9: a flyer charging from irregular formation goes at most 10 cm, and one ordered to move
+#: from it half pace. The stands decide the formation; a declaration that disagrees with them is
+#: refused (command.check_declared_formation), so the stepper does not ask for it (the format
+#: still takes it).
+IRREGULAR = Declaration("irregular", "flag", "In irregular formation", asked=False)
 #: 2.3: only the characters within range who may still give orders are offered (before the roll).
 ORDERED_BY = Declaration(
     "ordered_by", "friendly-unit", "Ordered by", required=True, offer=command.order_offer
@@ -206,7 +207,7 @@ SYSTEM.add(
         rule=command.RULE_ORDERS,
         adjudicate=command.adjudicate_order_move,
         eligibility=_steered(command.adjudicate_order_move, "order-move", (1, 1)),
-        declarations=(ORDERED_BY,),
+        declarations=(ORDERED_BY, IRREGULAR),
         dice="two D6 for the order",
         phases=("command",),
     ),
