@@ -157,7 +157,10 @@ def _in_phase(phase: str, rule: str):
     return eligibility
 
 
-CHARGE_TARGETS = Declaration("charge_targets", "enemy-units", "Charge targets")
+#: 2.9: only enemy units are offered, never a character (a unit can never charge one).
+CHARGE_TARGETS = Declaration(
+    "charge_targets", "enemy-units", "Charge targets", offer=command.charge_target_offer
+)
 #: 2.7: flyers may attack a fortified unit, which still counts as fortified against them.
 CHARGES_FORTIFIED = Declaration("fortified", "flag", "The unit charged is fortified")
 #: 2.9: an initiative may pass over fortified enemy infantry and artillery (the player's choice).

@@ -245,6 +245,21 @@ def order_offer(situation: Situation, unit_id: str, dice: Dice, declarations) ->
     )
 
 
+def charge_target_offer(situation: Situation, unit_id: str, dice: Dice, declarations) -> Offer:
+    """2.9, for the stepper before the roll: the enemy units a flyer may charge. A character,
+    alone or joined, is not a unit and a unit never charges one (refuse_character_target; a
+    lone one the flyers end touching is displaced instead), so none is offered."""
+    unit = situation.unit(unit_id)
+    choices = tuple(
+        (e.id, f"{e.name} ({e.id})") for e in situation.enemies_of(unit) if not is_character(e)
+    )
+    return Offer(
+        choices,
+        empty=f"{named(unit)} has no enemy unit to charge: characters are not units and are "
+        "never charged (2.9).",
+    )
+
+
 def check_before_orders(verdict: Verdict, situation: Situation, unit: Unit, rule: str) -> None:
     """2.9: initiative and home back come before any order: refused once any friendly order
     roll has been made this phase ([house]: a failed roll counts), and once any friendly
