@@ -417,18 +417,20 @@ def free_contacts(
     `true_touch`: a round stand must touch an anchor with its circle (RULES.md 0), not merely
     with the polygon drawn round the circle, which reaches up to 0.12 % of the radius further
     (0.0012 cm for a 20 mm base: enough to stop a 30 cm escape short of contact, or to pass one
-    a hair too long). Its ring is then each anchor grown by the radius (RING_QUAD_SEGS), and the
-    centres are kept off the anchors by that same region: an anchor also given in `not_on` is
-    left out there, as its polygon's region would cover the whole ring. The regions of
-    `not_on`, `clear_of` and the table stay the polygon's, the side on which it is safe. Without
-    it (a spot that need only be clear of the anchors), the polygon touches them."""
+    a hair too long). Its ring is then each anchor grown by the radius (RING_QUAD_SEGS), which
+    no ring enters but another anchor's (kept off that region, when there are several): an
+    anchor also given in `not_on` is left out there, as its polygon's region would cover the
+    whole ring. The regions of `not_on`, `clear_of` and the table stay the polygon's, the side
+    on which it is safe. Without it (a spot that need only be clear of the anchors), the
+    polygon touches them."""
     offsets = shape_offsets(stand)
     own: list[np.ndarray] = []
     if true_touch and stand.base.kind == "round":
         rings = shapely.buffer(
             np.asarray(list(anchors), dtype=object), stand.base.radius, quad_segs=RING_QUAD_SEGS
         )
-        own = [shapely.buffer(rings, -TOUCH, join_style="mitre")]  # never on an anchor
+        if len(rings) > 1:  # never on another anchor (a ring never enters its own)
+            own = [shapely.buffer(rings, -TOUCH, join_style="mitre")]
         not_on = [p for p in not_on if not any(p is a for a in anchors)]
     else:
         rings = touching_regions(anchors, offsets)
