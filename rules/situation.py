@@ -565,7 +565,7 @@ class _Builder:
                 )
             )
 
-        self._check_joined(units)
+        self._check_joined(units, SYSTEMS[system].character_keywords)
         if self.check_overlaps:
             self._check_overlaps(units, unit_docs)
 
@@ -750,10 +750,11 @@ class _Builder:
                 self.fail(f"{path}.hull", "must be a simple polygon around the model's centre")
         return _shared_base(Base.from_document(dict(base_doc), mm))
 
-    def _check_joined(self, units: list[Unit]) -> None:
+    def _check_joined(self, units: list[Unit], characters: frozenset[str]) -> None:
         """Warmaster 2.8: a character joins a friendly unit, so `state.joined` must name another
         unit of the scenario, of the character's own army (a reference checked like
-        `units[].army`)."""
+        `units[].army`), and not a character (one with a keyword of `characters`): characters
+        are not units (2.9)."""
         by_id = {u.id: u for u in units}
         for i, u in enumerate(units):
             host_id = u.state.get("joined")
@@ -770,6 +771,12 @@ class _Builder:
                     path,
                     f"unit {host.id} is of army {host.army!r}, not {u.army!r}: a character joins "
                     "only a friendly unit (RULES.md 2.8)",
+                )
+            if host.keywords & characters:
+                self.fail(
+                    path,
+                    f"unit {host.id} is a character: a character joins a unit, and characters "
+                    "are not units (RULES.md 2.8, 2.9)",
                 )
 
     def _check_overlaps(self, units: list[Unit], unit_docs: list[Mapping[str, Any]]) -> None:

@@ -212,6 +212,10 @@ class System:
     bases: Callable[[frozenset[str], Mapping[str, Any]], str | None] | None = field(
         default=None, compare=False
     )
+    #: The keywords that make a unit a character, which is not a unit (Warmaster 2.9): a
+    #: character's `state.joined` may not name one, checked when a scenario is read. Empty: the
+    #: game has no such check.
+    character_keywords: frozenset[str] = frozenset()
     move_types: dict[str, MoveType] = field(default_factory=dict)
 
     def add(self, *move_types: MoveType) -> None:

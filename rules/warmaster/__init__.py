@@ -16,7 +16,7 @@ from types import MappingProxyType
 from ..geometry import MM_PER_CM
 from ..systems import Declaration, MoveType, StateFlag, System, TerrainKind, register_system
 from ..verdict import Verdict
-from .stands import stand_size_problem
+from .stands import CHARACTER_KEYWORDS, stand_size_problem
 
 SYSTEM = register_system(
     System(
@@ -63,6 +63,8 @@ SYSTEM = register_system(
         ),
         # RULES.md 2.1: stands are 4 x 2 cm; a character's may be round, up to 2.5 cm across.
         bases=stand_size_problem,
+        # RULES.md 2.9: characters are not units, so a character joins no other character.
+        character_keywords=CHARACTER_KEYWORDS,
         # RULES.md 2.2: the kinds the engine judges and, for each, the rulebook's names.
         terrain_field="type",
         terrain_kinds=(
@@ -155,17 +157,21 @@ def _in_phase(phase: str, rule: str):
     return eligibility
 
 
-CHARGE_TARGETS = Declaration("charge_targets", "enemy-units", "Charge targets")
+#: 2.9: only enemy units are offered, never a character (a unit can never charge one).
+CHARGE_TARGETS = Declaration(
+    "charge_targets", "enemy-units", "Charge targets", offer=command.charge_target_offer
+)
 #: 2.7: flyers may attack a fortified unit, which still counts as fortified against them.
 CHARGES_FORTIFIED = Declaration("fortified", "flag", "The unit charged is fortified")
 #: 2.9: an initiative may pass over fortified enemy infantry and artillery (the player's choice).
 IGNORE_FORTIFIED = Declaration(
     "ignore_fortified", "flag", "Ignore fortified enemy infantry and artillery"
 )
-#: 2.5: a flyer charging from irregular formation goes at most 10 cm. The stands decide the
-#: formation; a declaration that disagrees with them is refused (command.check_declared_formation),
-#: so the stepper does not ask for it (the format still takes it).
-IRREGULAR = Declaration("irregular", "flag", "Charging from irregular formation", asked=False)
+#: 2.5, 2.9: a flyer charging from irregular formation goes at most 10 cm, and one ordered to move
+#: from it half pace. The stands decide the formation; a declaration that disagrees with them is
+#: refused (command.check_declared_formation), so the stepper does not ask for it (the format
+#: still takes it).
+IRREGULAR = Declaration("irregular", "flag", "In irregular formation", asked=False)
 #: 2.3: only the characters within range who may still give orders are offered (before the roll).
 ORDERED_BY = Declaration(
     "ordered_by", "friendly-unit", "Ordered by", required=True, offer=command.order_offer
@@ -204,7 +210,7 @@ SYSTEM.add(
         rule=command.RULE_ORDERS,
         adjudicate=command.adjudicate_order_move,
         eligibility=_steered(command.adjudicate_order_move, "order-move", (1, 1)),
-        declarations=(ORDERED_BY,),
+        declarations=(ORDERED_BY, IRREGULAR),
         dice="two D6 for the order",
         phases=("command",),
     ),

@@ -118,7 +118,7 @@ def nearest_join(
         for anchor in host.models:
             if anchor.footprint.distance(stand.footprint) > min(limit, best_cost) + EPSILON:
                 continue
-            for x, y in _free_contacts(situation, character, [anchor], ignore):
+            for x, y in _free_contacts(situation, character, [anchor], ignore, true_touch=True):
                 cost = math.hypot(x - stand.x, y - stand.y)
                 if cost > min(limit, best_cost) + EPSILON:
                     break
@@ -138,11 +138,14 @@ def _free_contacts(
     anchors: list[Model],
     ignore: set,
     also_clear_of: Sequence[Model] = (),
+    *,
+    true_touch: bool = False,
 ) -> list[tuple[float, float]]:
     """Centres where the character's stand touches one of `anchors`, is off every stand (but
     its own and those of `ignore`) and every stand of `also_clear_of`, off terrain it cannot be
     in and not touching an enemy: nearest to where it stands first. Exact
-    (stands.free_contacts); the caller checks the spot it takes with `_free`."""
+    (stands.free_contacts; with `true_touch`, a round base touches with its circle, as joining
+    a unit needs); the caller checks the spot it takes with `_free`."""
     b = board(situation)
     stand = character.models[0]
     x0, y0, x1, y1 = shapely.total_bounds([a.footprint for a in anchors])
@@ -167,6 +170,7 @@ def _free_contacts(
         not_on=[o.footprint for o in [*anchors, *stands, *also_clear_of]] + terrain,
         clear_of=[o.footprint for o in stands if b.army_of[o.unit] != character.army],
         clearance=EPSILON,
+        true_touch=true_touch,
     )
 
 

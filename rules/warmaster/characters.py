@@ -38,7 +38,7 @@ from .flying import (
     new_verdict,
     phase_check,
 )
-from .stands import board, is_character
+from .stands import board, is_character, stand_distance
 
 RULE = "flying-units/characters"
 ESCAPE_DISTANCE = 30.0
@@ -89,7 +89,8 @@ def _units_touched(
     situation: Situation, unit: Unit, ends: list[Model], but: tuple = ()
 ) -> list[str]:
     """The friendly units (never characters, 2.9) the character's end stand touches, but those
-    of `but`: the units it could join there (2.8)."""
+    of `but`: the units it could join there (2.8). Touching is measured from the true shapes
+    (stand_distance: a round base's circle, not the polygon drawn round it, RULES.md 0)."""
     b = board(situation)
     return sorted(
         {
@@ -100,7 +101,7 @@ def _units_touched(
             and o.unit not in but
             and b.army_of[o.unit] == unit.army
             and not is_character(situation.unit(o.unit))
-            and m.footprint.distance(o.footprint) <= EPSILON
+            and stand_distance(m, o) <= EPSILON
         }
     )
 

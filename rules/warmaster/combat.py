@@ -52,7 +52,7 @@ from shapely.ops import nearest_points
 from .. import budget
 from ..dice import Dice
 from ..errors import InvalidInput
-from ..geometry import EPSILON, fmt, within
+from ..geometry import EPSILON, fmt, fmt_beside, within
 from ..move import Move, Pose
 from ..naming import named
 from ..situation import Model, Situation, Unit
@@ -818,10 +818,11 @@ def _check_advance_target(
     starts, and reach (`reaches`; 20 cm); characters are not units and are never its target.
     A closer enemy it could not end touching is passed over for the next closest."""
     unreachable: list[Unit] = []
+    beyond: list[Unit] = []  # with no target: the closest it can see, further than 20 cm
     while True:
         closest, gap = closest_visible_enemies(situation, unit, [e.id for e in unreachable])
         if not closest or not within(gap, ADVANCE_DISTANCE):
-            closest = []
+            beyond, closest = closest, []
             break
         # the move itself shows a touched enemy is reachable when it is legal so far
         fits = [
@@ -843,12 +844,21 @@ def _check_advance_target(
         if unreachable
         else ""
     )
+    # With no target, the distance judged against the 20 cm is that of the closest enemy it can
+    # see past those out of reach (if it sees none, there is nothing to measure).
+    past = f", past {' and '.join(map(named, unreachable))} (out of reach)," if unreachable else ""
+    further = (
+        f"; the closest enemy unit it can see{past} is {' or '.join(map(named, beyond))}, "
+        f"{fmt_beside(gap, ADVANCE_DISTANCE)} cm away"
+        if beyond
+        else ""
+    )
     verdict.check(
         rule=RULE,
         stage="after-moving",
         passed=bool(closest) and any(e.id in touched for e in closest),
         subject=unit.id,
-        measured=gap if closest else None,
+        measured=gap if closest or beyond else None,
         limit=ADVANCE_DISTANCE,
         pass_text=f"{named(unit)} advances into {names}, the closest enemy unit it can see and "
         f"reach ({fmt(gap)} cm away){passed_over}.",
@@ -859,7 +869,7 @@ def _check_advance_target(
             else f"{named(unit)} can see no enemy unit it could end touching within the "
             f"{fmt(ADVANCE_DISTANCE)} cm of an advance, moved as a block without turning, so "
             "it has nothing to advance into (Arbiter does not search turns or changes of "
-            "formation)."
+            f"formation){further}."
         ),
     )
 

@@ -245,6 +245,21 @@ def order_offer(situation: Situation, unit_id: str, dice: Dice, declarations) ->
     )
 
 
+def charge_target_offer(situation: Situation, unit_id: str, dice: Dice, declarations) -> Offer:
+    """2.9, for the stepper before the roll: the enemy units a flyer may charge. A character,
+    alone or joined, is not a unit and a unit never charges one (refuse_character_target; a
+    lone one the flyers end touching is displaced instead), so none is offered."""
+    unit = situation.unit(unit_id)
+    choices = tuple(
+        (e.id, f"{e.name} ({e.id})") for e in situation.enemies_of(unit) if not is_character(e)
+    )
+    return Offer(
+        choices,
+        empty=f"{named(unit)} has no enemy unit to charge: characters are not units and are "
+        "never charged (2.9).",
+    )
+
+
 def check_before_orders(verdict: Verdict, situation: Situation, unit: Unit, rule: str) -> None:
     """2.9: initiative and home back come before any order: refused once any friendly order
     roll has been made this phase ([house]: a failed roll counts), and once any friendly
@@ -483,13 +498,16 @@ def charge_limit(unit: Unit) -> tuple[float, str]:
 
 
 def check_declared_formation(verdict: Verdict, unit: Unit, move: Move) -> None:
-    """2.5: `declarations.irregular` (FORMAT.md) must agree with the formation the stands stand
-    in. The stands decide the charge's limit; a declaration that says otherwise means the
+    """2.5, 2.9: `declarations.irregular` (FORMAT.md) must agree with the formation the stands
+    stand in. The stands decide the limit (a charge from irregular formation goes 10 cm, 2.5;
+    an ordered move from it half pace, 2.9); a declaration that says otherwise means the
     scenario and the table disagree, which the umpire wants to hear about rather than have one
     of them silently win."""
     declared = move.declared("irregular")
     if declared is None:
         return
+    charge = move.type.endswith("charge")
+    what = "charge" if charge else "move"
     shape = formation(unit.models)
     said = "in irregular formation" if declared else "in a regular formation (line or column)"
     stands = "in irregular formation" if shape == "irregular" else f"in a {shape}"
@@ -498,9 +516,9 @@ def check_declared_formation(verdict: Verdict, unit: Unit, move: Move) -> None:
         stage="before-moving",
         passed=bool(declared) == (shape == "irregular"),
         subject=unit.id,
-        pass_text=f"{named(unit)} charges {said}, as its stands stand.",
-        fail_text=f"The charge declares {named(unit)} {said}, but its stands stand {stands}; "
-        "the formation the stands are in sets the charge's limit, so correct the declaration "
+        pass_text=f"{named(unit)} {'charges' if charge else 'moves'} {said}, as its stands stand.",
+        fail_text=f"The {what} declares {named(unit)} {said}, but its stands stand {stands}; "
+        f"the formation the stands are in sets the {what}'s limit, so correct the declaration "
         "or the stands' positions.",
     )
 
@@ -735,8 +753,8 @@ def _adjudicate_order(situation: Situation, move: Move, charge: bool) -> Verdict
     if not refuse_ground_unit(verdict, unit):
         return verdict
     _common_eligibility(verdict, situation, unit, RULE_ORDERS)
-    if charge:
-        check_declared_formation(verdict, unit, move)
+    # 2.5 / 2.9: the stands' formation sets a charge's limit and an order move's alike
+    check_declared_formation(verdict, unit, move)
     dice = Dice(move.dice, move.seed)
     if not verdict.legal:
         return verdict

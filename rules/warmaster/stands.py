@@ -386,6 +386,12 @@ def touching_regions(obstacles: Iterable[Polygon], offsets: np.ndarray) -> np.nd
 #: edge is not taken for being on them (an overlap of TOUCH x 4 cm is far below EPSILON's area).
 TOUCH = 1e-8
 
+#: Segments per quarter circle of the ring of centres where a round stand touches an anchor
+#: (free_contacts): the ring's corners lie on the true arcs and its straight pieces sag inside
+#: them by at most r * (1 - cos(pi / 4 / RING_QUAD_SEGS)), 4e-7 cm for the largest character
+#: base (25 mm), under EPSILON: a centre anywhere on the ring touches the anchor (RULES.md 0).
+RING_QUAD_SEGS = 1024
+
 
 def free_contacts(
     stand: Model,
@@ -397,6 +403,7 @@ def free_contacts(
     clear_of: Iterable[Polygon] = (),
     clearance: float = 0.0,
     forbidden: Iterable[Polygon] = (),
+    true_touch: bool = False,
 ) -> list[tuple[float, float]]:
     """Centres where `stand` (keeping its facing) touches one of the convex `anchors` and is on
     the table, not on any of `not_on` (touching is fine), more than `clearance` from each of
@@ -405,12 +412,32 @@ def free_contacts(
     of a convex region (touching_regions), the centres on an obstacle are regions of the same
     kind (made TOUCH smaller, so touching stays allowed; grown by `clearance` for `clear_of`), and
     each free stretch is what the boundary keeps outside them. Callers check the spot they take
-    once more with their own rule (floating point at the ends of a stretch)."""
+    once more with their own rule (floating point at the ends of a stretch).
+
+    `true_touch`: a round stand must touch an anchor with its circle (RULES.md 0), not merely
+    with the polygon drawn round the circle, which reaches up to 0.12 % of the radius further
+    (0.0012 cm for a 20 mm base: enough to stop a 30 cm escape short of contact, or to pass one
+    a hair too long). Its ring is then each anchor grown by the radius (RING_QUAD_SEGS), which
+    no ring enters but another anchor's (kept off that region, when there are several): an
+    anchor also given in `not_on` is left out there, as its polygon's region would cover the
+    whole ring. The regions of `not_on`, `clear_of` and the table stay the polygon's, the side
+    on which it is safe. Without it (a spot that need only be clear of the anchors), the
+    polygon touches them."""
     offsets = shape_offsets(stand)
-    rings = touching_regions(anchors, offsets)
+    own: list[np.ndarray] = []
+    if true_touch and stand.base.kind == "round":
+        rings = shapely.buffer(
+            np.asarray(list(anchors), dtype=object), stand.base.radius, quad_segs=RING_QUAD_SEGS
+        )
+        if len(rings) > 1:  # never on another anchor (a ring never enters its own)
+            own = [shapely.buffer(rings, -TOUCH, join_style="mitre")]
+        not_on = [p for p in not_on if not any(p is a for a in anchors)]
+    else:
+        rings = touching_regions(anchors, offsets)
     if not len(rings):
         return []
     blocked = [
+        *own,
         shapely.buffer(touching_regions(not_on, offsets), -TOUCH, join_style="mitre"),
         shapely.buffer(touching_regions(clear_of, offsets), clearance + TOUCH, join_style="mitre"),
         np.asarray(list(forbidden), dtype=object),

@@ -752,6 +752,30 @@ def test_with_no_character_in_range_the_declaration_step_says_so(client, django_
     assert refused.status_code == 422 and 'data-step="declare"' in refused.content.decode()
 
 
+@pytest.mark.parametrize("move_type", ["order-charge", "initiative-charge"])
+def test_a_warmaster_charge_offers_enemy_units_but_never_an_enemy_character(
+    client, django_user_model, move_type
+):
+    """RULES.md 2.9: characters are not units, and a unit can never charge one (the judge
+    refuses it). So the charge step offers the Orc Boyz, and not the Orc Warboss, a lone enemy
+    character, nor the enemy General who has joined the Boyz."""
+    owner = django_user_model.objects.create_user("charging-flyers")
+    client.force_login(owner)
+    doc = order_table()
+    boss = {**character("W", "Orc Warboss", 120.0), "army": "blue"}
+    joined = {**character("J", "Orc General", 148.0), "army": "blue", "state": {"joined": "E"}}
+    joined["models"] = [{**joined["models"][0], "x": 148.0, "y": 54.0}]
+    doc["units"] += [boss, joined]
+    scenario_ = Scenario.objects.create(document=doc, owner=owner)
+    html = client.get(url(scenario_), {"unit": "F", "type": move_type}).content.decode()
+    assert 'data-step="declare"' in html
+    assert 'name="charge_targets" value="E"' in html
+    assert 'value="W"' not in html and 'value="J"' not in html
+    named = {"unit": "F", "type": move_type, "ordered_by": "G", "charge_targets": "W"}
+    refused = client.get(url(scenario_), {**named, "roll": "hand", "dice": "2 3"})
+    assert refused.status_code == 422 and "W is not on offer" in refused.content.decode()
+
+
 # -- turn and phase as a referee keeps them (issue 13 item 15) ---------------------------------
 
 

@@ -195,6 +195,21 @@ def test_a_combat_advance_is_flown_at_most_20_cm(enemy_x, legal):
     assert verdict.move["max_distance"] == 20
 
 
+def test_an_advance_with_no_enemy_within_20_cm_reports_how_far_the_closest_is():
+    """2.9: the advance's target must be within 20 cm. E is 20.1 cm away (F's front x = 51, E's
+    near edge 71.1): the failed finding gives that distance against the 20 cm, in its numbers
+    and its sentence, as the finding that passes does."""
+    doc = scenario(
+        [won(), enemy("E", 72.1, 54)],
+        [terrain("w", "ravine", 53, 40, 65, 70)],
+        phase="combat",
+    )
+    verdict = judge(doc, {"unit": "F", "type": "combat-advance", "end": _line(70.1)})
+    target = next(f for f in verdict.failures if "nothing to advance into" in f.text)
+    assert (target.measured, target.limit) == (pytest.approx(20.1), 20)
+    assert "E, 20.1 cm away" in target.text
+
+
 @pytest.mark.parametrize("end_x, legal", [(32.0, True), (31.9, False)])
 def test_a_fall_back_is_flown_at_most_3d6_cm(end_x, legal):
     # 3D6 = 6 + 6 + 6 = 18 cm: from x = 50 back to x = 32 exactly
@@ -416,6 +431,48 @@ def test_an_escape_may_not_be_100_cm():
     assert verdict.failures[0].limit == 30
 
 
+def _escape_table(gap):
+    """C (round 20 mm, radius 1) at (10, 54), touched by E1 (x 11..13); its friend G1 stands
+    with its near edge `gap` cm beyond C's circle (x = 11 + gap), level with C, which faces +x:
+    the 64-gon drawn round C pokes 0.0012 cm past the circle straight at G1."""
+    return scenario(
+        [
+            character("C", 10, 54, flying=True),
+            enemy("E", 12, 54),
+            flyers("G", [stand("G1", 12 + gap, 54)], keywords=("INFANTRY",)),
+        ],
+        phase="combat",
+    )
+
+
+def test_an_escape_of_exactly_30_cm_ends_in_true_contact():
+    """2.8: a friend exactly 30 cm away is within the escape's reach; the engine flies C the
+    full 30 cm into touch with G1's true edge (RULES.md 0: touching is a gap of at most 1e-6),
+    not to where the polygon drawn round C's circle touches it, 0.0012 cm short."""
+    from rules.situation import base_distance
+
+    verdict = judge(_escape_table(30), {"unit": "C", "type": "character-escape"})
+    assert verdict.legal, failed_rules(verdict)
+    assert verdict.models["C1"]["distance_moved"] == pytest.approx(30, abs=1e-4)
+    after = verdict.after
+    assert base_distance(after.model("C1"), after.model("G1")) <= 1e-6
+    assert after.unit("C").state["joined"] == "G"
+
+
+def test_an_escape_to_a_friend_a_hair_beyond_30_cm_is_slain():
+    """2.8: a friend 30.001 cm away is out of reach, so C is slain. The polygon drawn round C's
+    circle reaches G1 after 29.9998 cm, but touching is measured from the circle (RULES.md 0):
+    a hand placement there leaves C's circle 0.0012 cm clear of G1, touching no unit."""
+    slain = judge(_escape_table(30.001), {"unit": "C", "type": "character-escape"})
+    assert {"event": "slain", "unit": "C", "general": True} in slain.events
+    hand = judge(
+        _escape_table(30.001),
+        {"unit": "C", "type": "character-escape", "end": {"C1": {"x": 39.9998, "y": 54}}},
+    )
+    assert not hand.legal
+    assert any("must end touching another friendly unit" in t for _, _, t in failed_rules(hand))
+
+
 def test_a_flying_character_must_leave_a_unit_that_ends_where_it_cannot_be():
     # G stands in a wood; C has joined it and must fly to H (C's edge 37 to H1 at 41: 4 cm)
     doc = scenario(
@@ -496,6 +553,7 @@ from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from rules import Move, Situation, adjudicate, suggest  # noqa: E402
+from rules.situation import base_distance  # noqa: E402
 from rules.warmaster.flying import PLACEMENT_TOLERANCE  # noqa: E402
 
 
@@ -557,13 +615,14 @@ def test_no_legal_hand_escape_is_shorter_than_the_suggestion(case):
             continue
         anchor = unit.models[0]
         for a in angles:
-            # walk out from the stand's centre until the round base only touches it
+            # walk out from the stand's centre until the round base (its circle, RULES.md 0)
+            # only touches it
             ux, uy = math.cos(a), math.sin(a)
             lo, hi = 0.0, 10.0
             for _ in range(40):
                 mid = (lo + hi) / 2
                 spot = start.placed(anchor.x + ux * mid, anchor.y + uy * mid)
-                if spot.footprint.distance(anchor.footprint) > 0:
+                if base_distance(spot, anchor) > 0:
                     hi = mid
                 else:
                     lo = mid

@@ -244,6 +244,29 @@ def test_the_stands_not_a_declaration_say_whether_a_charge_is_from_irregular_for
     assert (rule, subject) == ("flying-units/moving", "F") and "irregular" in text
 
 
+def test_an_order_move_declared_irregular_for_a_line_is_refused_like_a_charge():
+    # 2.9: an ordered move from irregular formation goes half pace (10 cm), so the formation
+    # matters to an order move as to a charge, and the stands decide it. F stands in a line: a
+    # declaration that it is irregular contradicts them and is refused with the charge's
+    # finding, before the order roll; the move's limit stays the line's 100 cm.
+    doc = scenario([line_of_flyers("F", 10, 54), character("C", 20, 70, rect=True)])
+    assert judge(doc, order(40)).legal
+    declared = judge(doc, order(40, irregular=True))
+    assert declared.move["max_distance"] == 100
+    [(rule, subject, text)] = failed_rules(declared)
+    assert (rule, subject) == ("flying-units/moving", "F")
+    assert "irregular" in text and "line" in text
+    assert not any(f.rule == "command/orders" for f in declared.findings)  # no roll made
+    # and an irregular unit declared regular
+    irregular = scenario([_irregular_flyers(), character("C", 20, 70, rect=True)])
+    claimed = judge(
+        irregular, order(19, irregular=False) | {"end": _irregular_order_charge(19)["end"]}
+    )
+    [(rule, subject, text)] = failed_rules(claimed)
+    assert (rule, subject) == ("flying-units/moving", "F") and "irregular" in text
+    assert judge(irregular, order(19) | {"end": _irregular_order_charge(19)["end"]}).legal
+
+
 def test_an_initiative_charge_in_line_is_not_capped_by_a_declared_irregular_formation():
     # E1 (x 25..27) is 14 cm from F's front (11): within initiative's 20 cm, beyond 10 cm.
     doc = scenario([line_of_flyers("F", 10, 54), enemy("E", 26, 54)])

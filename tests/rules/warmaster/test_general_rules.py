@@ -269,6 +269,30 @@ def test_a_lone_enemy_general_with_no_unit_within_30_cm_is_slain():
     assert not verdict.after.has_unit("G") or not verdict.after.unit("G").models
 
 
+@pytest.mark.parametrize("b_x, displaced", [(74, True), (74.001, False)])
+def test_a_displaced_general_reaches_a_unit_exactly_30_cm_away_and_no_further(b_x, displaced):
+    """2.9: the General's circle edge is at x = 43; B's near edge at b_x - 1 is 30 cm away (73)
+    or 30.001 cm (73.001). Exactly 30 cm is within reach: the General flies the full 30 cm into
+    true contact (RULES.md 0). A hair more is out of reach, and it is slain, although the
+    polygon drawn round its circle (0.0012 cm wider towards B) would touch B after 29.9998 cm."""
+    doc = scenario(
+        [
+            line_of_flyers("F", 10, 54),
+            character("C", 20, 70, rect=True),
+            character("G", 42, 54, army="blue"),
+            enemy("B", b_x, 54),
+        ]
+    )
+    verdict = judge(doc, order(40))
+    assert verdict.legal, failed_rules(verdict)
+    if displaced:
+        event = next(e for e in verdict.events if e["event"] == "character-displaced")
+        assert event["distance"] == pytest.approx(30, abs=1e-4)
+        assert verdict.after.model("G1").x == pytest.approx(72, abs=1e-6)
+    else:
+        assert {"event": "slain", "unit": "G", "general": True} in verdict.events
+
+
 def test_a_displaced_general_may_join_a_unit_whose_rear_edge_dips_into_a_wood():
     """2.8 / 2.9: as above, but B (facing -x, x 59..61, y 52..56) has its rear 0.1 cm (x 60.9..61)
     in a wood covering x 60.9..70. B is not standing in the wood, so the General may still join it:
@@ -497,6 +521,21 @@ def test_a_character_joined_to_an_enemy_a_missing_unit_or_itself_is_invalid_inpu
         Situation.from_document(_joined_to(joined))
     assert err.value.field == "units[2].state.joined"
     assert says in str(err.value)
+
+
+def test_a_character_joined_to_a_friendly_character_is_invalid_input():
+    """2.8, 2.9: a character joins a unit, and characters are not units, so `joined` naming a
+    friendly character (here the General C, beside the Hero J) is refused when the scenario is
+    read, naming the field and saying why, as a joined enemy is."""
+    from rules import InvalidInput, Situation
+
+    doc = _joined_to("C")
+    doc["units"].append(character("C", 30, 80))
+    with pytest.raises(InvalidInput) as err:
+        Situation.from_document(doc)
+    assert err.value.field == "units[2].state.joined"
+    assert "C is a character" in str(err.value)
+    assert "2.9" in str(err.value)
 
 
 def test_the_command_line_refuses_a_character_joined_to_an_enemy_with_exit_2(tmp_path):

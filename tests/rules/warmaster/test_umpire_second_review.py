@@ -69,6 +69,19 @@ def test_an_advance_must_still_go_into_a_closer_enemy_it_can_reach():
     assert any("Y" in text and "closest" in text for _, _, text in failed_rules(verdict))
 
 
+def test_an_advance_with_only_an_unreachable_enemy_within_20_cm_measures_the_next():
+    # Z moved to x 99..101, y 98..110: from F's corner (91, 66) to Z's (99, 98) is
+    # sqrt(8^2 + 32^2) = 32.98 cm, beyond the advance. Y is passed over (out of reach), so the
+    # failed finding measures Z's distance against the 20 cm and names both.
+    f = line_of_flyers("F", 90, 60, state={"in_combat": True})
+    units = [f, enemy("Y", 102, 56, count=3), enemy("Z", 100, 100, count=3)]
+    doc = scenario(units, [terrain("W", "woods", 100, 40, 120, 80)], phase="combat")
+    verdict = judge(doc, {"unit": "F", "type": "combat-advance", "end": _shifted(f, 10)})
+    target = next(x for x in verdict.failures if "nothing to advance into" in x.text)
+    assert (round(target.measured, 2), target.limit) == (32.98, 20)
+    assert "past Y (out of reach), is Z, 32.98 cm away" in target.text
+
+
 # -- 2.8 / 2.9: a joined character whose retreat would leave it in a wood -------------------------
 
 # F (x 89..91, y 54..66) lost its combat against X (x 91..93, y 54..66, touching F's front) by 5
