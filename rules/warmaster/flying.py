@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Iterable, Mapping
 
+import numpy as np
 import shapely
 
 from ..errors import InvalidInput
@@ -259,15 +260,19 @@ def touching_enemy_units(situation: Situation, unit: Unit, stands: Iterable[Mode
     """Enemy units with a stand touching one of `stands`. 2.9: enemy characters are not units
     and never count (a lone one touched is displaced instead, bystanders.py)."""
     b = board(situation)
+    ours = list(stands)
     out = set()
-    for m in stands:
-        for o in b.stands_near(m.footprint, 2 * EPSILON):
-            if (
-                b.army_of[o.unit] != unit.army
-                and b.counts(o)
-                and m.footprint.distance(o.footprint) <= EPSILON
-            ):
-                out.add(o.unit)
+    # Every stand's neighbours within 2 x EPSILON in one query: (stand, neighbour) pairs.
+    footprints = np.asarray([m.footprint for m in ours], dtype=object)
+    near = b.tree.query(footprints, predicate="dwithin", distance=2 * EPSILON)
+    for i, j in near.T:
+        m, o = ours[int(i)], b.stands[int(j)]
+        if (
+            b.army_of[o.unit] != unit.army
+            and b.counts(o)
+            and m.footprint.distance(o.footprint) <= EPSILON
+        ):
+            out.add(o.unit)
     return sorted(out)
 
 
@@ -293,7 +298,7 @@ def check_out_of_combat(
     return verdict.check(
         rule=rule,
         stage="eligible-if",
-        passed=not in_combat(situation, unit),
+        passed=not (unit.flag("in_combat") or busy),  # in_combat, without asking engaged again
         subject=unit.id,
         pass_text=f"{named(unit)} is not in combat.",
         fail_text=f"{named(unit)} is {why}{refusal}",
@@ -381,7 +386,7 @@ def check_on_table(
     moved: float | None = None,
 ) -> bool:
     """A computed move that would leave the table is refused: RULES.md does not say what then."""
-    table = board(situation).table.buffer(EPSILON)
+    table = board(situation).on_table
     on = all(table.contains(m.footprint) for m in ends)
     verdict.check(
         rule=rule,
@@ -414,9 +419,11 @@ def engine_may_place(
     ENEMY_CLEARANCE away from enemy stands (so that it is never touching one). `ignore`: units
     whose stands do not count (characters, which 2.9 moves aside or displaces)."""
     b = board(situation)
-    if not b.table.buffer(EPSILON).contains(fp):
+    if not b.on_table.contains(fp):
         return False
-    for o in b.stands_near(fp, 2 * ENEMY_CLEARANCE):
+    # Only stands within 2 x ENEMY_CLEARANCE can be under it or too near it.
+    for i in b.tree.query(fp, predicate="dwithin", distance=2 * ENEMY_CLEARANCE):
+        o = b.stands[int(i)]
         if o.unit == unit.id or o.unit in ignore:
             continue
         if b.army_of[o.unit] == unit.army:

@@ -65,6 +65,7 @@ from .stands import (
     ENEMY_CLEARANCE,
     TOUCH,
     board,
+    convex_pieces,
     free_contacts,
     is_character,
     merge_intervals,
@@ -74,6 +75,7 @@ from .stands import (
     stands_together,
     swept_hull,
     table_limit,
+    touching_pieces,
     touching_regions,
     unit_distance,
 )
@@ -273,10 +275,11 @@ def _blocked_stretches(
     core = first.footprint.buffer(-CORE, join_style="mitre")
     path = LineString([(0.0, 0.0), (ux * t_max, uy * t_max)])
     start = Point(0.0, 0.0)
+    pieces = convex_pieces(obstacles)
     spans = []
     for shape in (first.footprint, core):
         corners = np.asarray(shape.exterior.coords[:-1])
-        met = shapely.intersection(path, touching_regions(obstacles, corners))
+        met = shapely.intersection(path, touching_pieces(pieces, corners))
         near = shapely.distance(start, met)
         spans.append((near, near + shapely.length(met), shapely.is_empty(met)))
     (outer, _, _), (_, inner_end, missed) = spans
@@ -318,6 +321,12 @@ class _Context:
         # 2.9: characters are not units; any but the one flown to is moved aside (a friend) or
         # displaced (a lone enemy) where the unit ends, so none stops the placement.
         self.passed_over = (self.board.characters - {char_stand.unit}) | {unit.id}
+        # The centres where a stand touches the character, by stand shape, and those nearer it
+        # than a gap, by shape and gap: the search asks again for each stand placed round the
+        # first and at each spot the first is tried at.
+        self._on_character: dict[bytes, Polygon] = {}
+        self._others: dict[str, list[Model]] = {}
+        self._near_character: dict[tuple[bytes, float], Polygon] = {}
 
     def in_the_way(self, region, margin: float = 0.0) -> tuple[list[Polygon], list[Polygon]]:
         """Near `region`: what a stand of the unit may not end on (its army's other stands, the
@@ -350,27 +359,21 @@ class _Context:
         to (position along the edge, t), spans the t at which that edge has a free spot. None
         when the unit is one stand or its stands differ in shape or facing."""
         offsets = shape_offsets(first)
-        others = [m for m in self.unit.models if m.id != first.id]
+        others = [shape_offsets(m) for m in self.unit.models if m.id != first.id]
         if not others or any(
-            shape_offsets(m).shape != offsets.shape or not np.allclose(shape_offsets(m), offsets)
-            for m in others
+            other.shape != offsets.shape
+            or not np.all(np.abs(other - offsets) <= 1e-8 + 1e-5 * np.abs(offsets))  # allclose
+            for other in others
         ):
             return None
         (ring,) = touching_regions([first.footprint], offsets)
         swept = swept_hull(ring, ux * t_max, uy * t_max)
         area = swept.buffer(2 * float(np.abs(offsets).max()) + 2 * ENEMY_CLEARANCE)
         friends, enemies = self.in_the_way(area)
-        taken = shapely.union_all(
-            np.concatenate(
-                [
-                    shapely.buffer(touching_regions(friends, offsets), -TOUCH, join_style="mitre"),
-                    shapely.buffer(
-                        touching_regions(enemies, offsets),
-                        ENEMY_CLEARANCE / 2 - TOUCH,
-                        join_style="mitre",
-                    ),
-                ]
-            )
+        on, clear = convex_pieces(friends), convex_pieces(enemies)
+        grow = np.repeat([-TOUCH, ENEMY_CLEARANCE / 2 - TOUCH], [len(on), len(clear)])
+        taken = shapely.union_all(  # both kinds of region in one go, each as on its own
+            shapely.buffer(touching_pieces(on + clear, offsets), grow, join_style="mitre")
         )
         x0, y0, x1, y1 = self.board.table.bounds
         free = box(
@@ -441,30 +444,42 @@ class _Context:
             return None
         min_gap = fp.distance(self.char_fp)
         placed = {first.id: first_end}
-        others = sorted(
-            (m for m in self.unit.models if m.id != first.id),
-            key=lambda m: m.footprint.distance(first.footprint),
-        )
+        others = self.others(first)
         # Keep the formation when every stand can simply move with the first.
         kept = {m.id: m.placed(m.x + dx, m.y + dy) for m in others}
         fps = [fp]
-        if all(self._ok_in_order(kept[m.id], fps, min_gap) for m in others):
+        fits = 0  # how many of the others, in order, may end where the formation puts them
+        while fits < len(others) and self.allowed(kept[others[fits].id].footprint, fps, min_gap):
+            fps.append(kept[others[fits].id].footprint)
+            fits += 1
+        if fits == len(others):
             placed.update(kept)
             return [placed[m.id] for m in self.unit.models]
-        placed = {first.id: first_end}
-        for m in others:
+        for i, m in enumerate(others):
             ideal = kept[m.id]
             fps = [p.footprint for p in placed.values()]
             best: Model | None = ideal
-            if not self.allowed(ideal.footprint, fps, min_gap) or all(
-                ideal.footprint.distance(p) > EPSILON for p in fps
-            ):
+            # While the stands before it are where the formation put them, the check above has
+            # already answered for it: allowed before the `fits`-th stand, not at it.
+            as_kept = i <= fits and all(placed[o.id] is kept[o.id] for o in others[:i])
+            ok = i < fits if as_kept else self.allowed(ideal.footprint, fps, min_gap)
+            if not ok or all(ideal.footprint.distance(p) > EPSILON for p in fps):
                 best = self.nearest_touching(m, fps, (ideal.x, ideal.y), min_gap)
             if best is None:
                 return None
             placed[m.id] = best
         ends = [placed[m.id] for m in self.unit.models]
         return ends if stands_together(ends) else None
+
+    def others(self, first: Model) -> list[Model]:
+        """The unit's other stands, nearest the first stand (where they start) first: the order
+        they are placed in, the same at every spot the first is tried at."""
+        if first.id not in self._others:
+            self._others[first.id] = sorted(
+                (m for m in self.unit.models if m.id != first.id),
+                key=lambda m: m.footprint.distance(first.footprint),
+            )
+        return self._others[first.id]
 
     def nearest_touching(
         self, m: Model, placed: list, toward: tuple[float, float], min_gap: float
@@ -475,12 +490,11 @@ class _Context:
         ENEMY_CLEARANCE, and the character's region is grown by `min_gap` (no stand nearer the
         character than the first); the spot taken is checked once more by `allowed`."""
         offsets = shape_offsets(m)
-        x0, y0, x1, y1 = shapely.total_bounds(placed)
+        bounds = shapely.bounds(placed)  # shapely.total_bounds, without its slow NaN guard
+        (x0, y0), (x1, y1) = bounds[:, :2].min(axis=0), bounds[:, 2:].max(axis=0)
         reach = 2 * float(np.abs(offsets).max()) + 2 * ENEMY_CLEARANCE
         friends, enemies = self.in_the_way(box(x0 - reach, y0 - reach, x1 + reach, y1 + reach))
         friends = list(placed) + friends
-        near_character = min_gap - EPSILON
-        (character,) = touching_regions([self.char_fp], offsets)
         spots = free_contacts(
             m,
             placed,
@@ -489,11 +503,7 @@ class _Context:
             not_on=friends,
             clear_of=enemies,
             clearance=ENEMY_CLEARANCE / 2,
-            forbidden=[
-                character.buffer(near_character / ARC_CHORD, quad_segs=ARC_SEGMENTS)
-                if near_character > 0
-                else character.buffer(-TOUCH, join_style="mitre")
-            ],
+            forbidden=[self.near_character(offsets, min_gap)],
         )
         for x, y in spots:
             cand = m.placed(x, y)
@@ -501,11 +511,23 @@ class _Context:
                 return cand
         return None
 
-    def _ok_in_order(self, m: Model, fps: list, min_gap: float) -> bool:
-        if not self.allowed(m.footprint, fps, min_gap):
-            return False
-        fps.append(m.footprint)
-        return True
+    def near_character(self, offsets: np.ndarray, min_gap: float) -> Polygon:
+        """The centres where a stand (corners at `offsets` from its centre) would end nearer
+        the character flown to than `min_gap` (2.4: none nearer than the first stand), or on it
+        when `min_gap` is 0. Worked out once for each stand shape and gap of the search."""
+        shape = offsets.tobytes()
+        key = (shape, min_gap)
+        if key not in self._near_character:
+            near = min_gap - EPSILON
+            if shape not in self._on_character:
+                (self._on_character[shape],) = touching_regions([self.char_fp], offsets)
+            character = self._on_character[shape]
+            self._near_character[key] = (
+                character.buffer(near / ARC_CHORD, quad_segs=ARC_SEGMENTS)
+                if near > 0
+                else character.buffer(-TOUCH, join_style="mitre")
+            )
+        return self._near_character[key]
 
 
 # -- the move rule -----------------------------------------------------------------------------

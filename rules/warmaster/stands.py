@@ -19,12 +19,13 @@ import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 import shapely
 from shapely import STRtree
-from shapely.geometry import LineString, MultiPoint, Point, Polygon, box
+from shapely.geometry import LineString, Point, Polygon, box
 
 from ..geometry import EPSILON, Base
 from ..situation import Model, Situation, Unit, base_distance
@@ -230,12 +231,26 @@ def formation(stands: Sequence[Model]) -> str:
 # -- sweeping a shape along a straight line --------------------------------------------------------
 
 
-def _pieces(obstacle: Polygon) -> list[Polygon]:
-    """Convex pieces of an obstacle (a convex polygon is its own piece)."""
-    if obstacle.convex_hull.area - obstacle.area <= EPSILON:
-        return [obstacle]
-    triangles = shapely.constrained_delaunay_triangles(obstacle)
-    return [g for g in triangles.geoms if g.area > 0]
+def convex_pieces(obstacles: Iterable[Polygon]) -> list[Polygon]:
+    """Convex pieces of the obstacles, in order (a convex polygon is its own piece)."""
+    return [piece for pieces in _convex_pieces_each(obstacles) for piece in pieces]
+
+
+def _convex_pieces_each(obstacles: Iterable[Polygon]) -> list[list[Polygon]]:
+    """The convex pieces of each obstacle. Which are convex is asked of all of them at once:
+    most are."""
+    obstacles = np.asarray(list(obstacles), dtype=object)
+    if not len(obstacles):
+        return []
+    convex = shapely.area(shapely.convex_hull(obstacles)) - shapely.area(obstacles) <= EPSILON
+    out = []
+    for obstacle, whole in zip(obstacles, convex, strict=True):
+        if whole:
+            out.append([obstacle])
+        else:
+            triangles = shapely.constrained_delaunay_triangles(obstacle)
+            out.append([g for g in triangles.geoms if g.area > 0])
+    return out
 
 
 def sweep_intervals(
@@ -284,9 +299,10 @@ def interval_containing(
 
 
 def swept_hull(shape: Polygon, dx: float, dy: float) -> Polygon:
-    """The region a convex shape covers moving straight by (dx, dy)."""
-    pts = list(shape.exterior.coords) + [(x + dx, y + dy) for x, y in shape.exterior.coords]
-    return MultiPoint(pts).convex_hull
+    """The region a convex shape covers moving straight by (dx, dy): the hull of its corners at
+    both ends (read from a line through them, as in touching_regions)."""
+    corners = shapely.get_coordinates(shape.exterior)
+    return shapely.convex_hull(shapely.linestrings(np.concatenate([corners, corners + (dx, dy)])))
 
 
 # -- an index of the table, built once per situation -----------------------------------------------
@@ -303,6 +319,12 @@ class Board:
     table: Polygon
     characters: frozenset[str] = frozenset()  # ids of character units (2.9: not units)
     cache: dict = field(default_factory=dict)  # other per-situation indexes, by name
+
+    @cached_property
+    def on_table(self) -> Polygon:
+        """The table grown by EPSILON: a footprint within it is on the table (touching the edge
+        at most), asked of every spot the engine places a stand on."""
+        return self.table.buffer(EPSILON)
 
     def counts(self, stand: Model) -> bool:
         """2.9: a stand that counts as part of a unit for closest enemy, sight, touching and
@@ -363,7 +385,7 @@ def table_limit(table: Polygon, footprints: Iterable[Polygon], ux: float, uy: fl
 
 def shape_offsets(stand: Model) -> np.ndarray:
     """The corners of a stand's footprint relative to its centre (the stand keeps its facing)."""
-    return np.asarray(stand.footprint.exterior.coords[:-1]) - (stand.x, stand.y)
+    return shapely.get_coordinates(stand.footprint.exterior)[:-1] - (stand.x, stand.y)
 
 
 def touching_regions(obstacles: Iterable[Polygon], offsets: np.ndarray) -> np.ndarray:
@@ -371,15 +393,23 @@ def touching_regions(obstacles: Iterable[Polygon], offsets: np.ndarray) -> np.nd
     `offsets` from its centre) meets it: the Minkowski sum piece + (-shape), the convex hull of
     the pairwise corner differences. Exact: the stand centred inside the region overlaps the
     piece, on its boundary it touches it, outside it is clear of it."""
-    clouds = []
-    for obstacle in obstacles:
-        for piece in _pieces(obstacle):
-            corners_o = np.asarray(piece.exterior.coords[:-1])
-            clouds.append((corners_o[:, None, :] - offsets[None, :, :]).reshape(-1, 2))
-    if not clouds:
+    return touching_pieces(convex_pieces(obstacles), offsets)
+
+
+def touching_pieces(pieces: list[Polygon], offsets: np.ndarray) -> np.ndarray:
+    """touching_regions of convex pieces, one region each, in order."""
+    if not pieces:
         return np.empty(0, dtype=object)
-    index = np.repeat(np.arange(len(clouds)), [len(c) for c in clouds])
-    return shapely.convex_hull(shapely.multipoints(np.concatenate(clouds), indices=index))
+    # Every piece's corners in one array, each ring's closing corner left out.
+    corners, piece = shapely.get_coordinates(shapely.get_exterior_ring(pieces), return_index=True)
+    last = np.append(piece[1:] != piece[:-1], True)
+    corners, piece = corners[~last], piece[~last]
+    cloud = (corners[:, None, :] - offsets[None, :, :]).reshape(-1, 2)
+    index = np.repeat(piece, len(offsets))
+    # The hull of each piece's cloud of points, read from a line through them: GEOS takes the
+    # same coordinates in the same order (the same hull, bit for bit), and a line is built in
+    # one go where a multipoint is built a point object at a time.
+    return shapely.convex_hull(shapely.linestrings(cloud, indices=index))
 
 
 #: How much smaller (cm) the regions where a stand may not stand are made, so that touching their
@@ -424,22 +454,33 @@ def free_contacts(
     on which it is safe. Without it (a spot that need only be clear of the anchors), the
     polygon touches them."""
     offsets = shape_offsets(stand)
+    anchors, not_on, clear_of = list(anchors), list(not_on), list(clear_of)
+    circle = true_touch and stand.base.kind == "round"
+    if circle:
+        not_on = [p for p in not_on if not any(p is a for a in anchors)]
+    if not anchors:
+        return []
+    ringed = [] if circle else anchors  # the anchors whose rings are their regions' boundary
+    each = _convex_pieces_each(ringed + not_on + clear_of)  # which are convex, asked once
+    a, b = len(ringed), len(ringed) + len(not_on)
+    anchor_pieces, on, clear = (sum(part, []) for part in (each[:a], each[a:b], each[b:]))
+    if not circle and not anchor_pieces:
+        return []
+    # The regions of all three in one go (each region is the same as on its own).
+    regions = touching_pieces(anchor_pieces + on + clear, offsets)
     own: list[np.ndarray] = []
-    if true_touch and stand.base.kind == "round":
+    if circle:
         rings = shapely.buffer(
-            np.asarray(list(anchors), dtype=object), stand.base.radius, quad_segs=RING_QUAD_SEGS
+            np.asarray(anchors, dtype=object), stand.base.radius, quad_segs=RING_QUAD_SEGS
         )
         if len(rings) > 1:  # never on another anchor (a ring never enters its own)
             own = [shapely.buffer(rings, -TOUCH, join_style="mitre")]
-        not_on = [p for p in not_on if not any(p is a for a in anchors)]
     else:
-        rings = touching_regions(anchors, offsets)
-    if not len(rings):
-        return []
+        rings = regions[: len(anchor_pieces)]
+    grow = np.repeat([-TOUCH, clearance + TOUCH], [len(on), len(clear)])
     blocked = [
         *own,
-        shapely.buffer(touching_regions(not_on, offsets), -TOUCH, join_style="mitre"),
-        shapely.buffer(touching_regions(clear_of, offsets), clearance + TOUCH, join_style="mitre"),
+        shapely.buffer(regions[len(anchor_pieces) :], grow, join_style="mitre"),
         np.asarray(list(forbidden), dtype=object),
     ]
     x0, y0, x1, y1 = table.bounds
@@ -455,14 +496,14 @@ def free_contacts(
         ),
         on_table,
     )
-    target = Point(toward)
-    points = []
-    for piece in shapely.get_parts(free):
-        if piece.is_empty:
-            continue
-        if piece.geom_type == "LineString":
-            piece = piece.interpolate(piece.project(target))
-        points.append((piece.x, piece.y))
+    pieces = shapely.get_parts(free)
+    pieces = pieces[~shapely.is_empty(pieces)]
+    # Of a free stretch, its point nearest `toward`; a free point (a stretch of none), itself.
+    stretches = shapely.get_type_id(pieces) == shapely.GeometryType.LINESTRING
+    pieces[stretches] = shapely.line_interpolate_point(
+        pieces[stretches], shapely.line_locate_point(pieces[stretches], Point(toward))
+    )
+    points = [(x, y) for x, y in shapely.get_coordinates(pieces).tolist()]
     return sorted(points, key=lambda c: math.hypot(c[0] - toward[0], c[1] - toward[1]))
 
 
