@@ -733,8 +733,9 @@ def _after(verdict: Verdict, situation: Situation, unit: Unit, ends: list[Model]
                 f"{named(unit)} ends {fmt(near)} cm from its nearest character, beyond "
                 f"{fmt(COMMAND_RANGE)} cm, so it cannot be given orders this phase."
             ),
+            # no limit: the move is legal (passed) and the gap only out of command range, which
+            # a limit it breaks on a passed finding would misread
             measured=near,
-            limit=COMMAND_RANGE,
         )
 
 
