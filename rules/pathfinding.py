@@ -1154,9 +1154,18 @@ class Navigator:
             centres.setdefault(component, []).extend(mine)
             owners.setdefault(component, []).append((i, len(mine)))
         for component, every in centres.items():
-            pieces = self._visible_pieces(every, self._blocking_segments(component))
+            segs = self._blocking_segments(component)
+            # in blocks of centres (each centre's pieces are its own, the same either way): the
+            # centre-by-segment arrays stay within GRAPH_BLOCK_CELLS, whatever a unit reaches
+            block = max(1, GRAPH_BLOCK_CELLS // max(1, len(segs)))
+            pieces = [
+                piece
+                for first in range(0, len(every), block)
+                for piece in self._visible_pieces(every[first : first + block], segs)
+            ]
             at = 0
             for i, count in owners[component]:
+                budget.check_now("drawing where models can reach")
                 mine = pieces[at : at + count]
                 at += count
                 region = shapely.union_all(mine) if mine else Polygon()

@@ -154,6 +154,68 @@ def test_a_reach_within_its_estimate_is_drawn_under_the_deadline(monkeypatch):
     assert len(drawn) == 10
 
 
+def _unit_reach_inputs():
+    """A navigator and three of its unit's starts (Move 20 round a wall, 10 pieces)."""
+    from rules.wh40k.moving import mode_for, navigator_for
+
+    doc = worst_document(models=10, hull_vertices=0, terrain=10, terrain_vertices=8)
+    situation = validate_scenario(doc)
+    unit = situation.unit("u0")
+    first = unit.models[0]
+    nav = navigator_for(situation, unit, first.base, mode_for(unit, "normal", model=first))
+    return nav, [(m.x, m.y) for m in unit.models[:3]], [20.0] * 3
+
+
+def test_a_units_regions_stop_at_the_deadline_between_one_region_and_the_next(monkeypatch):
+    # Navigator.reachable_regions joins each start's pieces into its region after drawing the
+    # pieces of all of them: unchecked, that tail ran on past the deadline (a second or more for
+    # 60 models). Here the deadline runs out as the pieces are done: no region is joined.
+    nav, starts, distances = _unit_reach_inputs()
+    real = pathfinding.Navigator._visible_pieces
+    drawn = []  # the pieces, drawn once without a deadline and handed back below
+
+    def recorded(self, centres, segs):
+        drawn.append(real(self, centres, segs))
+        return drawn[-1]
+
+    monkeypatch.setattr(pathfinding.Navigator, "_visible_pieces", recorded)
+    nav.reachable_regions(starts, distances)
+    handed = iter(drawn)
+    started = time.thread_time()
+
+    def out_of_time_after(self, centres, segs):
+        while time.thread_time() - started < 0.6:  # the deadline passes here, unchecked
+            pass
+        return next(handed)
+
+    monkeypatch.setattr(pathfinding.Navigator, "_visible_pieces", out_of_time_after)
+    with deadline(0.5), pytest.raises(OutOfTime) as out:
+        nav.reachable_regions(starts, distances)
+    assert out.value.where == "drawing where models can reach"
+
+
+def test_a_units_regions_are_drawn_in_blocks_of_bounded_size(monkeypatch):
+    # All the starts' centres against all the blocking segments, as one set of arrays, took
+    # gigabytes for the worst unit (60 x 1,000 centres x 3,900 segments); in blocks of
+    # GRAPH_BLOCK_CELLS pairs the memory is bounded and the regions are the same.
+    nav, starts, distances = _unit_reach_inputs()
+    monkeypatch.setattr(pathfinding, "GRAPH_BLOCK_CELLS", 10**12)
+    whole = nav.reachable_regions(starts, distances)  # one block
+    sizes = []
+    real = pathfinding.Navigator._visible_pieces
+
+    def recorded(self, centres, segs):
+        sizes.append((len(centres), len(segs)))
+        return real(self, centres, segs)
+
+    monkeypatch.setattr(pathfinding.Navigator, "_visible_pieces", recorded)
+    monkeypatch.setattr(pathfinding, "GRAPH_BLOCK_CELLS", 20_000)
+    blocks = nav.reachable_regions(starts, distances)
+    assert len(sizes) > 1
+    assert all(n * s <= 20_000 for n, s in sizes)
+    assert [g.wkb for g in blocks] == [g.wkb for g in whole]
+
+
 def test_a_surge_suggestion_that_runs_out_is_a_clear_refusal():
     # a surge toward the nearest enemy unit (the second lane) of 6": the solver's search
     doc, _ = within_limits()
