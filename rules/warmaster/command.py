@@ -406,6 +406,9 @@ def check_order(verdict: Verdict, situation: Situation, unit: Unit, move: Move, 
     total = sum(rolled)
     why = ", ".join(f"{v} for {r}" for r, v in penalties) or "no modifiers"
     passed = total <= needed and total != 12
+    # 2.9: a failed order does not refuse the move (a first one still allows half pace): this
+    # finding records the roll, and failed_order's findings and event report the failure. So a
+    # failed roll carries no limit, which its measure would exceed under a passed finding.
     verdict.check(
         rule=RULE_COMMAND,
         stage="before-moving",
@@ -417,7 +420,7 @@ def check_order(verdict: Verdict, situation: Situation, unit: Unit, move: Move, 
             + ("The order is passed." if passed else "The order fails.")
         ),
         measured=total,
-        limit=needed,
+        limit=needed if passed else None,
     )
     return passed
 
