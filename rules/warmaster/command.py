@@ -247,7 +247,7 @@ def order_offer(situation: Situation, unit_id: str, dice: Dice, declarations) ->
 
 def enemy_unit_offer(verb: str):
     """2.9, for the stepper before the roll: the offer of the enemy units a flyer may `verb`
-    ("charge", "pursue"). A character, alone or joined, is not a unit and a unit never targets
+    (charge or pursue). A character, alone or joined, is not a unit and a unit never targets
     one (refuse_character_target; a lone one the flyers touch is displaced instead), so none is
     offered."""
 
