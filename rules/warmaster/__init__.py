@@ -159,7 +159,7 @@ def _in_phase(phase: str, rule: str):
 
 #: 2.9: only enemy units are offered, never a character (a unit can never charge one).
 CHARGE_TARGETS = Declaration(
-    "charge_targets", "enemy-units", "Charge targets", offer=command.charge_target_offer
+    "charge_targets", "enemy-units", "Charge targets", offer=command.enemy_unit_offer("charge")
 )
 #: 2.7: flyers may attack a fortified unit, which still counts as fortified against them.
 CHARGES_FORTIFIED = Declaration("fortified", "flag", "The unit charged is fortified")
@@ -192,7 +192,14 @@ RETREAT_FROM = Declaration(
     "Retreat away from (on a tie)",
     choices=(("front", "Front"), ("rear", "Rear"), ("left", "Left"), ("right", "Right")),
 )
-PURSUED = Declaration("charge_targets", "enemy-units", "Pursued unit", required=True)
+#: 2.9: only enemy units are offered, never a character (a unit never targets one).
+PURSUED = Declaration(
+    "charge_targets",
+    "enemy-units",
+    "Pursued unit",
+    required=True,
+    offer=command.enemy_unit_offer("pursue"),
+)
 
 SYSTEM.add(
     MoveType(

@@ -61,7 +61,7 @@ from .bystanders import (
     die_with,
     finish_past_characters,
 )
-from .command import closest_visible_enemies
+from .command import closest_visible_enemies, refuse_character_target
 from .drive_back import made_way_rolls
 from .flying import (
     FLYER_PACE,
@@ -303,7 +303,9 @@ def plan_retreat(situation: Situation, unit: Unit, move: Move) -> dict:
     return plan
 
 
-def plan_pursuit(situation: Situation, unit: Unit, move: Move) -> dict:
+def pursued(situation: Situation, unit: Unit, move: Move) -> Unit:
+    """The one enemy named in `charge_targets` as the pursued (a character among them: the
+    judge refuses it, refuse_character_target)."""
     targets = list(move.declared("charge_targets") or [])
     if len(targets) != 1 or not situation.has_unit(targets[0]):
         raise InvalidInput("declarations.charge_targets", "name the one enemy unit being pursued")
@@ -312,6 +314,11 @@ def plan_pursuit(situation: Situation, unit: Unit, move: Move) -> dict:
         raise InvalidInput(
             "declarations.charge_targets", f"{named(target)} is not an enemy of {named(unit)}"
         )
+    return target
+
+
+def plan_pursuit(situation: Situation, unit: Unit, move: Move) -> dict:
+    target = pursued(situation, unit, move)
     pairs = [(m, o) for m in unit.models for o in target.models]
     m, o = min(pairs, key=lambda p: p[0].footprint.distance(p[1].footprint))
     p, q = nearest_points(m.footprint, o.footprint)
@@ -516,6 +523,20 @@ def adjudicate_pursuit(situation: Situation, move: Move) -> Verdict:
     phase_check(verdict, situation, unit, "combat", RULE)
     check_may_still_move(verdict, unit)
     check_fought(verdict, situation, unit, "won it", "pursues")
+    # 2.9: a unit never targets a character; refused, the pursuit moves nothing (no character
+    # displaced or slain on the way)
+    if refuse_character_target(
+        verdict,
+        situation,
+        unit,
+        pursued(situation, unit, move).id,
+        RULE,
+        verb="pursue",
+        instead=f"a pursuit goes after a retreating enemy unit, so {named(unit)} stands or falls "
+        "back instead",
+        stage="eligible-if",
+    ):
+        return verdict
     plan = plan_pursuit(situation, unit, move)
     verdict.move.update(max_distance=plan["distance"], target=plan["target"])
     target = situation.unit(plan["target"])

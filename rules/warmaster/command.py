@@ -245,19 +245,24 @@ def order_offer(situation: Situation, unit_id: str, dice: Dice, declarations) ->
     )
 
 
-def charge_target_offer(situation: Situation, unit_id: str, dice: Dice, declarations) -> Offer:
-    """2.9, for the stepper before the roll: the enemy units a flyer may charge. A character,
-    alone or joined, is not a unit and a unit never charges one (refuse_character_target; a
-    lone one the flyers end touching is displaced instead), so none is offered."""
-    unit = situation.unit(unit_id)
-    choices = tuple(
-        (e.id, f"{e.name} ({e.id})") for e in situation.enemies_of(unit) if not is_character(e)
-    )
-    return Offer(
-        choices,
-        empty=f"{named(unit)} has no enemy unit to charge: characters are not units and are "
-        "never charged (2.9).",
-    )
+def enemy_unit_offer(verb: str):
+    """2.9, for the stepper before the roll: the offer of the enemy units a flyer may `verb`
+    (charge or pursue). A character, alone or joined, is not a unit and a unit never targets
+    one (refuse_character_target; a lone one the flyers touch is displaced instead), so none is
+    offered."""
+
+    def offer(situation: Situation, unit_id: str, dice: Dice, declarations) -> Offer:
+        unit = situation.unit(unit_id)
+        choices = tuple(
+            (e.id, f"{e.name} ({e.id})") for e in situation.enemies_of(unit) if not is_character(e)
+        )
+        return Offer(
+            choices,
+            empty=f"{named(unit)} has no enemy unit to {verb}: characters are not units and a "
+            f"unit never {verb}s one (2.9).",
+        )
+
+    return offer
 
 
 def check_before_orders(verdict: Verdict, situation: Situation, unit: Unit, rule: str) -> None:
@@ -401,6 +406,9 @@ def check_order(verdict: Verdict, situation: Situation, unit: Unit, move: Move, 
     total = sum(rolled)
     why = ", ".join(f"{v} for {r}" for r, v in penalties) or "no modifiers"
     passed = total <= needed and total != 12
+    # 2.9: a failed order does not refuse the move (a first one still allows half pace): this
+    # finding records the roll, and failed_order's findings and event report the failure. So a
+    # failed roll carries no limit, which its measure would exceed under a passed finding.
     verdict.check(
         rule=RULE_COMMAND,
         stage="before-moving",
@@ -412,7 +420,7 @@ def check_order(verdict: Verdict, situation: Situation, unit: Unit, move: Move, 
             + ("The order is passed." if passed else "The order fails.")
         ),
         measured=total,
-        limit=needed,
+        limit=needed if passed else None,
     )
     return passed
 
@@ -555,19 +563,28 @@ def check_charge_contact(
 
 
 def refuse_character_target(
-    verdict: Verdict, situation: Situation, unit: Unit, target: str, rule: str
+    verdict: Verdict,
+    situation: Situation,
+    unit: Unit,
+    target: str,
+    rule: str,
+    verb: str = "charge",
+    instead: str = "a lone enemy character the flyers end touching is displaced instead",
+    stage: str = "before-moving",
 ) -> bool:
-    """2.9: a unit never charges a character (one it flies into touch with is displaced, or
-    slain, instead). True, with the failed finding, when `target` is one."""
+    """2.9: a unit never targets a character: it never charges one (one it flies into touch
+    with is displaced, or slain, instead) nor pursues one. True, with the failed finding, when
+    `target` is one; `verb` names the move ("charge", "pursue"), `instead` what happens
+    instead, `stage` the finding's stage."""
     if not situation.has_unit(target) or not is_character(situation.unit(target)):
         return False
     verdict.check(
         rule=rule,
-        stage="before-moving",
+        stage=stage,
         passed=False,
         subject=unit.id,
-        text=f"{named(target)} is a character: a unit can never charge a character (2.9); a "
-        "lone enemy character the flyers end touching is displaced instead.",
+        text=f"{named(target)} is a character: a unit can never {verb} a character (2.9); "
+        f"{instead}.",
     )
     return True
 

@@ -776,6 +776,32 @@ def test_a_warmaster_charge_offers_enemy_units_but_never_an_enemy_character(
     assert refused.status_code == 422 and "W is not on offer" in refused.content.decode()
 
 
+def test_a_warmaster_pursuit_offers_enemy_units_but_never_an_enemy_character(
+    client, django_user_model
+):
+    """RULES.md 2.9: characters are not units, and a unit never targets one; a pursuit goes
+    after a retreating enemy unit (the judge refuses one at a character). So the pursuit step
+    offers the Orc Boyz, and not the Orc Warboss, a lone enemy character, nor the enemy
+    General who has joined the Boyz (as the charge step does)."""
+    owner = django_user_model.objects.create_user("pursuing-flyers")
+    client.force_login(owner)
+    doc = order_table()
+    doc["turn"]["phase"] = "combat"
+    doc["units"][0]["state"] = {"in_combat": True}
+    boss = {**character("W", "Orc Warboss", 120.0), "army": "blue"}
+    joined = {**character("J", "Orc General", 148.0), "army": "blue", "state": {"joined": "E"}}
+    joined["models"] = [{**joined["models"][0], "x": 148.0, "y": 54.0}]
+    doc["units"] += [boss, joined]
+    scenario_ = Scenario.objects.create(document=doc, owner=owner)
+    html = client.get(url(scenario_), {"unit": "F", "type": "pursuit"}).content.decode()
+    assert 'data-step="declare"' in html
+    assert 'name="charge_targets" value="E"' in html
+    assert 'value="W"' not in html and 'value="J"' not in html
+    named = {"unit": "F", "type": "pursuit", "charge_targets": "W", "roll": "server"}
+    refused = client.get(url(scenario_), named, follow=True)  # to the step's own seed
+    assert refused.status_code == 422 and "W is not on offer" in refused.content.decode()
+
+
 # -- turn and phase as a referee keeps them (issue 13 item 15) ---------------------------------
 
 

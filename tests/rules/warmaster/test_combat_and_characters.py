@@ -176,6 +176,27 @@ def test_a_pursuit_needs_1_cm_of_the_enemys_edge_outside_woods(a, legal):
     assert edge.measured == pytest.approx(2 * a)
 
 
+@pytest.mark.parametrize("joined", [False, True])
+def test_a_pursuit_of_an_enemy_character_is_refused(joined):
+    """RULES.md 2.9: characters are not units, and a unit never targets one; a pursuit goes
+    straight at a retreating enemy unit. Named as the pursued, the lone enemy General G (or
+    the General joined to E) is refused for that reason: F does not move, so it neither
+    displaces nor slays G (battle over)."""
+    # lone: G at x 59..61, E far off; joined: G touches E's stand (x 61..63) from the left
+    general = character("G", 60, 54, army="blue", state={"joined": "E"} if joined else None)
+    doc = scenario([won(), general, enemy("E", 62 if joined else 90, 54)], phase="combat")
+    verdict = judge(
+        doc, {"unit": "F", "type": "pursuit", "declarations": {"charge_targets": ["G"]}}
+    )
+    assert not verdict.legal
+    refused = list(verdict.failures)
+    assert [(f.rule, f.stage, f.subject) for f in refused] == [
+        ("flying-units/combat", "eligible-if", "F")
+    ], failed_rules(verdict)
+    assert "never pursue a character (2.9)" in refused[0].text
+    assert not [e for e in verdict.events if e["event"] in ("slain", "character-displaced")]
+
+
 def _line(x):
     return {"F1": {"x": x, "y": 50}, "F2": {"x": x, "y": 54}, "F3": {"x": x, "y": 58}}
 

@@ -72,8 +72,45 @@ def test_the_order_roll_must_not_exceed_command_with_its_penalties():
     roll = next(
         f for f in failed.findings if f.rule == "command/orders" and f.stage == "before-moving"
     )
-    assert not failed.legal and (roll.measured, roll.limit) == (6, 5)
+    # a failed roll's finding is a passed record with no limit (2.9: the failure is reported
+    # by the findings that follow); the 5 needed is in its text
+    assert not failed.legal and (roll.measured, roll.limit) == (6, None)
+    assert roll.text.endswith(": 5. The order fails.")
     assert passed.after.unit("F").state["orders_this_phase"] == 2
+
+
+def test_a_failed_order_roll_is_recorded_without_a_limit_it_exceeds():
+    """RULES.md 2.9: a failed first order still lets the unit move half pace (10 cm for flyers),
+    so a failed roll does not refuse the move: the finding after the roll says what the unit may
+    still do, and the event `order-failed` reports the failure. The roll's own finding records
+    the roll, passed: so it must not carry a limit its measure exceeds. Passed, it gives the 2D6
+    against Command after penalties; failed, the 2D6 only (the number needed is in its text)."""
+    # Command 8, an enemy within 20 cm (-1): 7 or less passes
+    doc = scenario(
+        [line_of_flyers("F", 10, 54), character("C", 20, 70, command=8, rect=True)]
+        + [enemy("E", 10, 75)]
+    )
+
+    def roll_of(verdict):
+        return next(
+            f
+            for f in verdict.findings
+            if f.rule == "command/orders" and f.measured is not None and f.stage == "before-moving"
+        )
+
+    failed = judge(doc, order(16, dice=(4, 4)))  # 6 cm: within a failed first order's 10 cm
+    assert failed.legal, failed_rules(failed)
+    roll = roll_of(failed)
+    assert (roll.passed, roll.measured, roll.limit) == (True, 8, None)
+    assert roll.text.endswith(": 7. The order fails.")
+    assert {"event": "order-failed", "unit": "F", "roll": 8, "by": "C"} in failed.events
+    half = [f for f in failed.findings if f.text.startswith("A failed first order")]
+    assert [(f.passed, f.limit) for f in half] == [(True, 10)]
+    passed = judge(doc, order(16, dice=(3, 4)))
+    assert passed.legal, failed_rules(passed)
+    roll = roll_of(passed)
+    assert (roll.passed, roll.measured, roll.limit) == (True, 7, 7)
+    assert roll.text.endswith(": 7. The order is passed.")
 
 
 def test_a_confused_flyer_cannot_be_ordered_and_no_dice_are_used():
