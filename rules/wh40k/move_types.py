@@ -55,9 +55,9 @@ from .moving import (
     may_stand,
     mode_for,
     model_has,
-    overlay_regions,
     plan_path,
     reachable_region,
+    reachable_regions,
     situation_cache,
     terrain_bounds,
 )
@@ -1456,11 +1456,12 @@ def reach(situation: Situation, move: Move) -> list[tuple[Any, str]]:
     max_distance = _max_distance(situation, unit, move, Verdict(move={}), Dice(move.dice))
     mode = mode_for(unit, move.type, move.declarations)
     # each model by its own keywords too (a MONSTER of an INFANTRY unit crosses infantry)
-    regions = overlay_regions(
+    regions = reachable_regions(
         situation,
-        unit,
+        unit.models,
         max_distance,
         [mode_for(unit, move.type, move.declarations, m) for m in unit.models],
+        estimate_first=True,
     )
     ground = [(shapely.union_all(regions), "skies" if mode.skies else "ground")]
     return ground if mode.skies else ground + floor_reach(situation, unit, max_distance)

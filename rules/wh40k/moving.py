@@ -439,15 +439,30 @@ def reachable_region(
     return reachable_regions(situation, [situation.model(model_id)], max_distance, [mode])[0]
 
 
+#: CPU seconds a reachable region costs per corner of its path graph within the model's reach
+#: (`reachable_regions`' estimate): 0.19 to 0.5 ms measured on the development machine (the
+#: worst documents' Move 20 units, bench/cost_model.py sizes), taken at about half the cheapest,
+#: so that an overlay the time left could draw is not refused for its estimate.
+REGION_CORNER_SECONDS = 1e-4
+
+
 def reachable_regions(
     situation: Situation,
     models: Sequence[Model],
     max_distance: float,
     modes: Sequence[Mode | str],
+    estimate_first: bool = False,
 ) -> list[Any]:
     """`reachable_region` for each model in its mode: the models that share a navigator (a
     unit's, on the ground) worked out together (`Navigator.reachable_regions`), the same regions
-    for less."""
+    for less.
+
+    `estimate_first` (a unit's overlay): refused at once (`OutOfTime`, rules/budget.py) when the
+    estimate, `REGION_CORNER_SECONDS` per corner of the path graph within `max_distance` of each
+    model on the ground, exceeds the time left: each region is drawn from every corner a path
+    reaches, so a fast unit on a crowded table (60 models with a thousand corners each within
+    20") costs half a minute, and drawn until it ran out it would take the request's whole
+    budget with it."""
     out: list[Any] = [None] * len(models)
     waiting: dict[int, tuple[pathfinding.Navigator, list[int]]] = {}
     for i, (model, mode) in enumerate(zip(models, modes, strict=True)):
@@ -461,6 +476,17 @@ def reachable_regions(
             continue
         nav = navigator_for(situation, unit, model.base, mode, model=model)
         waiting.setdefault(id(nav), (nav, []))[1].append(i)
+    if estimate_first:
+        corners = 0
+        for nav, indices in waiting.values():
+            for i in indices:
+                gap = np.hypot(*(nav.nodes - (models[i].x, models[i].y)).T)
+                corners += int(np.count_nonzero(gap < max_distance))
+        afford(
+            REGION_CORNER_SECONDS * corners,
+            f"drawing where {len(models)} models can reach "
+            f'({corners:,} corners within {fmt(max_distance)}")',
+        )
     for nav, indices in waiting.values():
         regions = nav.reachable_regions(
             [(models[i].x, models[i].y) for i in indices], [max_distance] * len(indices)
@@ -468,37 +494,6 @@ def reachable_regions(
         for i, region in zip(indices, regions, strict=True):
             out[i] = region
     return out
-
-
-#: CPU seconds a reachable region costs per corner of its path graph within the model's reach
-#: (`overlay_regions`' estimate): 0.19 to 0.5 ms measured on the development machine (the worst
-#: documents' Move 20 units, bench/cost_model.py sizes), taken at about half the cheapest, so
-#: that an overlay the time left could draw is not refused for its estimate.
-REGION_CORNER_SECONDS = 1e-4
-
-
-def overlay_regions(
-    situation: Situation, unit: Unit, max_distance: float, modes: Sequence[Mode]
-) -> list[Any]:
-    """`reachable_regions` of each of `unit`'s models (`modes`: one per model), for the overlay.
-
-    Refused at once (`OutOfTime`, rules/budget.py) when the estimate, `REGION_CORNER_SECONDS`
-    per corner of the path graph within `max_distance` of each model on the ground, exceeds the
-    time left: each region is drawn from every corner a path reaches, so a fast unit on a crowded
-    table (60 models with a thousand corners each within 20") costs half a minute, and drawn model
-    by model it would only run out at the deadline, with the request's whole budget spent."""
-    models = list(zip(unit.models, modes, strict=True))
-    corners = 0
-    for m, mode in models:
-        if not mode.skies:
-            nodes = navigator_for(situation, unit, m.base, mode, model=m).nodes
-            corners += int(np.count_nonzero(np.hypot(*(nodes - (m.x, m.y)).T) < max_distance))
-    afford(
-        REGION_CORNER_SECONDS * corners,
-        f"drawing where {len(models)} models can reach "
-        f'({corners:,} corners within {fmt(max_distance)}")',
-    )
-    return reachable_regions(situation, unit.models, max_distance, modes)
 
 
 #: `climbing_reach` searches the ground past each climbable section in reach on its own up to

@@ -52,7 +52,7 @@ from .moving import (
     end_placement,
     judge_move,
     level_text,
-    overlay_regions,
+    reachable_regions,
 )
 from .surge_solver import SURGE_MODE, SurgeSpace, suggest_placement
 
@@ -873,5 +873,7 @@ def reach(situation: Situation, move: Move) -> list[tuple[Any, str]]:
     if ability.dice and move.dice is None:
         raise InvalidInput("dice", "the surge roll sets how far the unit can go")
     max_distance = ability.max_distance(Dice(move.dice, move.seed).roll(ability.dice))
-    regions = overlay_regions(situation, unit, max_distance, [SURGE_MODE] * len(unit.models))
+    regions = reachable_regions(
+        situation, unit.models, max_distance, [SURGE_MODE] * len(unit.models), estimate_first=True
+    )
     return [(shapely.union_all(regions), "ground")]
