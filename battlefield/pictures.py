@@ -157,8 +157,7 @@ def forget_svg_pieces() -> None:
 
 def kept_svg_pieces() -> tuple[int, int]:
     """(how many rendered pieces are kept, their approximate bytes)."""
-    with _PIECES.lock:
-        return len(_PIECES.entries), _PIECES.bytes
+    return _PIECES.usage()
 
 
 def svg_of(drawing: Scene, *, dom_id: str = "table", interactive: bool = False) -> SafeString:

@@ -35,8 +35,6 @@ Styling:
 from __future__ import annotations
 
 import math
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -48,7 +46,7 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from rules.geometry import Base
-from rules.memory import approximate_bytes
+from rules.memory import Kept, approximate_bytes
 from rules.situation import Model, Situation, TerrainFeature, Unit
 from rules.systems import SYSTEMS
 
@@ -712,45 +710,26 @@ KEPT_LOOKS_BYTES = 32 * 2**20
 MODEL_MARK_BYTES = 7000
 
 
-class KeptLooks:
+class KeptLooks(Kept):
     """Values derived from objects that a Situation shares with its copies: a scenario's
     Situation is kept per version (battlefield/pagecache.py) and the stepper's pictures are
     copies with one unit moved (stepper.placed), which share its table, terrain, armies and
     the units that did not move. Kept by the objects' identity, with the objects themselves
     held (so an id is never reused while its entry lives) and by every other value the looks
-    depend on; least recently used first out, within `limit` bytes (an entry over a quarter of
-    it is not kept). Thread-safe (a lock): the values kept are plain immutable values, and the
-    objects (which may carry GEOS geometry) are only held, never used from here."""
+    depend on, in a `rules.memory.Kept` store (least recently used first out, within its bytes).
+    The objects (which may carry GEOS geometry) are only held, never used from here."""
 
-    def __init__(self, limit: int):
-        self.limit = limit
-        self.entries: OrderedDict[tuple, tuple[tuple, Any, int]] = OrderedDict()
-        self.bytes = 0
-        self.lock = threading.Lock()
-
-    def get(self, objects: tuple, values: tuple, build, size=None):
+    def get(self, objects: tuple, values: tuple, build, size=None):  # type: ignore[override]
         """The value kept for `objects` (by identity) and `values` (by equality), else
         `build()` kept, at `size(value)` bytes (rules.memory's measure of it without `size`)."""
         key = (tuple(map(id, objects)), values)
-        with self.lock:
-            kept = self.entries.get(key)
-            if kept is not None and all(a is b for a, b in zip(kept[0], objects, strict=True)):
-                self.entries.move_to_end(key)
-                return kept[1]
+        kept = self.look_up(key)
+        if kept is not None and all(a is b for a, b in zip(kept[0][0], objects, strict=True)):
+            return kept[0][1]
         value = build()
         cost = size(value) if size is not None else approximate_bytes(value)
-        with self.lock:
-            if key not in self.entries and cost <= self.limit // 4:
-                self.entries[key] = (objects, value, cost)
-                self.bytes += cost
-            while self.bytes > self.limit:
-                self.bytes -= self.entries.popitem(last=False)[1][2]
+        self.keep(key, (objects, value), cost)
         return value
-
-    def clear(self) -> None:
-        with self.lock:
-            self.entries.clear()
-            self.bytes = 0
 
 
 _KEPT = KeptLooks(KEPT_LOOKS_BYTES)
@@ -763,8 +742,7 @@ def forget_looks() -> None:
 
 def kept_looks() -> tuple[int, int]:
     """(how many looks are kept, their approximate bytes)."""
-    with _KEPT.lock:
-        return len(_KEPT.entries), _KEPT.bytes
+    return _KEPT.usage()
 
 
 def _overlay_shapes(overlay, index: int, px: float, label_size: float) -> tuple:

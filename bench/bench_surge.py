@@ -172,10 +172,12 @@ def _forget_surge_caches() -> None:
     """Empty the surge solver's own caches (not the navigator's): each sample is a new surge."""
     from rules.wh40k import surge_solver
 
-    for name in ("_circle", "_union_of_circles"):
+    for name in ("_circle", "_union_of_circles", "_UNIONS"):
         cached = getattr(surge_solver, name, None)  # absent in the baseline
-        if cached is not None:
-            cached.cache_clear()
+        # functools caches (both in the baseline) and a rules.memory.Kept store
+        forget = getattr(cached, "cache_clear", None) or getattr(cached, "clear", None)
+        if forget is not None:
+            forget()
 
 
 def suggest_curve(sizes: list[int]) -> dict[str, float]:

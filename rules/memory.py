@@ -7,7 +7,11 @@ see them)."""
 from __future__ import annotations
 
 import sys
+import threading
 import types
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any
 
 import numpy as np
 import shapely
@@ -80,4 +84,65 @@ def approximate_bytes(root: object) -> int:
     return total
 
 
-__all__ = ["approximate_bytes"]
+def geometry_bytes(geometry: BaseGeometry) -> int:
+    """`approximate_bytes` of one shapely geometry, unprepared: its structure and coordinates."""
+    return GEOS_GEOMETRY_BYTES + int(shapely.get_num_coordinates(geometry)) * GEOS_COORDINATE_BYTES
+
+
+class Kept:
+    """Values kept by key, least recently used first out, within `limit` bytes (as the caller
+    measures each value) and at most `most` entries; a value over a quarter of `limit` is not
+    kept (one value must not empty the store). Thread-safe: a lock guards the store, and the
+    values kept are immutable (shapely geometries, tuples, strings), so sharing them is safe.
+    The one byte-bounded store of the engine's and the pages' caches (issue 16)."""
+
+    def __init__(self, limit: int, most: int | None = None):
+        self.limit, self.most = limit, most
+        self.entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self.bytes = 0
+        self.lock = threading.Lock()
+
+    def get(self, key: Hashable, build: Callable[[], Any], size: Callable[[Any], int]) -> Any:
+        """The value kept for `key`, else `build()` kept at `size(value)` bytes. (`build` runs
+        outside the lock: two threads may both build a missing value; the first one is kept.)"""
+        with self.lock:
+            kept = self.entries.get(key)
+            if kept is not None:
+                self.entries.move_to_end(key)
+                return kept[0]
+        value = build()
+        self.keep(key, value, size(value))
+        return value
+
+    def look_up(self, key: Hashable) -> tuple[Any, int] | None:
+        """(value, bytes) kept for `key`, now the most recently used, or None."""
+        with self.lock:
+            kept = self.entries.get(key)
+            if kept is not None:
+                self.entries.move_to_end(key)
+            return kept
+
+    def keep(self, key: Hashable, value: Any, cost: int) -> None:
+        """Keep `value` for `key` at `cost` bytes (unless one is kept already, or it is over a
+        quarter of the limit), then drop the least recently used while over either bound."""
+        with self.lock:
+            if key not in self.entries and cost <= self.limit // 4:
+                self.entries[key] = (value, cost)
+                self.bytes += cost
+            while self.bytes > self.limit or (
+                self.most is not None and len(self.entries) > self.most
+            ):
+                self.bytes -= self.entries.popitem(last=False)[1][1]
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+            self.bytes = 0
+
+    def usage(self) -> tuple[int, int]:
+        """(entries, bytes) kept now."""
+        with self.lock:
+            return len(self.entries), self.bytes
+
+
+__all__ = ["Kept", "approximate_bytes", "geometry_bytes"]

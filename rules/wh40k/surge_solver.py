@@ -71,6 +71,7 @@ from shapely.ops import nearest_points, unary_union
 
 from ..budget import check_now
 from ..geometry import EPSILON
+from ..memory import Kept, geometry_bytes
 from ..pathfinding import Navigator
 from ..situation import Model, Situation, Unit, overlap
 from .measuring import (
@@ -151,17 +152,29 @@ def _circle(x: float, y: float, radius: float, quad_segs: int):
     """A disc as GEOS's buffer of a point makes it (the same vertices to within an ulp), shared:
     a surge search asks for the same discs about the same models hundreds of times (mates stay
     put while one model is tried). Built from the unit ring in half the time of the buffer.
-    Geometries are immutable, so sharing them is safe across threads; about 2 KB each, so the
-    cache holds under 10 MB."""
+    Geometries are immutable, so sharing them is safe across threads. Every entry is one disc
+    of at most 4 x CIRCLE_QUAD_SEGS + 1 vertices (~3.3 KB, `rules.memory.geometry_bytes`), so
+    the count bounds the bytes too: under 14 MB (a C-level cache: this is the solver's most
+    frequent call)."""
     if radius <= 0:
         return shapely.Polygon()
     return shapely.polygons(_unit_circle(quad_segs) * radius + (x, y))
 
 
-@lru_cache(maxsize=1024)
+#: Unions of discs kept between surges (`_union_of_circles`): their size grows with the number
+#: of discs (a 60-model unit's union is ~10 000 vertices, ~250 KB), so they are bounded in bytes
+#: (issue 16), not only in count.
+UNIONS_KEPT_BYTES = 16 * 2**20
+_UNIONS = Kept(UNIONS_KEPT_BYTES, most=1024)
+
+
 def _union_of_circles(circles: tuple[tuple[float, float, float], ...], quad_segs: int):
     """The union of discs (x, y, radius), in the order given (the same result as before)."""
-    return shapely.union_all([_circle(x, y, r, quad_segs) for x, y, r in circles])
+    return _UNIONS.get(
+        (circles, quad_segs),
+        lambda: shapely.union_all([_circle(x, y, r, quad_segs) for x, y, r in circles]),
+        geometry_bytes,
+    )
 
 
 def disc(x: float, y: float, r: float):

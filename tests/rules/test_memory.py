@@ -6,7 +6,7 @@ import pytest
 from shapely.geometry import Point, box
 
 from rules import pathfinding
-from rules.memory import approximate_bytes
+from rules.memory import Kept, approximate_bytes, geometry_bytes
 from rules.pathfinding import Obstacle, inflate
 
 
@@ -76,3 +76,47 @@ def test_code_and_modules_an_entry_refers_to_are_not_counted():
 
     entry = {"reach": rules.reach, "module": rules, "rows": [1.5] * 10}
     assert approximate_bytes(entry) < 2_000
+
+
+def test_kept_values_stay_within_the_byte_bound_least_recently_used_out():
+    store = Kept(limit=1_000)
+    for key in "abcd":
+        store.get(key, lambda k=key: k.upper(), lambda _: 250)
+    assert store.usage() == (4, 1_000)
+    assert store.get("a", lambda: "built again", lambda _: 250) == "A"  # kept: now the newest
+    store.get("e", lambda: "E", lambda _: 250)
+    assert store.usage() == (4, 1_000)
+    assert store.look_up("b") is None  # the least recently used went, not "a"
+    assert store.look_up("a") == ("A", 250)
+
+
+def test_kept_values_are_also_bounded_in_count_and_one_value_cannot_empty_the_store():
+    store = Kept(limit=1_000, most=2)
+    for key in "abc":
+        store.get(key, lambda k=key: k, lambda _: 1)
+    assert store.usage() == (2, 2)
+    assert store.get("huge", lambda: "H", lambda _: 251) == "H"  # over a quarter: not kept
+    assert store.usage() == (2, 2)
+    assert store.look_up("huge") is None
+
+
+def test_geometry_bytes_counts_the_coordinates():
+    fine = Point(0, 0).buffer(10, quad_segs=250)  # 1,001 coordinates
+    assert geometry_bytes(fine) == approximate_bytes(fine)
+    assert geometry_bytes(fine) >= 1_001 * 16
+
+
+def test_the_surge_solvers_unions_of_discs_are_bounded_in_bytes(monkeypatch):
+    """A union of many discs weighs hundreds of KB: the store between surges counts bytes."""
+    from rules.wh40k import surge_solver
+
+    store = Kept(limit=2_000_000, most=1024)
+    monkeypatch.setattr(surge_solver, "_UNIONS", store)
+    for shift in range(40):
+        discs = tuple((shift + 3.0 * i, 3.0 * j, 1.0) for i in range(10) for j in range(6))
+        union = surge_solver._union_of_circles(discs, surge_solver.CIRCLE_QUAD_SEGS)
+        assert union.area == pytest.approx(60 * np.pi, rel=1e-3)
+    entries, kept = store.usage()
+    assert kept <= 2_000_000
+    assert entries < 40  # each union of 60 discs is ~190 KB: a count bound alone kept them all
+    assert geometry_bytes(union) > 100_000
