@@ -346,6 +346,33 @@ def test_the_edge_tests_segments_are_the_public_functions_segments():
         ours, theirs = _segments(ends), shapely.linestrings(ends)
         assert ours.shape == theirs.shape == (count,)
         assert shapely.to_wkb(ours).tolist() == shapely.to_wkb(theirs).tolist()
+    one = rng.uniform(-50, 50, (2, 2))  # one segment's ends: one geometry
+    assert shapely.to_wkb(_segments(one)) == shapely.to_wkb(shapely.linestrings(one))
+
+
+def test_the_edge_tests_predicates_are_the_public_functions_predicates():
+    # the scalar predicates a path query calls (issue 16) answer as the public functions do,
+    # on prepared and unprepared polygons, for points and segments inside, outside, on the
+    # boundary and touching a corner
+    import numpy as np
+    import shapely
+    from shapely.geometry import box
+
+    from rules.pathfinding import _intersects, _intersects_xy, _segments
+
+    rng = np.random.default_rng(8)
+    shape = shapely.union(box(0, 0, 10, 10), box(10, 10, 20, 12))
+    prepared = shapely.union(box(0, 0, 10, 10), box(10, 10, 20, 12))
+    shapely.prepare(prepared)
+    points = [(0.0, 0.0), (10.0, 10.0), (5.0, 10.0), (15.0, 9.0), *rng.uniform(-5, 25, (40, 2))]
+    for polygon in (shape, prepared):
+        for x, y in points:
+            assert _intersects_xy(polygon, float(x), float(y)) == shapely.intersects_xy(
+                polygon, x, y
+            )
+        for a, b in zip(points, points[1:], strict=False):
+            line = _segments(np.array([a, b], dtype=float))
+            assert _intersects(polygon, line) == shapely.intersects(polygon, line)
 
 
 @pytest.mark.parametrize("seed", range(4))
