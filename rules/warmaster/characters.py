@@ -143,7 +143,7 @@ def escape_reason(situation: Situation, unit: Unit) -> str | None:
     if joined and situation.has_unit(joined):
         host = situation.unit(joined)
         # carried with its unit into terrain its mount cannot be in (characters_must_leave)
-        own = barred_terrain_under(situation, unit, unit.models[0].footprint)
+        own = barred_terrain_under(situation, unit, unit.models[0])
         if own:
             return (
                 f"it was carried with {named(joined)} into {', '.join(sorted(f.id for f in own))}, "

@@ -181,7 +181,7 @@ def check_flown_end(
                 "in the Command phase (an order, an initiative charge, a home back, a character's "
                 "move) may not take any stand off the table (2.9).",
             )
-        bad = forbidden_terrain_under(situation, fp)
+        bad = forbidden_terrain_under(situation, m)  # a round character by its true circle
         verdict.check(
             rule=RULE_TERRAIN,
             stage=stage,

@@ -96,9 +96,24 @@ def no_flyer_end_terrain(situation: Situation) -> list[tuple[TerrainFeature, str
     return cache["no-flyer-end"]
 
 
-def forbidden_terrain_under(situation: Situation, footprint) -> list[tuple[TerrainFeature, str]]:
-    """The pieces a stand footprint would be in or over that a flyer may not end on."""
-    return [(f, k) for f, k in no_flyer_end_terrain(situation) if overlaps(footprint, f.footprint)]
+def in_piece(where: Model | Polygon, piece: Polygon) -> bool:
+    """2.2: a stand (or a stand's footprint) is in or over a terrain piece when they share more
+    than a sliver of area; touching the piece's edge is not being in it. A round character stand
+    is judged by its true circle (RULES.md 0), as stands_overlap judges it against stands: the
+    polygon drawn round the circle reaches up to 0.12 % of the radius further, so a character
+    exactly touching a wood's edge would otherwise count as over the wood."""
+    if isinstance(where, Model) and where.base.kind == "round":
+        centre = Point(where.x, where.y)
+        return piece.contains(centre) or piece.distance(centre) < where.base.radius - EPSILON
+    return overlaps(where.footprint if isinstance(where, Model) else where, piece)
+
+
+def forbidden_terrain_under(
+    situation: Situation, where: Model | Polygon
+) -> list[tuple[TerrainFeature, str]]:
+    """The pieces a stand (or a stand's footprint) would be in or over that a flyer may not end
+    on (in_piece: a round stand by its true circle)."""
+    return [(f, k) for f, k in no_flyer_end_terrain(situation) if in_piece(where, f.footprint)]
 
 
 # -- sight ---------------------------------------------------------------------------------------
