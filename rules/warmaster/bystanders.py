@@ -28,7 +28,7 @@ from ..naming import named
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
 from .flying import finish
-from .stands import board, free_contacts, overlaps, stands_overlap, swept_hull
+from .stands import board, free_contacts, overlaps, stand_distance, stands_overlap, swept_hull
 from .terrain import forbidden_terrain_under, kind_of, no_flyer_end_terrain
 
 RULE = "general/characters"
@@ -38,18 +38,20 @@ RULE_MOUNTS = "flying-units/characters"
 DISPLACE_DISTANCE = 30.0
 
 
-def barred_terrain_under(situation: Situation, character: Unit, footprint) -> list:
-    """The pieces under `footprint` the character cannot be in: for a flying mount the flyers'
-    rule (woods, terrain infantry cannot enter, 2.5); on foot only terrain nobody enters (2.2)."""
-    bad = forbidden_terrain_under(situation, footprint)
+def barred_terrain_under(situation: Situation, character: Unit, where) -> list:
+    """The pieces under `where` (a stand, or a footprint) the character cannot be in: for a
+    flying mount the flyers' rule (woods, terrain infantry cannot enter, 2.5); on foot only
+    terrain nobody enters (2.2). A round character stand is judged by its true circle
+    (terrain.in_piece)."""
+    bad = forbidden_terrain_under(situation, where)
     if character.has("FLYING"):
         return [f for f, _ in bad]
     return [f for f, kind in bad if kind == "impassable"]
 
 
-def cannot_enter(situation: Situation, character: Unit, footprint) -> bool:
+def cannot_enter(situation: Situation, character: Unit, stand: Model) -> bool:
     """The character's own stand would be (even partly) in terrain it cannot be in."""
-    return bool(barred_terrain_under(situation, character, footprint))
+    return bool(barred_terrain_under(situation, character, stand))
 
 
 def wholly_in_barred_terrain(situation: Situation, character: Unit, footprint) -> bool:
@@ -100,10 +102,14 @@ def nearest_join(
     ignore: Iterable[str] = (),
     limit: float = DISPLACE_DISTANCE,
     straight_route: bool = True,
+    movers: Sequence[Model] = (),
 ) -> Model | None:
     """The character's nearest spot, within `limit`, touching a friendly unit it may join (not
     one in `away_from`), clear of other stands and of terrain it cannot be in; None if none.
-    `ignore`: unit ids whose stands do not count as in the way (the mover's old place)."""
+    `ignore`: unit ids whose stands do not count as in the way (the mover's old place).
+    `movers`: the mover's stands where its move ends, which the board does not hold yet: the
+    spot is off them and, when they are the character's enemies, not touching them (a lone
+    character displaced by an enemy move goes round the stand that touched it, 2.9)."""
     stand = character.models[0]
     away_from, crossing, ignore = set(away_from), set(crossing), set(ignore)
     b = board(situation)
@@ -118,12 +124,14 @@ def nearest_join(
         for anchor in host.models:
             if anchor.footprint.distance(stand.footprint) > min(limit, best_cost) + EPSILON:
                 continue
-            for x, y in _free_contacts(situation, character, [anchor], ignore, true_touch=True):
+            for x, y in _free_contacts(
+                situation, character, [anchor], ignore, movers, true_touch=True
+            ):
                 cost = math.hypot(x - stand.x, y - stand.y)
                 if cost > min(limit, best_cost) + EPSILON:
                     break
                 cand = stand.placed(x, y)
-                if _free(situation, character, cand, ignore) and (
+                if _free(situation, character, cand, ignore, movers) and (
                     not straight_route
                     or _route_clear(situation, character, stand, cand, crossing | {host.id})
                 ):
@@ -143,7 +151,8 @@ def _free_contacts(
 ) -> list[tuple[float, float]]:
     """Centres where the character's stand touches one of `anchors`, is off every stand (but
     its own and those of `ignore`) and every stand of `also_clear_of`, off terrain it cannot be
-    in and not touching an enemy: nearest to where it stands first. Exact
+    in and not touching an enemy (`also_clear_of` included): nearest to where it stands first.
+    Exact
     (stands.free_contacts; with `true_touch`, a round base touches with its circle, as joining
     a unit needs); the caller checks the spot it takes with `_free`."""
     b = board(situation)
@@ -168,17 +177,24 @@ def _free_contacts(
         (stand.x, stand.y),
         table=b.table,
         not_on=[o.footprint for o in [*anchors, *stands, *also_clear_of]] + terrain,
-        clear_of=[o.footprint for o in stands if b.army_of[o.unit] != character.army],
+        clear_of=[
+            o.footprint for o in [*stands, *also_clear_of] if b.army_of[o.unit] != character.army
+        ],
         clearance=EPSILON,
         true_touch=true_touch,
     )
 
 
-def _free(situation: Situation, character: Unit, cand: Model, ignore: set) -> bool:
+def _free(
+    situation: Situation, character: Unit, cand: Model, ignore: set, movers: Sequence[Model] = ()
+) -> bool:
+    """May the character stand at `cand`: on the table, out of terrain it cannot be in, off
+    every stand (but those of `ignore`; `movers` too: a move's end stands, not on the board
+    yet) and not touching an enemy."""
     budget.check("searching for a place to stand")
     b = board(situation)
     fp = cand.footprint
-    if not b.table.buffer(EPSILON).contains(fp) or cannot_enter(situation, character, fp):
+    if not b.table.buffer(EPSILON).contains(fp) or cannot_enter(situation, character, cand):
         return False
     for o in b.stands_near(fp, 2 * EPSILON):
         if o.unit == character.id or o.unit in ignore:
@@ -187,6 +203,11 @@ def _free(situation: Situation, character: Unit, cand: Model, ignore: set) -> bo
             return False
         if b.army_of[o.unit] != character.army and fp.distance(o.footprint) <= EPSILON:
             return False  # not into touch with an enemy
+    for o in movers:
+        if stands_overlap(cand, o) or (
+            b.army_of[o.unit] != character.army and stand_distance(cand, o) <= EPSILON
+        ):
+            return False
     return True
 
 
@@ -226,9 +247,8 @@ def characters_in_the_way(
             if o.unit in b.characters and o.unit != unit.id and o.unit not in skip:
                 if b.army_of[o.unit] == unit.army and stands_overlap(m, o):
                     hit.add(o.unit)
-                elif (
-                    b.army_of[o.unit] != unit.army and m.footprint.distance(o.footprint) <= EPSILON
-                ):
+                # touching (RULES.md 0) measured from the character's true circle
+                elif b.army_of[o.unit] != unit.army and stand_distance(m, o) <= EPSILON:
                     hit.add(o.unit)
     for char_id in sorted(hit):
         character = situation.unit(char_id)
@@ -236,7 +256,7 @@ def characters_in_the_way(
             spot = nearest_clear(situation, character, ends)
             _moved_aside(verdict, unit, character, spot, moved)
         elif not character.state.get("joined"):
-            _displaced(verdict, situation, unit, character, moved, slain)
+            _displaced(verdict, situation, unit, ends, character, moved, slain)
     return moved, slain
 
 
@@ -312,9 +332,12 @@ def _moved_aside(verdict, unit, character, spot, moved) -> None:
     )
 
 
-def _displaced(verdict, situation, unit, character, moved, slain) -> None:
+def _displaced(verdict, situation, unit, ends, character, moved, slain) -> None:
+    """2.9: a lone enemy character the move's end stands `ends` touch moves up to 30 cm into
+    touch with a friendly unit (going round those stands: it may not end on or touching them),
+    or is slain."""
     stand = character.models[0]
-    spot = nearest_join(situation, character, crossing={unit.id}, ignore={unit.id})
+    spot = nearest_join(situation, character, crossing={unit.id}, ignore={unit.id}, movers=ends)
     if spot is not None:
         gap = math.hypot(spot.x - stand.x, spot.y - stand.y)
         moved[stand.id] = spot
@@ -348,7 +371,9 @@ def _displaced(verdict, situation, unit, character, moved, slain) -> None:
     if not character.has("FLYING"):
         # On foot the route may bend round obstacles, which the engine does not search: if a
         # hop would reach a unit, the owner places the character; it is not ruled slain.
-        hop = nearest_join(situation, character, ignore={unit.id}, straight_route=False)
+        hop = nearest_join(
+            situation, character, ignore={unit.id}, straight_route=False, movers=ends
+        )
     if hop is not None:
         verdict.check(
             rule=RULE,
@@ -408,9 +433,9 @@ def characters_must_leave(
                 f"where {named(other)} cannot be: the character must fly up to 30 cm to "
                 "another friendly unit or be slain."
             )
-        elif other.id in carried and cannot_enter(situation, other, carried[other.id].footprint):
+        elif other.id in carried and cannot_enter(situation, other, carried[other.id]):
             spot = carried[other.id]
-            bad = {f.id for f in barred_terrain_under(situation, other, spot.footprint)}
+            bad = {f.id for f in barred_terrain_under(situation, other, spot)}
             text = (
                 f"Moving with {named(unit)}, {named(other)} would end at ({fmt(spot.x)}, "
                 f"{fmt(spot.y)}) in {', '.join(sorted(bad))}, where its flying mount cannot be: "
