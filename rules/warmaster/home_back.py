@@ -72,6 +72,7 @@ from .stands import (
     overlaps,
     same_facing,
     shape_offsets,
+    stand_distance,
     stands_together,
     swept_hull,
     table_limit,
@@ -209,14 +210,8 @@ def plan_home_back(situation: Situation, unit: Unit, character: Unit, roll: int)
     """Compute the engine's placement (2.4)."""
     distance = roll * HOME_BACK_CM_PER_PIP
     char_stand = min(character.models, key=lambda c: unit_distance([c], unit.models))
-    target = char_stand.footprint
-    first = min(unit.models, key=lambda m: m.footprint.distance(target))
-    p, q = nearest_points(first.footprint, target)
-    gap = p.distance(q)
-    if gap <= EPSILON:
-        ux, uy = 0.0, 0.0
-    else:
-        ux, uy = (q.x - p.x) / gap, (q.y - p.y) / gap
+    first = min(unit.models, key=lambda m: stand_distance(m, char_stand))
+    gap, (ux, uy) = _line_to(first, char_stand)
     wanted = gap if distance > gap else distance
     ctx = _Context(situation, unit, char_stand)
     # Positions of the first stand along the line where it cannot end (open intervals).
@@ -259,6 +254,27 @@ def plan_home_back(situation: Situation, unit: Unit, character: Unit, roll: int)
         t if ends is not None else 0.0,
         tuple(ends) if ends else None,
     )
+
+
+def _line_to(first: Model, char_stand: Model) -> tuple[float, tuple[float, float]]:
+    """2.4: the gap from the first stand to the character's stand and the unit vector of the
+    straight line joining their closest points ((0, 0) when they touch). A round character is
+    taken by its true circle (RULES.md 0): its closest point lies on the line from the stand's
+    closest point to its centre, where the polygon drawn round the circle would turn the line by
+    up to a twentieth of a degree (0.016 cm sideways over a 20 cm flight)."""
+    if char_stand.base.kind == "round":
+        centre = Point(char_stand.x, char_stand.y)
+        p, _ = nearest_points(first.footprint, centre)
+        reach = p.distance(centre)
+        gap = max(0.0, reach - char_stand.base.radius)
+        q = (centre.x, centre.y)
+    else:
+        p, end = nearest_points(first.footprint, char_stand.footprint)
+        gap = reach = p.distance(end)
+        q = (end.x, end.y)
+    if gap <= EPSILON:
+        return gap, (0.0, 0.0)
+    return gap, ((q[0] - p.x) / reach, (q[1] - p.y) / reach)
 
 
 def _blocked_stretches(

@@ -498,7 +498,9 @@ def test_a_passed_home_back_flight_shows_a_limit_it_meets(c_at, roll, end):
     verdict = judge(doc, {**home_back(roll), "end": poses})
     assert verdict.legal, failed_rules(verdict)
     flew = next(f for f in verdict.findings if " flew " in f.text)
-    assert flew.measured > flew.limit - PLACEMENT_TOLERANCE  # the case: flown beyond the gap
+    # the case: flown into touch (the gap is measured from the true circle since the audit of
+    # 4 December, so the allowance is the whole gap and the hand flight meets it exactly)
+    assert flew.measured >= flew.limit - PLACEMENT_TOLERANCE - 1e-9
     assert flew.measured <= flew.limit
     for f in verdict.findings:
         if "no nearer" in f.text:  # a lower bound: the stand is at least this far from C
