@@ -27,7 +27,7 @@ from ..move import Move, Pose
 from ..naming import named
 from ..situation import Model, Situation, Unit
 from ..verdict import Verdict
-from .bystanders import barred_terrain_under, may_join, nearest_join
+from .bystanders import barred_terrain_under, finish_past_characters, may_join, nearest_join
 from .flying import (
     FLYER_PACE,
     check_distances,
@@ -79,10 +79,46 @@ def adjudicate_character_move(situation: Situation, move: Move) -> Verdict:
     ends = end_models(unit, move)
     check_distances(verdict, unit, ends, FLYER_PACE, RULE, "a character on a flying mount")
     check_flown_end(verdict, situation, unit, ends)
+    check_clear_of_enemy_characters(verdict, situation, unit, ends)
     if not verdict.legal:
         return verdict  # a refused move ends nowhere: it joins and leaves nothing
     joined = _joined_after_move(verdict, situation, unit, ends)
-    return finish(verdict, situation, ends, {unit.id: {"moved_this_phase": True, "joined": joined}})
+    # 2.9: a friendly character it ends on is moved aside, as for any friendly move
+    return finish_past_characters(
+        verdict, situation, unit, ends, {unit.id: {"moved_this_phase": True, "joined": joined}}
+    )
+
+
+def check_clear_of_enemy_characters(
+    verdict: Verdict, situation: Situation, unit: Unit, ends: list[Model]
+) -> None:
+    """A character's own move (2.5, 2.8) ends neither on nor touching an enemy character.
+    check_flown_end passes over characters (2.9: they are not units, and a lone one a unit
+    touches is displaced); but a character never charges, and the displacement of 2.9 follows
+    a unit's move, so a character that ends against an enemy character is refused, as the
+    escape's own search keeps clear of every enemy stand (bystanders._free). Touching is
+    measured from the true circles (RULES.md 0)."""
+    b = board(situation)
+    touched = sorted(
+        {
+            o.unit
+            for m in ends
+            for o in b.stands_near(m.footprint, 2 * EPSILON)
+            if o.unit in b.characters
+            and b.army_of[o.unit] != unit.army
+            and stand_distance(m, o) <= EPSILON
+        }
+    )
+    verdict.check(
+        rule=RULE,
+        stage="end-of-move",
+        passed=not touched,
+        subject=unit.id,
+        pass_text=f"{named(unit)} ends clear of enemy characters.",
+        fail_text=f"{named(unit)} would end touching or on the enemy character "
+        f"{', '.join(map(named, touched))}; a character never moves into contact with the "
+        "enemy.",
+    )
 
 
 def _units_touched(
@@ -233,6 +269,7 @@ def adjudicate_character_escape(situation: Situation, move: Move) -> Verdict:
         "a flying character escaping to a unit (30 cm, not 100)",
     )
     check_flown_end(verdict, situation, unit, ends)
+    check_clear_of_enemy_characters(verdict, situation, unit, ends)
     # a unit to join, as plan_escape: another than the one it leaves
     hosts = _units_touched(situation, unit, ends, but=(unit.state.get("joined"),))
     joinable = [h for h in hosts if may_join(situation, unit, situation.unit(h))]
@@ -257,4 +294,7 @@ def adjudicate_character_escape(situation: Situation, move: Move) -> Verdict:
         pass_text=f"{named(unit)} ends touching {', '.join(map(named, hosts))} and joins it.",
         fail_text=f"{named(unit)} must end touching another friendly unit.",
     )
-    return finish(verdict, situation, ends, {unit.id: {"joined": hosts[0]}} if hosts else {})
+    # 2.9: a friendly character it ends on is moved aside, as for any friendly move
+    return finish_past_characters(
+        verdict, situation, unit, ends, {unit.id: {"joined": hosts[0]}} if hosts else {}
+    )

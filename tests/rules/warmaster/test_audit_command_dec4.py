@@ -468,3 +468,112 @@ def test_an_order_move_may_end_touching_a_joined_enemy_character():
     verdict = judge(doc, order({"F1": {"x": 98, "y": 60}}))
     assert verdict.legal, failed_rules(verdict)
     assert not events(verdict, "character-displaced") and not events(verdict, "slain")
+
+
+# -- 2.4 home back: what it flies over and where it may not land -----------------------------------
+
+# F line at x 10 (x 9..11, y 48..60), C rect at (62, 54) (x 61..63, y 52..56): 50 cm ahead. Each
+# stand is 50 cm from C (F1's corner (11, 52) to C's corner (61, 52)): F1, the first listed, is
+# placed first, flying straight along +x.
+HOME_C = {"unit": "F", "type": "home-back", "declarations": {"home_back_to": "C"}}
+
+
+def _home_table(*others):
+    return scenario([line_of_flyers("F", 10, 54), character("C", 62, 54, rect=True), *others])
+
+
+def test_home_back_flies_over_an_enemy_unit_in_the_way():
+    # Roll 3: 30 cm, F lands at x 39..41. Enemy E at x 25 (24..26, y 52..56) lies under the
+    # flight, not under the landing: only the end position counts (2.5 hopping).
+    doc = _home_table(enemy("E", 25, 54))
+    verdict = judge(doc, {**HOME_C, "dice": [3], "end": line_at(40, 54)})
+    assert verdict.legal, failed_rules(verdict)
+
+
+@pytest.mark.parametrize(
+    "x, legal",
+    [
+        (39.45, True),  # 0.05 cm short of the furthest spot (39.499): within the tolerance
+        (39.3, False),  # 0.2 cm short: it could have landed nearer C
+        (39.6, False),  # front edge 40.6, on E (x 40.5..): landing on an enemy stand
+    ],
+)
+def test_home_back_lands_short_of_an_enemy_where_it_would_land(x, legal):
+    # Roll 3: 30 cm would put F at x 39..41. Enemy E at (41.5, 54) spans x 40.5..42.5, y 52..56:
+    # F1 (y 48..52) and F2 (y 52..56) would touch or cover it, and no stand may end touching an
+    # enemy stand. So F goes as far as it can: front edge just short of x 40.5, centre 39.499.
+    doc = _home_table(enemy("E", 41.5, 54))
+    move = {**HOME_C, "dice": [3]}
+    placed = suggested(doc, move)
+    assert placed.end["F1"].x == pytest.approx(39.5, abs=2e-3)
+    assert placed.end["F1"].x < 39.5
+    verdict = judge(doc, {**move, "end": line_at(x, 54)})
+    assert verdict.legal is legal, failed_rules(verdict)
+
+
+def test_home_back_into_touch_places_a_stand_off_an_enemy_beside_the_character():
+    # Roll 6: 60 cm > 50, into touch: F1 to (60, 50), F2 to (60, 54). In line F3 would go to
+    # (60, 58), x 59..61, y 56..60, touching enemy E at (60, 62) (x 59..61, y 60..64). F3 goes
+    # instead to the nearest spot touching a placed stand and clear of E: on the left side of
+    # F2's ring of touching centres (x = 58), just above y = 58 (where F3's corner would meet
+    # E's), 2.0 cm from its place in line. (The right side, x = 62, puts F3 on C.)
+    doc = _home_table(enemy("E", 60, 62))
+    move = {**HOME_C, "dice": [6]}
+    placed = suggested(doc, move)
+    assert (placed.end["F1"].x, placed.end["F1"].y) == pytest.approx((60, 50))
+    assert (placed.end["F2"].x, placed.end["F2"].y) == pytest.approx((60, 54))
+    assert (placed.end["F3"].x, placed.end["F3"].y) == pytest.approx((58, 58), abs=2e-3)
+    assert placed.end["F3"].y < 58
+    by_hand = {**line_at(60, 54), "F3": {"x": 58, "y": 57.9}}
+    assert judge(doc, {**move, "end": by_hand}).legal
+    in_line = judge(doc, {**move, "end": line_at(60, 54)})
+    assert not in_line.legal
+    assert any("touching enemy" in t for _, _, t in failed_rules(in_line))
+
+
+# -- 2.5 / 2.9 a character's own move among other characters ---------------------------------------
+
+# Flying Hero H (round, r = 1) at (10, 54); friendly General K (round, r = 1) at (40, 54); lone
+# enemy General G (round, r = 1) at (60, 54).
+
+
+def _characters_table():
+    return scenario(
+        [
+            character("H", 10, 54, flying=True),
+            character("K", 40, 54),
+            line_of_flyers("F", 100, 100),
+            character("G", 60, 54, army="blue"),
+            enemy("B", 150, 20),
+        ]
+    )
+
+
+def _hop(x):
+    return {"unit": "H", "type": "character-move", "end": {"H1": {"x": x, "y": 54}}}
+
+
+def test_a_character_may_end_on_its_own_general_who_is_moved_aside():
+    # 2.9: any friendly move may end on a friendly character; its owner moves it the least
+    # distance needed. H lands at (40.5, 54), 0.5 cm from K's centre: K goes 1.5 cm back, to
+    # (38.5, 54), where the two circles touch (centres 2 cm apart).
+    verdict = judge(_characters_table(), _hop(40.5))
+    assert verdict.legal, failed_rules(verdict)
+    (aside,) = events(verdict, "character-moved-aside")
+    assert aside["unit"] == "K" and aside["distance"] == pytest.approx(1.5, abs=5e-3)
+    k, h = verdict.after.unit("K").models[0], verdict.after.unit("H").models[0]
+    assert math.hypot(k.x - h.x, k.y - h.y) >= 2 - 1e-6
+
+
+@pytest.mark.parametrize(
+    "x, legal",
+    [
+        (57.9, True),  # circles 0.1 cm apart: clear of the enemy General
+        (58.0, False),  # circles touching: a character never moves into touch with the enemy
+        (59.0, False),  # on top of G
+    ],
+)
+def test_a_character_may_not_end_touching_or_on_an_enemy_character(x, legal):
+    verdict = judge(_characters_table(), _hop(x))
+    assert verdict.legal is legal, failed_rules(verdict)
+    assert not events(verdict, "character-displaced")
