@@ -1,7 +1,8 @@
 """Characters on flying mounts (RULES.md 2.5, 2.8).
 
 - `character-move`: a character with the FLYING keyword hops up to 100 cm under the flyers' end
-  rules (2.2, 2.5); it may end touching friendly units (to join them) but not enemies. It moves
+  rules (2.2, 2.5); it may end touching friendly units (to join them) but not enemies, enemy
+  characters included; a friendly character it ends on is moved aside (2.9). It moves
   once a phase and sets `moved_this_phase` (2.3: character moves come after orders). Where it
   ends decides the unit it is with (2.8, 2.9): `joined` names the friendly unit it ends touching
   and may join, and is removed when it touches none, so a unit it flew away from no longer
