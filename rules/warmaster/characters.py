@@ -98,7 +98,8 @@ def check_clear_of_enemy_characters(
     touches is displaced); but a character never charges, and the displacement of 2.9 follows
     a unit's move, so a character that ends against an enemy character is refused, as the
     escape's own search keeps clear of every enemy stand (bystanders._free). Touching is
-    measured from the true circles (RULES.md 0)."""
+    measured from the true circles (RULES.md 0). Only a character that touches one gets a
+    finding: for the others the rule does not arise."""
     b = board(situation)
     touched = sorted(
         {
@@ -110,16 +111,16 @@ def check_clear_of_enemy_characters(
             and stand_distance(m, o) <= EPSILON
         }
     )
-    verdict.check(
-        rule=RULE,
-        stage="end-of-move",
-        passed=not touched,
-        subject=unit.id,
-        pass_text=f"{named(unit)} ends clear of enemy characters.",
-        fail_text=f"{named(unit)} would end touching or on the enemy character "
-        f"{', '.join(map(named, touched))}; a character never moves into contact with the "
-        "enemy.",
-    )
+    if touched:
+        verdict.check(
+            rule=RULE,
+            stage="end-of-move",
+            passed=False,
+            subject=unit.id,
+            text=f"{named(unit)} would end touching or on the enemy character "
+            f"{', '.join(map(named, touched))}; a character never moves into contact with the "
+            "enemy.",
+        )
 
 
 def _units_touched(
