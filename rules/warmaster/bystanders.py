@@ -152,9 +152,8 @@ def _free_contacts(
     """Centres where the character's stand touches one of `anchors`, is off every stand (but
     its own and those of `ignore`) and every stand of `also_clear_of`, off terrain it cannot be
     in and not touching an enemy (`also_clear_of` included): nearest to where it stands first.
-    Exact
-    (stands.free_contacts; with `true_touch`, a round base touches with its circle, as joining
-    a unit needs); the caller checks the spot it takes with `_free`."""
+    Exact (stands.free_contacts; with `true_touch`, a round base touches with its circle, as
+    joining a unit needs); the caller checks the spot it takes with `_free`."""
     b = board(situation)
     stand = character.models[0]
     x0, y0, x1, y1 = shapely.total_bounds([a.footprint for a in anchors])

@@ -577,3 +577,63 @@ def test_a_character_may_not_end_touching_or_on_an_enemy_character(x, legal):
     verdict = judge(_characters_table(), _hop(x))
     assert verdict.legal is legal, failed_rules(verdict)
     assert not events(verdict, "character-displaced")
+
+
+# -- end to end: home back, then orders (RULES.md 3, worked example 4) -----------------------------
+
+
+@pytest.mark.parametrize("confused", [False, True])
+def test_a_unit_that_homed_back_into_touch_is_then_ordered_unless_confused(confused):
+    # As test_home_back_may_go_to_a_character_further_than_the_nearest: roll 6 takes F into touch
+    # with C2 (F at x 59..61). Then C2 (Command 9, no penalties) orders it 3 + 3 = 6: passed, F
+    # flies 40 cm back to x 20. A confused F homes back just the same but takes no order.
+    doc = _two_characters()
+    if confused:
+        doc["units"][0]["state"]["confused"] = True
+    homed = judge(doc, {**HOME, "dice": [6], "end": line_at(60, 54)})
+    assert bool(events(homed, "may-be-ordered")) is not confused
+    ordered = then(homed, order(line_at(20, 54), by="C2"))
+    assert ordered.legal is not confused, failed_rules(ordered)
+
+
+# -- 2.5 a column's charge -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "gap, legal",
+    [
+        (0.0, True),  # enemy front at x 72: the column flies exactly 60 cm into touch
+        (0.001, False),  # 60.001 cm: beyond a flyer's 60 cm charge
+    ],
+)
+def test_a_column_of_flyers_charges_exactly_60_cm(gap, legal):
+    # Three cavalry-sized stands (2 cm frontage, 4 cm deep) facing +x in a column at x 10, 6, 2
+    # (lead x 8..12, y 53..55). C rect at (10, 40) is 11 cm away. Enemy E at (73 + gap, 54),
+    # x 72 + gap .. 74 + gap. Every stand moves 60 + gap cm along +x.
+    column = flyers("F", [stand(f"F{i + 1}", 10 - 4 * i, 54, 0, [20, 40]) for i in range(3)])
+    doc = scenario([column, character("C", 10, 40, rect=True), enemy("E", 73 + gap, 54)])
+    end = {f"F{i + 1}": {"x": 70 + gap - 4 * i, "y": 54} for i in range(3)}
+    verdict = judge(doc, order(end, move_type="order-charge", charge_targets=["E"]))
+    assert verdict.legal is legal, failed_rules(verdict)
+    assert verdict.move["max_distance"] == 60.0
+
+
+# -- 2.2 / 2.3 a hill hides the enemy from initiative ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "ex, legal",
+    [
+        (57.0, False),  # E (x 56..58) beyond the hill x 45..50: neither stands on it, hidden
+        (48.0, True),  # E on the hill (centre inside): seen, 6 cm away, charged at x 47
+    ],
+)
+def test_a_hill_between_hides_the_enemy_from_initiative(ex, legal):
+    doc = scenario(
+        [line_of_flyers("F", 40, 54), enemy("E", ex, 52)], [terrain("H", "hill", 45, 40, 50, 70)]
+    )
+    end = line_at(ex - 2, 54)  # front edge on E's rear edge
+    verdict = judge(doc, {"unit": "F", "type": "initiative-charge", "end": end})
+    assert verdict.legal is legal, failed_rules(verdict)
+    if not legal:
+        assert any("can see no enemy" in t for _, _, t in failed_rules(verdict))
