@@ -36,6 +36,7 @@ from .flying import (
     end_models,
     engaged,
     finish,
+    in_combat,
     new_verdict,
     phase_check,
 )
@@ -77,6 +78,7 @@ def adjudicate_character_move(situation: Situation, move: Move) -> Verdict:
             subject=unit.id,
             text=f"{named(unit)} has already made its move this phase.",
         )
+    check_not_leaving_a_fight(verdict, situation, unit)
     ends = end_models(unit, move)
     check_distances(verdict, unit, ends, FLYER_PACE, RULE, "a character on a flying mount")
     check_flown_end(verdict, situation, unit, ends)
@@ -88,6 +90,25 @@ def adjudicate_character_move(situation: Situation, move: Move) -> Verdict:
     return finish_past_characters(
         verdict, situation, unit, ends, {unit.id: {"moved_this_phase": True, "joined": joined}}
     )
+
+
+def check_not_leaving_a_fight(verdict: Verdict, situation: Situation, unit: Unit) -> None:
+    """2.8: a flying character that joined a unit in combat stays with it while it fights; it
+    leaves only when the unit retreats, falls back, pursues or advances where the character
+    cannot go (`character-escape`). So its own Command-phase move is refused while the unit it
+    joined is in combat (touching an enemy unit, or marked `in_combat`). Only a character whose
+    unit is in combat gets a finding: for the others the rule does not arise."""
+    joined = unit.state.get("joined")
+    if joined and situation.has_unit(joined) and in_combat(situation, situation.unit(joined)):
+        verdict.check(
+            rule=RULE,
+            stage="eligible-if",
+            passed=False,
+            subject=unit.id,
+            text=f"{named(unit)} has joined {named(joined)}, which is in combat: a character "
+            "stays with a unit it joined while the unit fights (2.8), so it cannot make its "
+            "own move now.",
+        )
 
 
 def check_clear_of_enemy_characters(

@@ -637,3 +637,32 @@ def test_a_hill_between_hides_the_enemy_from_initiative(ex, legal):
     assert verdict.legal is legal, failed_rules(verdict)
     if not legal:
         assert any("can see no enemy" in t for _, _, t in failed_rules(verdict))
+
+
+# -- 2.8: a character that joined a unit in combat stays with it --------------------------------
+
+
+@pytest.mark.parametrize(
+    "enemy_x, in_combat_flag, legal",
+    [
+        # the line F spans x 99..101, y 94..106; the joined Hero H stands behind it at (97, 100).
+        (102, False, False),  # enemy stand E1 (x 101..103) touches F's front edge: F fights
+        (103, False, True),  # E1 1 cm away: F is not in combat, H may fly off
+        (150, True, False),  # F marked in combat (its enemy already removed this phase)
+    ],
+)
+def test_a_character_joined_to_a_unit_in_combat_cannot_fly_off(enemy_x, in_combat_flag, legal):
+    # 2.8: a flying character that joined a unit in combat stays with it as it fights; only a
+    # retreat, fall back, pursuit or advance into terrain it cannot enter makes it leave (its
+    # escape). Its own Command-phase move away from the fight is refused.
+    unit_state = {"in_combat": True} if in_combat_flag else None
+    doc = scenario(
+        [
+            line_of_flyers("F", 100, 100, state=unit_state),
+            character("H", 97, 100, flying=True, state={"joined": "F"}),
+            enemy("E", enemy_x, 100),
+        ]
+    )
+    verdict = judge(doc, {"unit": "H", "type": "character-move", "end": {"H1": {"x": 60, "y": 60}}})
+    assert verdict.legal is legal, failed_rules(verdict)
+    assert [f.stage for f in verdict.failures] == ([] if legal else ["eligible-if"])
