@@ -228,7 +228,14 @@ def order_offer(situation: Situation, unit_id: str, dice: Dice, declarations) ->
     general = next(
         (c for c in situation.friends_of(unit) if c.has("GENERAL") and c.flag("orders_over")), None
     )
-    if unit.flag("orders_finished"):
+    moved = army_characters_moved(situation, unit)
+    if moved:
+        choices = []  # orders come before character moves (2.9), as order_sequence judges
+        why = (
+            f"{', '.join(map(named, moved))} has already moved, and orders come before "
+            "characters move"
+        )
+    elif unit.flag("orders_finished"):
         choices = []
         why = "its orders are finished: a unit finishes its orders before another is ordered"
     elif general is not None and is_character(general):

@@ -566,3 +566,28 @@ def test_a_character_joined_to_a_friendly_unit_is_read():
     from rules import Situation
 
     assert Situation.from_document(_joined_to("F")).unit("J").state["joined"] == "F"
+
+
+def test_no_character_is_offered_to_give_orders_once_a_friendly_character_has_moved():
+    """2.9: orders come before character moves. Once the Hero D has made its own move this phase
+    (`moved_this_phase`), an order to F is refused, and the stepper offers nobody to give it
+    (the General G is 10 cm from F and would be offered otherwise)."""
+    from rules import Situation
+    from rules.warmaster.command import order_offer
+
+    general = character("G", 20, 54, rect=True)
+    before = scenario([line_of_flyers("F", 10, 54), general, hero("D", 100, 100)])
+    assert [c for c, _ in order_offer(Situation.from_document(before), "F", None, {}).choices] == [
+        "G"
+    ]
+    after = scenario(
+        [
+            line_of_flyers("F", 10, 54),
+            general,
+            hero("D", 100, 100, state={"moved_this_phase": True}),
+        ]
+    )
+    assert not judge(after, order(40, by="G")).legal
+    offer = order_offer(Situation.from_document(after), "F", None, {})
+    assert offer.choices == ()
+    assert "D has already moved" in offer.empty
