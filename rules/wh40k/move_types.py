@@ -496,14 +496,18 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
             "declare as a target: a charge may only engage its targets.",
         )
     if move.type in ("advance", "fall-back"):
+        # RULES.md 1.4 after moving: an advance bars charging; a fall back bars charging,
+        # shooting and starting an action (the players keep to it: the engine judges moves only)
         verdict.check(
             rule=rule,
             stage="after-moving",
             passed=True,
             subject=unit.id,
             text=(
-                f"{named(unit)} cannot charge this turn after "
-                f"{'advancing' if move.type == 'advance' else 'falling back'}."
+                f"{named(unit)} cannot charge this turn after advancing."
+                if move.type == "advance"
+                else f"{named(unit)} cannot charge, shoot or start an action this turn after "
+                "falling back."
             ),
         )
 

@@ -12,8 +12,10 @@ import math
 import pytest
 
 from rules import adjudicate
+from rules.wh40k.measuring import coherency, in_engagement_range, model_distance, unit_distance
+from rules.wh40k.move_types import charge_target_options
 
-from .scenarios import R32, model, move, situation, unit
+from .scenarios import R32, model, move, rect, situation, terrain, unit
 
 #: A 75 x 25 mm oval (long axis along the facing): half length 1.476", half width 0.492".
 OVAL = {"oval": [75, 25]}
@@ -154,3 +156,233 @@ def test_a_hull_sliding_past_an_enemy_round_base_may_touch_it_but_not_cut_into_i
     assert v.legal is legal, failures(v)
     if not legal:
         assert ("03.01", "while-moving") in failures(v)
+
+
+# -- 1.1: a hull is measured to its outline, turned by its facing ------------------------------
+@pytest.mark.parametrize(("facing", "gap"), [(0, 4.0), (90, 2.0), (180, 4.0), (270, 4.0)])
+def test_an_off_centre_hull_turned_by_its_facing_measures_to_its_outline(facing, gap):
+    # A hull from x = -1 to 3 and y = -1 to 1 round the model's centre (a gun reaching 3"
+    # ahead), at (10, 10). E1 (32 mm) at (10, 15.63): its edge is the line y = 15.
+    # Facing 0: the hull spans y 9..11, gap 4. Facing 90 (clockwise with y down, RULES.md 0) the
+    # gun points down: y 9..13, gap 2, engaged. Facing 180: y 9..11 again, 4. Facing 270 the gun
+    # points up and the 1" tail down: y 7..11, 4.
+    hull = {"hull": [[-1, -1], [3, -1], [3, 1], [-1, 1]]}
+    s = situation(
+        [
+            unit("O", "red", [model("O1", 10, 10, base=hull, facing=facing)]),
+            unit("E", "blue", [model("E1", 10, 15 + R32)]),
+        ]
+    )
+    o, e = s.model("O1"), s.model("E1")
+    assert math.isclose(model_distance(o, e).horizontal, gap, abs_tol=1e-9)
+    assert in_engagement_range(o, e) is (gap <= 2.0)
+
+
+# -- 1.2: coherency between hulls, to the outline ---------------------------------------------
+@pytest.mark.parametrize(("gap", "ok"), [(2.0, True), (2.0 + 5e-7, True), (2.001, False)])
+def test_two_hulls_are_in_coherency_with_their_outlines_2_inches_apart_and_not_2_001(gap, ok):
+    # A1 (the 4 x 2" box) turned to 90 spans x 9..11; A2 (facing 0) spans 4" along x. Centres
+    # 1 + gap + 2 apart along x: the outlines are `gap` apart (2" within 1e-6 is within 2").
+    s = situation(
+        [
+            unit(
+                "A",
+                "red",
+                [
+                    model("A1", 10, 10, base=BOX, facing=90),
+                    model("A2", 10 + 1 + gap + 2, 10, base=BOX),
+                ],
+                keywords=("VEHICLE",),
+            )
+        ]
+    )
+    c = coherency(s.unit("A").models)
+    assert c.ok is ok
+    if not ok:
+        assert c.isolated == ("A1", "A2")
+
+
+# -- 1.1: the distance between two units is the least straight distance over model pairs ------
+def test_a_unit_on_a_3_inch_block_is_measured_in_3d_from_the_closest_pair():
+    # A1 on the ground at (10, 10); E1 on a 3" dense block 1" beyond A1's edge horizontally
+    # (centres 1.26 + 1 = 2.26" apart): h 1, v 3, straight sqrt(1 + 9) = 3.162". E2 on the
+    # ground 4" beyond A1's edge: straight 4". The units are 3.162" apart.
+    block = terrain("B", rect(11.5, 8, 14, 12), height=3)
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10)]),
+            unit(
+                "E", "blue", [model("E1", 10 + 2 * R32 + 1, 10, z=3), model("E2", 10, 14 + 2 * R32)]
+            ),
+        ],
+        [block],
+    )
+    d = model_distance(s.model("A1"), s.model("E1"))
+    assert math.isclose(d.horizontal, 1.0, abs_tol=1e-9) and d.vertical == 3.0
+    assert math.isclose(unit_distance(s.unit("A"), s.unit("E")), math.sqrt(10), abs_tol=1e-9)
+
+
+# -- 1.4 normal: ending exactly 2" from an enemy is engaged --------------------------------------
+@pytest.mark.parametrize(("gap", "legal"), [(2.0, False), (2.0 + 5e-7, False), (2.001, True)])
+def test_a_normal_move_ending_2_inches_from_an_enemy_ends_engaged_and_2_001_does_not(gap, legal):
+    # A1 (M 10) from (10, 10) east to 20 - 1.26 - gap, E1 at (20, 10): 8.74 - gap <= 10 moved.
+    s = situation(
+        [unit("A", "red", [model("A1", 10, 10)], move=10), unit("E", "blue", [model("E1", 20, 10)])]
+    )
+    v = adjudicate(s, move("A", "normal", {"A1": (20 - 2 * R32 - gap, 10)}))
+    assert v.legal is legal
+    if not legal:
+        assert failures(v) == [("09.05", "after-moving")]
+
+
+# -- 1.4 advance: M + D6, and no charge afterwards ---------------------------------------------
+def test_an_advance_of_m_plus_the_die_exactly_is_legal_and_the_unit_cannot_then_charge():
+    # M 6 + D6 6 = 12": (10, 10) to (22, 10) is 12" exactly; 22.01 is 12.01". E1 at (30, 10) is
+    # 8 - 1.26 = 6.74" from A1 after the advance, within 12", but A advanced this turn.
+    s = situation(
+        [unit("A", "red", [model("A1", 10, 10)]), unit("E", "blue", [model("E1", 30, 10)])]
+    )
+    v = adjudicate(s, move("A", "advance", {"A1": (22.01, 10)}, dice=[6]))
+    assert failures(v) == [("09.06", "while-moving")]
+    v = adjudicate(s, move("A", "advance", {"A1": (22, 10)}, dice=[6]))
+    assert v.legal and v.move["max_distance"] == 12.0
+    after = v.after
+    assert after.unit("A").flag("advanced_this_turn")
+    charge = adjudicate(after, move("A", "charge", dice=[4, 4], charge_targets=["E"]))
+    assert ("11.04", "eligible-if") in failures(charge)
+    assert any("advanced this turn" in f.text for f in charge.failures)
+
+
+# -- 1.4 fall back ------------------------------------------------------------------------------
+def test_a_battle_shocked_vehicle_unit_falls_back_as_a_desperate_escape_without_declaring_it():
+    # A (VEHICLE, battle-shocked) A1 (10, 10), A2 (10, 11.5); E1 (11.5, 10), E2 (11.5, 11.5):
+    # 1.5 - 1.26 = 0.24" apart, engaged. No mode declared: battle-shocked means Desperate Escape
+    # (RULES.md 1.4), so both drive 6" straight east through E's models. Owed: one hazard roll
+    # per model, 3 mortal wounds on a 1-2 (every model a VEHICLE); no battle-shock roll (the
+    # unit is already battle-shocked). Ends 4.5 - 1.26 = 3.24" from E: unengaged.
+    s = situation(
+        [
+            unit(
+                "A",
+                "red",
+                [model("A1", 10, 10), model("A2", 10, 11.5)],
+                keywords=("VEHICLE",),
+                state={"battle_shocked": True},
+            ),
+            unit("E", "blue", [model("E1", 11.5, 10), model("E2", 11.5, 11.5)]),
+        ]
+    )
+    ends = {"A1": (16, 10), "A2": (16, 11.5)}
+    paths = {"A1": [(16, 10, 0)], "A2": [(16, 11.5, 0)]}
+    v = adjudicate(s, move("A", "fall-back", ends, paths=paths))
+    assert v.legal, failures(v)
+    assert v.move["fall_back_mode"] == "desperate-escape"
+    assert [(e["event"], e.get("model"), e.get("mortal_wounds")) for e in v.events] == [
+        ("hazard-roll", "A1", 3),
+        ("hazard-roll", "A2", 3),
+    ]
+    assert {f.rule for f in v.findings if f.stage == "while-moving"} >= {"09.07"}
+
+
+def test_the_fall_back_finding_says_the_unit_cannot_charge_shoot_or_start_an_action():
+    # RULES.md 1.4: after a fall back the unit cannot charge, shoot or start an action this turn.
+    # A1 at (10, 10) engaged with E1 at (11.5, 10) (0.24"), retreats 6" west to (4, 10).
+    s = situation(
+        [unit("A", "red", [model("A1", 10, 10)]), unit("E", "blue", [model("E1", 11.5, 10)])]
+    )
+    v = adjudicate(s, move("A", "fall-back", {"A1": (4, 10)}))
+    assert v.legal, failures(v)
+    (told,) = [f for f in v.findings if f.stage == "after-moving" and "this turn" in f.text]
+    assert "charge" in told.text and "shoot" in told.text and "action" in told.text
+    assert v.after.unit("A").flag("fell_back_this_turn")
+
+
+# -- 1.4 charge -----------------------------------------------------------------------------------
+@pytest.mark.parametrize(("gap", "legal"), [(2.0, False), (2.001, True)])
+def test_a_charge_ending_2_inches_from_an_enemy_it_did_not_target_fails_and_2_001_passes(
+    gap, legal
+):
+    # A1 (10, 10) charges E1 (16, 10), 6 - 1.26 = 4.74" away, on a roll of 6, ending in base
+    # contact at (14.74, 10) (4.74" moved). G1, not a target, stands `gap` below that end:
+    # (14.74, 10 + 1.26 + gap). Before the move G1 is hypot(4.74, 3.26) - 1.26 = 4.49" from A1
+    # (A is unengaged); the straight path passes 3.26" from G1's centre, clear. Engaged with G
+    # at exactly 2" (11.04 after moving: no enemy but the targets), not at 2.001".
+    end_x = 16 - 2 * R32
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10)]),
+            unit("E", "blue", [model("E1", 16, 10)]),
+            unit("G", "blue", [model("G1", end_x, 10 + 2 * R32 + gap)]),
+        ],
+        phase="charge",
+    )
+    v = adjudicate(s, move("A", "charge", {"A1": (end_x, 10)}, dice=[3, 3], charge_targets=["E"]))
+    assert v.legal is legal, failures(v)
+    if not legal:
+        assert failures(v) == [("11.04", "after-moving")]
+
+
+def test_a_charge_target_3_inches_up_is_measured_in_3d_on_foot_and_flat_in_the_skies():
+    # E1 stands on a 3" dense block, 7.9" from A1's edge horizontally: straight sqrt(7.9^2 + 9)
+    # = 8.45". Roll 4 + 4 = 8. On foot: 8.45 > 8, no target. In the skies without HOVER: the
+    # charge is 8 - 2 = 6", measured flat: 7.9 > 6, no target. With HOVER: 8", 7.9 <= 8: E.
+    block = terrain("B", rect(28, 8, 32, 12), height=3)
+
+    def options(keywords, skies):
+        s = situation(
+            [
+                unit("A", "red", [model("A1", 20, 10)], keywords=keywords),
+                unit("E", "blue", [model("E1", 20 + 2 * R32 + 7.9, 10, z=3)]),
+            ],
+            [block],
+            phase="charge",
+        )
+        assert math.isclose(unit_distance(s.unit("A"), s.unit("E")), math.hypot(7.9, 3))
+        return charge_target_options(s, "A", [4, 4], take_to_the_skies=skies)
+
+    assert options(("INFANTRY", "FLY", "HOVER"), False) == []
+    assert options(("INFANTRY", "FLY"), True) == []
+    assert options(("INFANTRY", "FLY", "HOVER"), True) == ["E"]
+
+
+def test_a_charging_model_may_not_move_through_a_target_model_to_reach_the_one_behind():
+    # E1 (14, 10) and E2 (16, 10) are one unit (0.74" apart). A1 at (10, 10) charges on a 6 and
+    # is sent straight to base contact below E2, at (16, 11.26): the straight line passes
+    # |4 x 1.26| / hypot(6, 1.26) = 0.82" from E1's centre, less than 1.26: through E1.
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10)]),
+            unit("E", "blue", [model("E1", 14, 10), model("E2", 16, 10)]),
+        ],
+        phase="charge",
+    )
+    end = {"A1": (16, 10 + 2 * R32)}
+    v = adjudicate(
+        s,
+        move("A", "charge", end, dice=[3, 3], charge_targets=["E"], paths={"A1": [(16, 11.26, 0)]}),
+    )
+    assert ("03.01", "while-moving") in failures(v)
+
+
+# -- 1.4: any model moves through AIRCRAFT, but never ends on one -------------------------------
+def test_a_model_may_cross_an_enemy_aircraft_but_not_end_on_it():
+    # E1 (an AIRCRAFT, the 4 x 2" box) at (15, 10). A1 (M 12) at (10, 10) walks straight to
+    # (20, 10) through it: 3" beyond its end (20 - 17 - 0.63 = 2.37" > 2), legal (23.02).
+    # Ending at (15, 10), on top of it: an overlap (03.01) whatever the path allowed.
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10)], move=12),
+            unit(
+                "E",
+                "blue",
+                [model("E1", 15, 10, base=BOX)],
+                keywords=("AIRCRAFT", "VEHICLE", "FLY"),
+            ),
+        ]
+    )
+    v = adjudicate(s, move("A", "normal", {"A1": (20, 10)}, paths={"A1": [(20, 10, 0)]}))
+    assert v.legal, failures(v)
+    assert any(f.rule == "23.02" for f in v.findings)
+    v = adjudicate(s, move("A", "normal", {"A1": (15, 10)}, paths={"A1": [(15, 10, 0)]}))
+    assert ("03.01", "end-of-move") in failures(v)
+    assert ("03.01", "while-moving") not in failures(v)
