@@ -386,3 +386,62 @@ def test_a_model_may_cross_an_enemy_aircraft_but_not_end_on_it():
     v = adjudicate(s, move("A", "normal", {"A1": (15, 10)}, paths={"A1": [(15, 10, 0)]}))
     assert ("03.01", "end-of-move") in failures(v)
     assert ("03.01", "while-moving") not in failures(v)
+
+
+@pytest.mark.parametrize(("gap", "legal"), [(1.0, True), (1.0 + 5e-7, True), (1.001, False)])
+def test_an_oval_charger_ending_1_inch_from_its_target_is_within_1_and_1_001_is_not(gap, legal):
+    # A1 (oval, facing 0, CAVALRY) at (10, 10) charges E1 (32 mm) at (18, 10) on a roll of 8:
+    # 8 - 1.476 - 0.63 = 5.89" away, within the roll. It ends on the same line with its tip `gap`
+    # from E1's edge: centre x = 18 - 0.63 - gap - 1.476 (about 4.9" moved). Engaged either way,
+    # but a model that could end within 1" must (it had 3.1" to spare): 1.001" is refused.
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10, base=OVAL)], keywords=("CAVALRY",)),
+            unit("E", "blue", [model("E1", 18, 10)]),
+        ],
+        phase="charge",
+    )
+    end = {"A1": (18 - R32 - gap - HALF_LENGTH, 10)}
+    v = adjudicate(s, move("A", "charge", end, dice=[4, 4], charge_targets=["E"]))
+    assert v.legal is legal, failures(v)
+    if not legal:
+        assert failures(v) == [("11.04", "while-moving")]
+        assert any("could have got within 1" in f.text for f in v.failures)
+
+
+def test_an_engaged_unit_cannot_declare_a_charge():
+    # A1 at (10, 10), E1 at (12, 10): 2 - 1.26 = 0.74" apart, engaged (11.04 eligible-if).
+    s = situation(
+        [unit("A", "red", [model("A1", 10, 10)]), unit("E", "blue", [model("E1", 12, 10)])],
+        phase="charge",
+    )
+    v = adjudicate(
+        s, move("A", "charge", {"A1": (12 - 2 * R32, 10)}, dice=[3, 3], charge_targets=["E"])
+    )
+    assert ("11.04", "eligible-if") in failures(v)
+    assert any("engaged" in f.text for f in v.failures if f.stage == "eligible-if")
+
+
+def test_the_engagement_finding_measures_the_closest_enemy_beside_a_long_hull():
+    # A1 walks to (10, 10). E1, a 10 x 1" hull (a long vehicle, facing 0), lies side on with its
+    # edge 3" below A1's edge: its centre is 0.63 + 3 + 0.5 below A1's. G1 (32 mm) stands 1.7"
+    # left of A1's edge. A ends engaged with G (1.7 <= 2), and the finding must measure 1.7"
+    # against the 2" limit, not E1's 3" (E1's enclosing circle, 5.02" round its centre, comes
+    # far nearer A1 than its side does).
+    long_hull = {"hull": [[-5, -0.5], [5, -0.5], [5, 0.5], [-5, 0.5]]}
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 20, 30)]),
+            unit(
+                "E",
+                "blue",
+                [model("E1", 10, 10 + R32 + 3.5, base=long_hull)],
+                keywords=("VEHICLE",),
+            ),
+            unit("G", "blue", [model("G1", 10 - 2 * R32 - 1.7, 10)]),
+        ]
+    )
+    v = adjudicate(s, move("A", "normal", {"A1": (10, 10)}, paths={"A1": [(10, 10, 0)]}))
+    (engaged,) = [f for f in v.findings if f.stage == "after-moving"]
+    assert not engaged.passed and "G" in engaged.text
+    assert math.isclose(engaged.measured, 1.7, abs_tol=1e-9) and engaged.limit == 2.0
