@@ -11,7 +11,7 @@ import math
 
 import pytest
 
-from rules import adjudicate
+from rules import adjudicate, suggest
 from rules.wh40k.measuring import coherency, in_engagement_range, model_distance, unit_distance
 from rules.wh40k.move_types import charge_target_options
 
@@ -445,3 +445,50 @@ def test_the_engagement_finding_measures_the_closest_enemy_beside_a_long_hull():
     (engaged,) = [f for f in v.findings if f.stage == "after-moving"]
     assert not engaged.passed and "G" in engaged.text
     assert math.isclose(engaged.measured, 1.7, abs_tol=1e-9) and engaged.limit == 2.0
+
+
+def test_a_charge_with_no_target_within_the_roll_fails_with_a_finding_not_an_input_error():
+    # A1 (20, 10); E1 (25, 10) is 5 - 1.26 = 3.74" away. Roll 1 + 2 = 3: no enemy unit is within
+    # 12" and within 3", so no target can be picked (charge_targets []): the charge fails and
+    # the unit does not move (RULES.md 1.4). On a 4 (2 + 2) E could have been picked: picking
+    # none is told so, naming E.
+    s = situation(
+        [unit("A", "red", [model("A1", 20, 10)]), unit("E", "blue", [model("E1", 25, 10)])],
+        phase="charge",
+    )
+    v = adjudicate(s, move("A", "charge", {"A1": (21, 10)}, dice=[1, 2], charge_targets=[]))
+    assert failures(v) == [("11.02", "before-moving")]
+    assert "the charge fails" in v.failures[0].text and v.after is None
+    v = adjudicate(s, move("A", "charge", {"A1": (21, 10)}, dice=[2, 2], charge_targets=[]))
+    assert failures(v) == [("11.02", "before-moving")]
+    assert "No charge target was picked" in v.failures[0].text and "E" in v.failures[0].text
+
+
+def test_two_targets_on_either_side_that_no_placement_engages_both_fail_the_charge():
+    # A1 (20, 10) between E1 (25, 10) and G1 (15, 10), each 3.74" away, roll 6: both may be
+    # picked, but one 32 mm model cannot end within 2" of both (their edges are 8.74" apart).
+    # The engine's own suggestion is refused for the target it cannot reach.
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 20, 10)]),
+            unit("E", "blue", [model("E1", 25, 10)]),
+            unit("G", "blue", [model("G1", 15, 10)]),
+        ],
+        phase="charge",
+    )
+    v = adjudicate(s, suggest(s, move("A", "charge", dice=[3, 3], charge_targets=["E", "G"])))
+    assert failures(v) == [("11.04", "after-moving")]
+    assert "every charge target" in v.failures[0].text
+
+
+def test_a_hull_turned_on_the_spot_across_the_table_edge_is_refused_and_after_a_step_is_not():
+    # A1 (the 4 x 2" box) at (1.5, 10) facing 90 spans x 0.5..2.5. Turned to 0 on the spot it
+    # would span x -0.5..3.5: across the edge. Stepping to x = 2 first (0.5" moved) it spans
+    # 0..4, touching the edge: legal.
+    s = situation(
+        [unit("A", "red", [model("A1", 1.5, 10, base=BOX, facing=90)], keywords=("VEHICLE",))]
+    )
+    v = adjudicate(s, move("A", "normal", {"A1": {"x": 1.5, "y": 10, "facing": 0}}))
+    assert failures(v) == [("03.01", "while-moving")]
+    v = adjudicate(s, move("A", "normal", {"A1": {"x": 2.0, "y": 10, "facing": 0}}))
+    assert v.legal and v.models["A1"]["distance_moved"] == 0.5
