@@ -56,6 +56,7 @@ from ..geometry import (
     ellipse_segment_gap,
     fmt,
     fmt_beside,
+    polygon_enters_oval,
     segment_point_distance,
     swept_footprint,
     within,
@@ -599,8 +600,9 @@ def segment_blocker(
 ) -> bool:
     """Does a base sliding from a to b overlap `other` model (or a terrain `footprint`)?
 
-    Touching is allowed (RULES.md 0). Round against round is analytic; curves elsewhere allow
-    the circumscribed polygons' slack.
+    Touching is allowed (RULES.md 0). Round against round is analytic; round, oval and hull
+    against each other are measured on the true circles and ellipses; an oval against an oval
+    or terrain allows the circumscribed polygons' slack.
     """
     if other is not None and base.kind == "round" and other.base.kind == "round":
         d = segment_point_distance(a, b, (other.x, other.y))
@@ -621,6 +623,16 @@ def segment_blocker(
         # a hull's sweep is exact (a polygon): measured to the round base's true circle
         sweep = swept_footprint(base, a, b, facing)
         return bool(sweep.distance(Point(other.x, other.y)) < other.base.radius - EPSILON)
+    if other is not None and {base.kind, other.base.kind} in ({"hull", "oval"}, {"rect", "oval"}):
+        # the hull's sweep is a polygon, measured to the oval's true ellipse; an oval sliding
+        # past a hull is the hull sliding the other way past the oval held where it starts
+        if base.kind == "oval":
+            ox, oy = other.x, other.y
+            back = (ox - b[0] + a[0], oy - b[1] + a[1])
+            sweep = swept_footprint(other.base, (ox, oy), back, other.facing)
+            return polygon_enters_oval(base, (*a, facing), sweep.exterior.coords)
+        sweep = swept_footprint(base, a, b, facing)
+        return polygon_enters_oval(other.base, other.pos, sweep.exterior.coords)
     shape = other.footprint if other is not None else footprint
     curved = other is not None and other.base.kind in ("round", "oval")
     if base.kind == "round":

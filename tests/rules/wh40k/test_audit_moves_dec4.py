@@ -492,3 +492,38 @@ def test_a_hull_turned_on_the_spot_across_the_table_edge_is_refused_and_after_a_
     assert failures(v) == [("03.01", "while-moving")]
     v = adjudicate(s, move("A", "normal", {"A1": {"x": 2.0, "y": 10, "facing": 0}}))
     assert v.legal and v.models["A1"]["distance_moved"] == 0.5
+
+
+@pytest.mark.parametrize(("into", "legal"), [(0.0, True), (0.003, False)])
+def test_an_oval_and_a_hull_sliding_past_each_other_may_touch_but_not_cut_in(into, legal):
+    # An oval (facing 0, CAVALRY, M 12) slides along y = 10 from (10, 10) to (22, 10), its side
+    # the line y = 10.492; an enemy VEHICLE box (facing 0) at (16, 10.492 + 1 - into) has its top
+    # side there (into 0) or 0.003" above it. Start and end: 6 - 1.476 - 2 = 2.52" apart along
+    # x, not engaged. Then the roles swapped: the box (VEHICLE, M 12) drives along y = 10, its
+    # lower side y = 11, past an enemy oval (MONSTER) at (16, 11 + 0.492 - into).
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10, base=OVAL)], move=12, keywords=("CAVALRY",)),
+            unit(
+                "E",
+                "blue",
+                [model("E1", 16, 10 + HALF_WIDTH + 1 - into, base=BOX)],
+                keywords=("VEHICLE",),
+            ),
+        ]
+    )
+    v = adjudicate(s, move("A", "normal", {"A1": (22, 10)}, paths={"A1": [(22, 10, 0)]}))
+    assert v.legal is legal, failures(v)
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 10, 10, base=BOX)], move=12, keywords=("VEHICLE",)),
+            unit(
+                "E",
+                "blue",
+                [model("E1", 16, 11 + HALF_WIDTH - into, base=OVAL)],
+                keywords=("MONSTER",),
+            ),
+        ]
+    )
+    v = adjudicate(s, move("A", "normal", {"A1": (22, 10)}, paths={"A1": [(22, 10, 0)]}))
+    assert v.legal is legal, failures(v)
