@@ -527,3 +527,13 @@ def test_an_oval_and_a_hull_sliding_past_each_other_may_touch_but_not_cut_in(int
     )
     v = adjudicate(s, move("A", "normal", {"A1": (22, 10)}, paths={"A1": [(22, 10, 0)]}))
     assert v.legal is legal, failures(v)
+
+
+def test_a_table_stored_with_a_base_0_004_inches_inside_a_hull_still_opens():
+    # Before the exact overlap test a move could end a round base up to about 0.008" inside a
+    # hull; a table stored after such a move must still open (reading a scenario keeps the old
+    # test), while a new move ending there is refused (test above).
+    s = situation(
+        [unit("A", "red", [model("A1", 22 + R32 - 0.004, 10), model("A2", 20, 10, base=BOX)])]
+    )
+    assert s.model("A1").x < 22 + R32
