@@ -17,6 +17,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
 from typing import Any
 
 import shapely
@@ -432,3 +433,48 @@ def _golden_min(f: Callable[[float], float], lo: float, hi: float) -> float:
             x2 = lo + ratio * (hi - lo)
             f2 = f(x2)
     return min(f1, f2)
+
+
+# -- overlap measured on the true curves (RULES.md 0: "touching" is within 1e-6) ----------------
+def ellipse_segment_gap(base: Base, pos: tuple[float, float, float], p: _XY, q: _XY) -> float:
+    """Distance from the segment p-q (a point when p == q) to the filled ellipse of the oval
+    `base` placed at `pos` (x, y, facing): 0 when the segment touches or enters it, else the
+    exact distance from the true curve (RULES.md 1.1). A round base meets the oval when its
+    centre, or the segment its centre slides along, is within its radius of it."""
+    oval = _Oval(base, pos)
+    a, b = oval.a, oval.b
+    lp, lq = oval.local(*p), oval.local(*q)
+    if _segment_meets_ellipse(a, b, lp, lq):
+        return 0.0
+    ends = min(ellipse_boundary_distance(a, b, *lp), ellipse_boundary_distance(a, b, *lq))
+    return min(ends, _ellipse_segment_distance(a, b, lp, lq))
+
+
+def _shrunk(base: Base) -> Base:
+    """The oval with both half axes EPSILON shorter: its curve lies inside the true one, at most
+    EPSILON from it, so a shape that meets it has gone more than touching into the oval."""
+    length, width = base.size
+    return Base("oval", (length - 2 * EPSILON, width - 2 * EPSILON))
+
+
+def polygon_enters_oval(
+    base: Base, pos: tuple[float, float, float], outline: Sequence[tuple[float, float]]
+) -> bool:
+    """Does the polygon with these vertices (table coordinates, closed or not) overlap the oval
+    `base` at `pos` by more than touching (RULES.md 0)? It does when one of its edges meets
+    the oval shrunk by EPSILON, or the oval's centre lies inside it (the oval wholly inside)."""
+    inner = _shrunk(base)
+    ring = list(outline)
+    if ring[0] != ring[-1]:
+        ring.append(ring[0])
+    if any(ellipse_segment_gap(inner, pos, p, q) == 0.0 for p, q in pairwise(ring)):
+        return True
+    return bool(Polygon(ring).contains(Point(pos[0], pos[1])))
+
+
+def ovals_overlap(
+    a_base: Base, a_pos: tuple[float, float, float], b_base: Base, b_pos: tuple[float, float, float]
+) -> bool:
+    """Do two ovals overlap by more than touching (RULES.md 0)? Their ellipses, each shrunk by
+    EPSILON, meet (`oval_distance` is 0 only for ellipses that touch or overlap)."""
+    return oval_distance(_shrunk(a_base), a_pos, _shrunk(b_base), b_pos) <= 0.0

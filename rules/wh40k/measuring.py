@@ -24,8 +24,9 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
+from shapely.geometry import Point
 
-from ..geometry import EPSILON, within
+from ..geometry import EPSILON, Base, within
 from ..situation import Model, Situation, Unit, base_distance
 
 
@@ -163,26 +164,42 @@ def placed_models(
     return tuple(placements.get(m.id, m) for m in unit.models)
 
 
+@lru_cache(maxsize=256)
+def _inner_radius(base: Base) -> float:
+    """The radius of a disc about the base's centre that lies inside it: how far its outline
+    reaches at least, in every direction (0 for a hull drawn round a centre outside it)."""
+    if base.kind == "round":
+        return base.radius
+    if base.kind in ("oval", "rect"):
+        return min(base.size) / 2
+    outline = base.footprint(0.0, 0.0)
+    centre = Point(0.0, 0.0)
+    return float(outline.exterior.distance(centre)) if outline.contains(centre) else 0.0
+
+
 def engagement_gap(models: Iterable[Model], enemies: Iterable[Model]) -> float | None:
     """03.04, the number behind an engagement finding: the least horizontal distance from
     `models` to an enemy model within 5" of them vertically (engaged when it is 2" or less), or
-    None when no enemy model is that close vertically. Pairs are measured exactly only where
-    their enclosing circles come within 3" of the closest pair's (a base's outline lies at most
-    1.2" inside its enclosing circle, 170 mm ovals included)."""
+    None when no enemy model is that close vertically. Each pair's distance lies between its
+    enclosing circles' gap and its inner discs' gap (`_inner_radius`); a pair is measured exactly
+    only when its enclosing circles come nearer than some pair's inner discs (a 10" long hull
+    side on is 4.5" further than its enclosing circle, a round base exactly as far)."""
     mine, theirs = tuple(models), tuple(enemies)
     if not mine or not theirs:
         return None
-    a = np.array([(m.x, m.y, m.z, m.base.radius) for m in mine])
-    b = np.array([(m.x, m.y, m.z, m.base.radius) for m in theirs])
-    # enclosing circles over arrays (a 60-model unit among 600 in one go), the exact distance
-    # only for the pairs that can be the closest
+    a = np.array([(m.x, m.y, m.z, m.base.radius, _inner_radius(m.base)) for m in mine])
+    b = np.array([(m.x, m.y, m.z, m.base.radius, _inner_radius(m.base)) for m in theirs])
+    # enclosing circles and inner discs over arrays (a 60-model unit among 600 in one go), the
+    # exact distance only for the pairs that can be the closest
     level = np.abs(a[:, None, 2] - b[None, :, 2]) <= ENGAGEMENT_RANGE.vertical + EPSILON
     if not level.any():
         return None
-    rough = np.hypot(a[:, None, 0] - b[None, :, 0], a[:, None, 1] - b[None, :, 1])
-    rough -= a[:, None, 3] + b[None, :, 3]
+    centres = np.hypot(a[:, None, 0] - b[None, :, 0], a[:, None, 1] - b[None, :, 1])
+    rough = centres - (a[:, None, 3] + b[None, :, 3])
     rough[~level] = np.inf
-    close = np.argwhere(rough <= rough.min() + 3.0)
+    at_most = np.maximum(centres - (a[:, None, 4] + b[None, :, 4]), 0.0)
+    at_most[~level] = np.inf
+    close = np.argwhere(rough <= at_most.min() + EPSILON)
     return min(horizontal_distance(mine[i], theirs[j]) for i, j in close.tolist())
 
 

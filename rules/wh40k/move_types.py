@@ -206,6 +206,8 @@ def _characteristic(unit: Unit, move_type: str) -> float:
 
 def _charge_targets(situation: Situation, unit: Unit, move: Move) -> tuple[Unit, ...]:
     targets = move.declared("charge_targets")
+    if isinstance(targets, list) and not targets:
+        return ()  # none picked after the roll: `_check_charge_targets` says why the charge fails
     if not targets:
         raise InvalidInput(
             "declarations.charge_targets",
@@ -287,6 +289,29 @@ def _check_charge_targets(
             ),
             measured=float(CHARGE_FAILS_ON),
             limit=float(CHARGE_FAILS_ON + 1),
+        )
+    if not targets:
+        # RULES.md 1.4: with no target picked after the roll the unit does not move; say whether
+        # any enemy unit was within 12" and within the roll to be picked
+        offered = [
+            named(e)
+            for e in situation.enemies_of(unit)
+            if _target_refusal(unit, e, _charge_reach_distance(unit, e, skies), max_distance, skies)
+            is None
+        ]
+        ok &= verdict.check(
+            rule=rule,
+            stage="before-moving",
+            passed=False,
+            subject=unit.id,
+            text=(
+                f"No charge target was picked: a charge needs at least one of the enemy units "
+                f'within 12" and within the {fmt(max_distance)}" charge ({", ".join(offered)}); '
+                "without one the unit does not move."
+                if offered
+                else f'No enemy unit is within 12" and within the {fmt(max_distance)}" charge: '
+                "the charge fails, and the unit does not move."
+            ),
         )
     for t in targets:
         d = _charge_reach_distance(unit, t, skies) if t.army != unit.army else math.inf
@@ -496,14 +521,18 @@ def adjudicate_move(situation: Situation, move: Move) -> Verdict:
             "declare as a target: a charge may only engage its targets.",
         )
     if move.type in ("advance", "fall-back"):
+        # RULES.md 1.4 after moving: an advance bars charging; a fall back bars charging,
+        # shooting and starting an action (the players keep to it: the engine judges moves only)
         verdict.check(
             rule=rule,
             stage="after-moving",
             passed=True,
             subject=unit.id,
             text=(
-                f"{named(unit)} cannot charge this turn after "
-                f"{'advancing' if move.type == 'advance' else 'falling back'}."
+                f"{named(unit)} cannot charge this turn after advancing."
+                if move.type == "advance"
+                else f"{named(unit)} cannot charge, shoot or start an action this turn after "
+                "falling back."
             ),
         )
 

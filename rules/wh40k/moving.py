@@ -53,8 +53,10 @@ from ..errors import InvalidInput
 from ..geometry import (
     EPSILON,
     Base,
+    ellipse_segment_gap,
     fmt,
     fmt_beside,
+    polygon_enters_oval,
     segment_point_distance,
     swept_footprint,
     within,
@@ -598,12 +600,39 @@ def segment_blocker(
 ) -> bool:
     """Does a base sliding from a to b overlap `other` model (or a terrain `footprint`)?
 
-    Touching is allowed (RULES.md 0). Round against round is analytic; curves elsewhere allow
-    the circumscribed polygons' slack.
+    Touching is allowed (RULES.md 0). Round against round is analytic; round, oval and hull
+    against each other are measured on the true circles and ellipses; an oval against an oval
+    or terrain allows the circumscribed polygons' slack.
     """
     if other is not None and base.kind == "round" and other.base.kind == "round":
         d = segment_point_distance(a, b, (other.x, other.y))
         return d < base.radius + other.base.radius - EPSILON
+    if other is not None and {base.kind, other.base.kind} == {"round", "oval"}:
+        # RULES.md 0, 1.3: measured on the true ellipse (touching allowed, 1e-6 deeper not). A
+        # round base's centre slides along a-b; an oval sliding past a round base is the round
+        # base's centre sliding the other way past the oval held where it starts.
+        if base.kind == "round":
+            gap = ellipse_segment_gap(other.base, other.pos, a, b)
+        else:
+            c = (other.x, other.y)
+            gap = ellipse_segment_gap(
+                base, (*a, facing), c, (c[0] - b[0] + a[0], c[1] - b[1] + a[1])
+            )
+        return gap < (base if base.kind == "round" else other.base).radius - EPSILON
+    if other is not None and other.base.kind == "round" and base.kind in ("hull", "rect"):
+        # a hull's sweep is exact (a polygon): measured to the round base's true circle
+        sweep = swept_footprint(base, a, b, facing)
+        return bool(sweep.distance(Point(other.x, other.y)) < other.base.radius - EPSILON)
+    if other is not None and {base.kind, other.base.kind} in ({"hull", "oval"}, {"rect", "oval"}):
+        # the hull's sweep is a polygon, measured to the oval's true ellipse; an oval sliding
+        # past a hull is the hull sliding the other way past the oval held where it starts
+        if base.kind == "oval":
+            ox, oy = other.x, other.y
+            back = (ox - b[0] + a[0], oy - b[1] + a[1])
+            sweep = swept_footprint(other.base, (ox, oy), back, other.facing)
+            return polygon_enters_oval(base, (*a, facing), sweep.exterior.coords)
+        sweep = swept_footprint(base, a, b, facing)
+        return polygon_enters_oval(other.base, other.pos, sweep.exterior.coords)
     shape = other.footprint if other is not None else footprint
     curved = other is not None and other.base.kind in ("round", "oval")
     if base.kind == "round":
@@ -625,6 +654,14 @@ def on_table(situation: Situation, base: Base, point: Waypoint, facing: float) -
     if base.kind == "round":
         r = base.radius - EPSILON
         return r <= point[0] <= w - r and r <= point[1] <= h - r
+    if base.kind == "oval":
+        # the true ellipse's reach along x and y at this facing (RULES.md 0: touching the edge
+        # is on the table; the polygon drawn round it reaches up to 0.12 % further)
+        a, b = base.size[0] / 2, base.size[1] / 2
+        turn = math.radians(facing)
+        rx = math.hypot(a * math.cos(turn), b * math.sin(turn)) - EPSILON
+        ry = math.hypot(a * math.sin(turn), b * math.cos(turn)) - EPSILON
+        return rx <= point[0] <= w - rx and ry <= point[1] <= h - ry
     x0, y0, x1, y1 = base.footprint(point[0], point[1], facing).bounds
     return bool(x0 >= -EPSILON and y0 >= -EPSILON and x1 <= w + EPSILON and y1 <= h + EPSILON)
 
