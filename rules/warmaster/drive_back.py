@@ -13,8 +13,9 @@ How the engine reads 2.6:
   - over friendly stands: if the friends make way (`friends_make_way`) it ends there and the
     friends must step aside (an event names them; the engine does not move them); otherwise it
     halts where it first touches them, and is confused;
-  - over or within 1 cm of enemy stands: it stops 1 cm in front of them, and is confused; an
-    enemy already within 1 cm at the start stops it where it is if the block would come nearer.
+  - over or within 1 cm of enemy stands (nearer than 1 cm by more than RULES.md 0's 1e-6): it
+    stops 1 cm in front of them (never nearer: `gap_zone`), and is confused; an enemy already
+    within 1 cm at the start stops it where it is if the block would come nearer.
   Each stop can uncover another (stopping in front of a wood may leave the block over a friend),
   so the rules are applied until the end position is clear. Only the stops where the block ends
   are reported: a wood or an enemy it would have stopped at, but that a later stop pulled it
@@ -73,6 +74,11 @@ from .terrain import no_flyer_end_terrain
 RULE = "flying-units/drive-back"
 #: 2.6: flyers that would end over enemies stop this far (cm) in front of them.
 ENEMY_GAP = 1.0
+#: Quarter-circle segments of the 1 cm zone's rounded corners (`gap_zone`).
+ZONE_QUAD_SEGS = 128
+#: Circumscribing factor for those corners: GEOS splits an arc into a rounded number of equal
+#: steps, so one step may span up to 1.5 quanta (as pathfinding.ARC_FACTOR).
+ZONE_FACTOR = 1.0 / math.cos(0.75 * math.pi / (2 * ZONE_QUAD_SEGS)) + 1e-9
 #: How far along the line (cm) a stop may lie beyond where the block ends and still be the one
 #: that halted it: settle steps back 1e-7 cm from each stop, so the stop that ends the move lies
 #: that far beyond the end, and every stop a later one pulled the block back from lies further.
@@ -111,6 +117,16 @@ def direction_away(shooter: Model, unit: Unit) -> tuple[float, float]:
             "declarations.shooter", "the shooting stand touches the driven unit: it is in combat"
         )
     return dx / length, dy / length
+
+
+def gap_zone(footprint: shapely.Polygon) -> shapely.Polygon:
+    """Where a stand is less than ENEMY_GAP (1 cm) from `footprint`, drawn around it, never
+    inside: exact along its straight faces (the mitred buffer), its rounded corners' edges
+    outside the true arcs by at most 0.005 % of a cm (the round buffer circumscribed). A block
+    stopped on its edge is never nearer than 1 cm (2.6, RULES.md 0)."""
+    rounded = footprint.buffer(ENEMY_GAP * ZONE_FACTOR, quad_segs=ZONE_QUAD_SEGS)
+    mitred = footprint.buffer(ENEMY_GAP, join_style="mitre", mitre_limit=10.0)
+    return rounded.intersection(mitred)
 
 
 def settle(
@@ -154,7 +170,7 @@ def settle(
                 if o.unit == unit.id or not b.counts(o):
                     continue  # 2.9: characters never stop or confuse the flyers
                 if b.army_of[o.unit] == unit.army and in_combat(situation, situation.unit(o.unit)):
-                    if m.footprint.distance(o.footprint) < ENEMY_GAP - 1e-3:
+                    if m.footprint.distance(o.footprint) < ENEMY_GAP - EPSILON:
                         busy[o.id] = o
                 elif b.army_of[o.unit] == unit.army:
                     if overlaps(m.footprint, o.footprint):
@@ -162,7 +178,7 @@ def settle(
                 else:
                     gap = m.footprint.distance(o.footprint)
                     before = start_gap.get((m.id, o.id), ENEMY_GAP)
-                    if gap < ENEMY_GAP - 1e-3 and gap < before - EPSILON:
+                    if gap < ENEMY_GAP - EPSILON and gap < before - EPSILON:
                         enemies[o.id] = o
         if friends and not friends_make_way:  # friends who make way are settled at the end
             units = sorted({o.unit for o in friends.values()})
@@ -172,7 +188,7 @@ def settle(
                 (
                     "busy",
                     sorted({o.unit for o in busy.values()}),
-                    [o.footprint.buffer(ENEMY_GAP, quad_segs=32) for o in busy.values()],
+                    [gap_zone(o.footprint) for o in busy.values()],
                 )
             )
         if enemies:
@@ -180,7 +196,7 @@ def settle(
                 (
                     "enemy",
                     sorted({o.unit for o in enemies.values()}),
-                    [o.footprint.buffer(ENEMY_GAP, quad_segs=32) for o in enemies.values()],
+                    [gap_zone(o.footprint) for o in enemies.values()],
                 )
             )
         if not stops:

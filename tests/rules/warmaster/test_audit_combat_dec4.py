@@ -1,0 +1,107 @@
+"""An umpire's audit (4 December) of RULES.md 2.6, 2.7 and the drive-back, combat, making-way and
+leaving-the-table parts of 2.9.
+
+Every case is worked by hand from RULES.md; the positions, distances and expected findings are
+written from that working, not copied from the engine. Unless a test says otherwise, stands are
+4 x 2 cm facing +x (infantry `rect` [40, 20]: 4 cm of frontage along y, 2 cm deep along x), and
+`line_of_flyers(id, x, y)` is three of them side by side at (x, y - 4), (x, y), (x, y + 4):
+x - 1 .. x + 1 by y - 6 .. y + 6. The table is 180 x 120 cm.
+"""
+
+import math
+
+import pytest
+
+from .builders import (
+    enemy,
+    failed_rules,
+    flyers,
+    judge,
+    line_of_flyers,
+    scenario,
+    stand,
+)
+
+
+def events(verdict):
+    return [e["event"] for e in verdict.events]
+
+
+def xs(verdict):
+    """The x of every stand's end centre."""
+    return [v["end"]["x"] for v in verdict.models.values()]
+
+
+def centres(verdict):
+    return {
+        k: (round(v["end"]["x"], 6), round(v["end"]["y"], 6)) for k, v in verdict.models.items()
+    }
+
+
+def drive(dice, hits=None, **declarations):
+    return {
+        "unit": "F",
+        "type": "drive-back",
+        "dice": list(dice),
+        "declarations": {
+            "shooter": "S1",
+            "hits": len(dice) if hits is None else hits,
+            **declarations,
+        },
+    }
+
+
+def shot_at(*extra, x=100, pieces=()):
+    """F (x 99..101, y 48..60) shot by S1 at (x + 20, 54): straight away from it is -x."""
+    return scenario(
+        [line_of_flyers("F", x, 54), enemy("S", x + 20, 54), *extra], pieces, phase="shooting"
+    )
+
+
+# --- 2.6 / 2.9: stopping 1 cm in front of enemies, to the 1e-6 of RULES.md 0 ----------------------
+#
+# F is driven back 3 + 4 = 7 cm, toward x 92..94. X1 (x xx - 1 .. xx + 1, y 52..56) stands behind
+# it, face to face with F2's rear edge. With X1 at 90.0005 F would end 0.9995 cm from it: less
+# than 1 cm by 5e-4, far more than the 1e-6 tolerance, so F stops 1 cm in front of X1 (its rear
+# edge at xx + 2, centres at xx + 3 = 93.0005, 6.9995 cm moved) and is confused (2.9: halting 1 cm
+# from enemies). At 90.000002 it is short by 2e-6, still more than the tolerance: stop, confused.
+# At 90.0000005 (5e-7 short, within the tolerance) it ends where the dice say, unconfused.
+
+
+@pytest.mark.parametrize(
+    "xx, end_x, confused",
+    [
+        (90.0005, 93.0005, True),
+        (90.000002, 93.000002, True),
+        (90.0000005, 93.0, False),
+    ],
+)
+def test_a_drive_back_ending_a_hair_inside_1_cm_of_an_enemy_stops_and_confuses(xx, end_x, confused):
+    verdict = judge(shot_at(enemy("X", xx, 54)), drive([3, 4]))
+    assert verdict.legal, failed_rules(verdict)
+    assert xs(verdict) == pytest.approx([end_x] * 3, abs=1e-6)
+    assert ("confused" in events(verdict)) is confused
+
+
+def test_a_drive_back_ending_a_hair_inside_1_cm_of_friends_in_combat_halts_confused():
+    # The same with K1, a red infantry stand in combat, at 90.0005: F cannot end over or next to
+    # friends who cannot make way; it halts 1 cm short of them ([house] 2.9), at 93.0005, confused.
+    k = flyers("K", [stand("K1", 90.0005, 54)], keywords=("INFANTRY",), state={"in_combat": True})
+    verdict = judge(shot_at(k), drive([3, 4]))
+    assert verdict.legal, failed_rules(verdict)
+    assert xs(verdict) == pytest.approx([93.0005] * 3, abs=1e-6)
+    assert {"event": "confused", "unit": "F", "because": ["busy"]} in verdict.events
+
+
+def test_a_drive_back_toward_an_enemy_corner_stops_exactly_1_cm_from_it():
+    # X1 faces -x at (90.3, 62.5): x 89.3..91.3, y 60.5..64.5, below and behind F3 (y 56..60).
+    # 7 cm would put F3 at x 92..94: its corner (92, 60) is hypot(0.7, 0.5) = 0.86 cm from X1's
+    # corner (91.3, 60.5). F stops where that gap is 1 cm: (0.7 + s)^2 + 0.5^2 = 1, s = sqrt(0.75)
+    # - 0.7 = 0.166025 cm short of the 7 cm: centres at x 93.166025, confused.
+    x1 = flyers("X", [stand("X1", 90.3, 62.5, 180)], army="blue", keywords=("INFANTRY",))
+    verdict = judge(shot_at(x1), drive([3, 4]))
+    assert verdict.legal, failed_rules(verdict)
+    expected = 93 + math.sqrt(0.75) - 0.7
+    assert xs(verdict) == pytest.approx([expected] * 3, abs=1e-4)
+    assert xs(verdict)[0] >= expected - 1e-6  # never nearer than 1 cm
+    assert "confused" in events(verdict)
