@@ -485,12 +485,15 @@ def made_way_rolls(
 def _left_table(
     verdict: Verdict, situation: Situation, unit: Unit, move: Move, outcome: Outcome
 ) -> Verdict:
-    """2.9 "Leaving the table": the unit leaves where the drive back reaches the edge."""
+    """2.9 "Leaving the table": the unit leaves where the drive back reaches the edge. A 6
+    among the dice confuses it all the same (2.6): back at once, back unable to move, or off
+    the table until it rolls to return; only a unit the D6 destroys is beyond it."""
     how = (
         f"The drive back of {fmt(outcome.distance)} cm takes {named(unit)} over the table edge "
         f"after {fmt(outcome.travelled)} cm"
     )
-    return leave_the_table(
+    confused = {unit.id: {"confused": True}} if outcome.confused_by else None
+    verdict = leave_the_table(
         verdict,
         situation,
         unit,
@@ -499,4 +502,17 @@ def _left_table(
         outcome.ends,
         measured=outcome.distance,
         limit=outcome.travelled,
+        state=confused,
     )
+    left = next(e for e in verdict.events if e["event"] == "leave-table-roll")
+    if confused and left.get("outcome") != "destroyed":
+        verdict.check(
+            rule=RULE,
+            stage="after-moving",
+            passed=True,
+            subject=unit.id,
+            text=f"{named(unit)} is confused (a 6 among the drive-back dice), whatever the D6 "
+            "to leave the table brings.",
+        )
+        verdict.events.append({"event": "confused", "unit": unit.id, "because": ["a 6"]})
+    return verdict

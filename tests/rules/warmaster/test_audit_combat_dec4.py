@@ -105,3 +105,45 @@ def test_a_drive_back_toward_an_enemy_corner_stops_exactly_1_cm_from_it():
     assert xs(verdict) == pytest.approx([expected] * 3, abs=1e-4)
     assert xs(verdict)[0] >= expected - 1e-6  # never nearer than 1 cm
     assert "confused" in events(verdict)
+
+
+# --- 2.6 / 2.9: a drive back over the table edge with a 6 still confuses the unit --------------
+#
+# F (x 9..11, y 48..60) is shot by S1 at (30, 54) and driven back 5 + 6 = 11 cm in -x: the table
+# edge x = 0 is 9 cm behind it, so the unit leaves the table (2.9). "Any 6 rolled: the unit is
+# confused" (2.6) whatever the leave-the-table D6 then says: back at once on a 5 (where it left,
+# x 0..2, centres at 1), back and unable to move on a 3, off the table on a 2 (still confused when
+# it rolls to return in its side's Command phase); only a unit destroyed by the D6 is beyond it.
+
+
+@pytest.mark.parametrize(
+    "roll, outcome",
+    [(5, "returns"), (3, "returns-may-not-move"), (2, "off-table"), (None, None)],
+)
+def test_a_drive_back_off_the_table_with_a_6_leaves_the_unit_confused(roll, outcome):
+    declarations = {} if roll is None else {"leave_table_roll": roll}
+    verdict = judge(shot_at(x=10), drive([5, 6], **declarations))
+    assert verdict.legal, failed_rules(verdict)
+    leave = next(e for e in verdict.events if e["event"] == "leave-table-roll")
+    assert leave.get("outcome") == outcome
+    assert {"event": "confused", "unit": "F", "because": ["a 6"]} in verdict.events
+    assert verdict.after.unit("F").state.get("confused") is True
+    assert xs(verdict) == pytest.approx([1.0] * 3)
+
+
+def test_a_drive_back_off_the_table_with_a_6_and_destroyed_by_the_d6_reports_no_confusion():
+    # 1 - 1 stand already lost = 0: destroyed (2.9), nothing left to be confused
+    doc = shot_at(x=10)
+    doc["units"][0]["state"] = {"stands_lost": 1}
+    verdict = judge(doc, drive([5, 6], leave_table_roll=1))
+    assert verdict.legal, failed_rules(verdict)
+    assert not verdict.after.has_unit("F")
+    assert "confused" not in events(verdict)
+
+
+def test_a_drive_back_of_exactly_the_gap_to_the_edge_stays_on_the_table():
+    # 4 + 5 = 9 cm: F's rear edges end on the edge x = 0 (x 0..2), on the table: no D6 owed
+    verdict = judge(shot_at(x=10), drive([4, 5]))
+    assert verdict.legal, failed_rules(verdict)
+    assert xs(verdict) == pytest.approx([1.0] * 3)
+    assert events(verdict) == []
