@@ -186,7 +186,9 @@ def adjudicate_make_way(situation: Situation, move: Move) -> Verdict:
     # 2.9: making way may take the unit over the edge, but its way is judged first
     _check_the_way(verdict, situation, unit, friend, ends)
     check_flown_end(verdict, situation, unit, ends, ignore=(friend.id,), may_leave_table=True)
-    if verdict.legal and off_the_table(situation, ends):
+    if not verdict.legal:
+        return verdict  # it did not make way: no D6 is owed for it
+    if off_the_table(situation, ends):
         verdict.events.append(roll)
         how = f"Making way takes {named(unit)} over the table edge"
         return leave_the_table(

@@ -147,3 +147,54 @@ def test_a_drive_back_of_exactly_the_gap_to_the_edge_stays_on_the_table():
     assert verdict.legal, failed_rules(verdict)
     assert xs(verdict) == pytest.approx([1.0] * 3)
     assert events(verdict) == []
+
+
+# --- 2.9 making way ------------------------------------------------------------------------------
+#
+# F (x 49..51, y 48..60), a line of red flyers, makes way for D, a red line at x 80 (whose stands
+# are moving off and are ignored). Moving F by (dx, dy) moves each stand hypot(dx, dy) cm; a line
+# of flyers makes way up to 100 cm ([house], full pace).
+
+F_YS = (("F1", 50), ("F2", 54), ("F3", 58))
+
+
+def moved(dx, dy=0.0):
+    return {m: {"x": 50 + dx, "y": y + dy} for m, y in F_YS}
+
+
+def make_way(end, made_way_for="D"):
+    return {
+        "unit": "F",
+        "type": "make-way",
+        "end": end,
+        "declarations": {"made_way_for": made_way_for},
+    }
+
+
+def way_table(*extra, phase="shooting", pieces=(), active_army=None):
+    return scenario(
+        [line_of_flyers("F", 50, 54), line_of_flyers("D", 80, 54), *extra],
+        pieces,
+        phase=phase,
+        active_army=active_army,
+    )
+
+
+def test_a_refused_make_way_owes_no_confusion_roll():
+    # E1 (x 37..39, y 52..56): moved 10 cm back, F2's rear edge x 39 would touch it, which a unit
+    # making way may not do (2.9). Refused: F did not make way, so it owes no D6 and no finding
+    # says it made way (a refused move allows nothing, docs/rules-coverage.md).
+    verdict = judge(way_table(enemy("E", 38, 54)), make_way(moved(-10)))
+    assert not verdict.legal
+    assert "confusion-roll" not in events(verdict)
+    assert not [f for f in verdict.findings if f.passed and "made way for" in f.text]
+
+
+def test_making_way_may_end_half_a_cm_from_an_enemy():
+    # E1 at 37.5 (x 36.5..38.5): F ends x 39..41, 0.5 cm from it. 2.9 forbids touching enemies,
+    # not coming near them (the 1 cm of a fall back is not a making-way rule): legal, one D6.
+    verdict = judge(way_table(enemy("E", 37.5, 54)), make_way(moved(-10)))
+    assert verdict.legal, failed_rules(verdict)
+    assert [e for e in verdict.events if e["event"] == "confusion-roll"] == [
+        {"event": "confusion-roll", "unit": "F", "dice": "1D6", "because": "made way for D"}
+    ]
