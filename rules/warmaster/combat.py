@@ -579,7 +579,8 @@ def adjudicate_pursuit(situation: Situation, move: Move) -> Verdict:
             f"{fmt(plan['travelled'])} cm, short of {plan['target']}: a unit that cannot reach "
             "the enemy cannot pursue; it stands or falls back instead."
             if plan["halted"]
-            else f"{plan['target']} is {fmt(plan['distance'])} cm away along the ground, beyond "
+            else f"{plan['target']} is {fmt_beside(plan['distance'], FLYER_PACE)} cm away along "
+            "the ground, beyond "
             f"the {fmt(FLYER_PACE)} cm of a full-pace move: a unit that cannot reach the enemy "
             "cannot pursue; it stands or falls back instead."
         ),

@@ -20,6 +20,7 @@ from .builders import (
     line_of_flyers,
     scenario,
     stand,
+    terrain,
 )
 
 
@@ -198,3 +199,62 @@ def test_making_way_may_end_half_a_cm_from_an_enemy():
     assert [e for e in verdict.events if e["event"] == "confusion-roll"] == [
         {"event": "confusion-roll", "unit": "F", "dice": "1D6", "because": "made way for D"}
     ]
+
+
+# --- 2.9 pursuit: up to a full-pace move (100 cm), along the ground --------------------------
+#
+# F (x 49..51, y 48..60) won its combat (marked in combat: its enemy retreated). E1, the retreating
+# enemy, stands at ex (x ex - 1 .. ex + 1, y 52..56), straight ahead and in sight: F's front edge
+# x 51 is ex - 52 cm from it.
+
+PURSUE = {"unit": "F", "type": "pursuit", "declarations": {"charge_targets": ["E"]}}
+
+
+def won(*extra, pieces=()):
+    return scenario(
+        [line_of_flyers("F", 50, 54, state={"in_combat": True}), *extra], pieces, phase="combat"
+    )
+
+
+def test_a_pursuit_of_exactly_100_cm_reaches():
+    # ex = 152: 100 cm, a full-pace move exactly; F ends touching E1, front edge x 151 (centres 150)
+    verdict = judge(won(enemy("E", 152, 54)), PURSUE)
+    assert verdict.legal, failed_rules(verdict)
+    assert xs(verdict) == pytest.approx([150.0] * 3)
+
+
+def test_a_pursuit_a_hair_beyond_100_cm_is_refused_and_says_how_far():
+    # ex = 152.001: 100.001 cm, beyond a full-pace move. The sentence must tell 100.001 from the
+    # 100 cm limit (RULES.md 0), not read "100 cm away, beyond the 100 cm".
+    verdict = judge(won(enemy("E", 152.001, 54)), PURSUE)
+    assert not verdict.legal
+    (failure,) = verdict.failures
+    assert failure.measured == pytest.approx(100.001)
+    assert "100.001 cm away" in failure.text
+
+
+def test_a_pursuit_through_a_friendly_stand_is_stopped_and_refused():
+    # G1, a red stand at (56, 47) facing +x (x 55..57, y 45..49), overlaps F1's path (y 48..52):
+    # on the ground F1 meets it after 4 cm, short of E1 at 59..61. 2.9: stands block a pursuit on
+    # the ground, and a unit that cannot reach does not pursue.
+    g = flyers("G", [stand("G1", 56, 47)], keywords=("INFANTRY",))
+    verdict = judge(won(enemy("E", 60, 54), g), PURSUE)
+    assert not verdict.legal
+    assert any("stopped by G after 4 cm" in t for _, _, t in failed_rules(verdict))
+
+
+@pytest.mark.parametrize("kind", ["river", "marshy-ground", "low-obstacle"])
+def test_a_pursuit_crosses_ground_infantry_can_enter(kind):
+    # A strip x 53..55 across F's way to E1 (x 59..61). 2.7: on the ground only stands, woods and
+    # terrain infantry cannot enter block a flyer; none of these blocks sight: F pursues 8 cm.
+    verdict = judge(won(enemy("E", 60, 54), pieces=[terrain("t", kind, 53, 40, 55, 70)]), PURSUE)
+    assert verdict.legal, failed_rules(verdict)
+    assert xs(verdict) == pytest.approx([58.0] * 3)
+
+
+def test_a_pursuit_across_a_lake_is_refused():
+    # A lake x 53..55 (impassable to infantry, does not block sight): F stops on the ground at its
+    # edge after 2 cm, short of E1, so it cannot pursue.
+    verdict = judge(won(enemy("E", 60, 54), pieces=[terrain("t", "lake", 53, 40, 55, 70)]), PURSUE)
+    assert not verdict.legal
+    assert any("stopped by t after 2 cm" in t for _, _, t in failed_rules(verdict))
