@@ -258,3 +258,49 @@ def test_a_pursuit_across_a_lake_is_refused():
     verdict = judge(won(enemy("E", 60, 54), pieces=[terrain("t", "lake", 53, 40, 55, 70)]), PURSUE)
     assert not verdict.legal
     assert any("stopped by t after 2 cm" in t for _, _, t in failed_rules(verdict))
+
+
+# --- 2.9 retreat: direction ----------------------------------------------------------------------
+
+
+def retreat(hits, **declarations):
+    return {"unit": "F", "type": "retreat", "declarations": {"hits": hits, **declarations}}
+
+
+def test_a_retreat_with_no_enemy_touching_goes_away_from_the_closest_enemy_of_its_engagement():
+    # F, Birdmen (flying infantry), x 49..51, y 48..60, support P1, a red stand at (52, 54)
+    # (x 51..53, y 52..56, touching F2's front), which fights E1, a blue stand at (54, 54) (x
+    # 53..55, touching P1's front): one engagement, F - P - E, units in touch. X1, a blue stand
+    # facing -y at (50, 62.5) (x 48..52, y 61.5..63.5), is 1.5 cm below F3 (E1 is 2 cm ahead of
+    # F's front), but touches nothing: it is in no combat, so not of this engagement. F's side
+    # lost by 3, shared by 2 losing units: 2 cm (rounded up), and with no enemy touching F it
+    # goes straight away from the closest enemy OF THE ENGAGEMENT, E1: -x, centres at x 48 (2.9).
+    birdmen = flyers(
+        "F",
+        [stand("F1", 50, 50), stand("F2", 50, 54), stand("F3", 50, 58)],
+        keywords=("FLYING", "INFANTRY"),
+    )
+    p = flyers("P", [stand("P1", 52, 54)], keywords=("INFANTRY",), state={"in_combat": True})
+    x = flyers("X", [stand("X1", 50, 62.5, 270)], army="blue", keywords=("INFANTRY",))
+    doc = scenario([birdmen, p, enemy("E", 54, 54), x], phase="combat")
+    verdict = judge(doc, retreat(3, losing_units=2))
+    assert verdict.legal, failed_rules(verdict)
+    assert centres(verdict) == {"F1": (48.0, 50.0), "F2": (48.0, 54.0), "F3": (48.0, 58.0)}
+    assert "straight away from E" in " ".join(f.text for f in verdict.findings)
+
+
+def test_a_retreat_may_end_touching_an_enemy_linked_to_its_combat_through_a_friend():
+    # F (x 49..51, y 48..60) lost to E1 (x 51..53, y 52..56, on F2's front) and retreats 5 cm in
+    # -x, to x 44..46. P1, a red stand facing -y at (47, 61) (x 45..49, y 60..62), touches F3 at
+    # the corner (49, 60); E2, a blue stand facing +y at (43, 61) (x 41..45, y 60..62), fights P1,
+    # touching its left edge. E, P, E2 and F are one engagement (units in touch, 2.9), so F3
+    # ending with its lower edge on E2's (x 44..45 on y = 60) is touching an enemy of the same
+    # engagement: not a block. F3 slides along P1's edge (touching, never crossing). No stand
+    # lost: centres at x 45.
+    p = flyers("P", [stand("P1", 47, 61, 270)], keywords=("INFANTRY",))
+    e2 = flyers("E2", [stand("E21", 43, 61, 90)], army="blue", keywords=("INFANTRY",))
+    doc = scenario([line_of_flyers("F", 50, 54), enemy("E", 52, 54), p, e2], phase="combat")
+    verdict = judge(doc, retreat(5))
+    assert verdict.legal, failed_rules(verdict)
+    assert "stand-destroyed" not in events(verdict)
+    assert xs(verdict) == pytest.approx([45.0] * 3)
