@@ -304,3 +304,279 @@ def test_a_retreat_may_end_touching_an_enemy_linked_to_its_combat_through_a_frie
     assert verdict.legal, failed_rules(verdict)
     assert "stand-destroyed" not in events(verdict)
     assert xs(verdict) == pytest.approx([45.0] * 3)
+
+
+# Retreats below: F (x 49..51, y 48..60) lost its combat. Unless a test says otherwise E1 (x
+# 51..53, y 52..56) touches F2's front: one enemy stand on F's front, so F retreats -x and a
+# retreat of d cm puts its centres at x 50 - d.
+
+
+def lost(*extra, pieces=()):
+    return scenario([line_of_flyers("F", 50, 54), *extra], pieces, phase="combat")
+
+
+@pytest.mark.parametrize(
+    "facing, x, y, end",
+    [
+        # E1 faces -y at (53, 61): x 51..55, y 60..62, touching F3 only at its corner (51, 60).
+        # A corner contact counts on F's edge parallel to E1's front (its edge y = 60, along x):
+        # F3's right flank (+y). Away from the right: -y, 3 cm: centres at y 47, 51, 55.
+        (270, 53, 61, {"F1": (50.0, 47.0), "F2": (50.0, 51.0), "F3": (50.0, 55.0)}),
+        # E1 faces -x at (52, 62): x 51..53, y 60..64, the same corner; its front (x = 51, along
+        # y) is parallel to F's front: it counts on the front. Away from it: -x, centres at x 47.
+        (180, 52, 62, {"F1": (47.0, 50.0), "F2": (47.0, 54.0), "F3": (47.0, 58.0)}),
+    ],
+)
+def test_a_corner_contact_counts_on_the_edge_parallel_to_the_enemy_front(facing, x, y, end):
+    e = flyers("E", [stand("E1", x, y, facing)], army="blue", keywords=("INFANTRY",))
+    verdict = judge(lost(e), retreat(3))
+    assert verdict.legal, failed_rules(verdict)
+    assert centres(verdict) == end
+
+
+@pytest.mark.parametrize(
+    "hits, losers, distance",
+    [(7, 3, 3.0), (6, 3, 2.0), (1, 4, 1.0), (0, 1, 1.0)],
+)
+def test_the_retreat_distance_is_shared_rounded_up_and_at_least_1_cm(hits, losers, distance):
+    # 7 / 3 = 2.33 -> 3 cm; 6 / 3 = 2 cm exactly; 1 / 4 -> 1 cm; 0 -> at least 1 cm (2.9)
+    verdict = judge(lost(enemy("E", 52, 54)), retreat(hits, losing_units=losers))
+    assert verdict.legal, failed_rules(verdict)
+    assert verdict.move["max_distance"] == distance
+    assert xs(verdict) == pytest.approx([50 - distance] * 3)
+
+
+def test_a_retreat_loses_only_the_stand_a_wood_blocks():
+    # 4 cm -x: F1 (y 48..52) would sweep x 45..51; the wood x 44..47, y 44..49 overlaps its
+    # path (y 48..49): F1 is destroyed (for a flyer on the ground woods block, 2.7).
+    # F2 and F3 (y 52..60) complete the retreat to centres x 46, still touching: no split.
+    wood = terrain("w", "woods", 44, 44, 47, 49)
+    verdict = judge(lost(enemy("E", 52, 54), pieces=[wood]), retreat(4))
+    assert verdict.legal, failed_rules(verdict)
+    assert {"event": "stand-destroyed", "unit": "F", "stand": "F1"} in verdict.events
+    assert "remove-a-stand-if-still-split" not in events(verdict)
+    assert centres(verdict) == {"F2": (46.0, 54.0), "F3": (46.0, 58.0)}
+    assert verdict.after.unit("F").state["stands_lost"] == 1
+
+
+def test_a_retreat_that_loses_its_middle_stand_leaves_the_survivors_split():
+    # The wood x 44..47, y 53..55 lies in F2's path only: F2 destroyed; F1 (y 48..52) and F3
+    # (y 56..60) end 4 cm apart: if still split at the end of the turn, one more stand goes (2.9).
+    wood = terrain("w", "woods", 44, 53, 47, 55)
+    verdict = judge(lost(enemy("E", 52, 54), pieces=[wood]), retreat(4))
+    assert verdict.legal, failed_rules(verdict)
+    assert events(verdict) == ["stand-destroyed", "remove-a-stand-if-still-split"]
+
+
+def test_a_retreat_may_end_touching_an_unengaged_friend():
+    # G1, a red stand at (44, 54) (x 43..45): 4 cm puts F's rear edge on x = 45, touching G1
+    # but never crossing it: no make-way, nothing lost.
+    g = flyers("G", [stand("G1", 44, 54)], keywords=("INFANTRY",))
+    verdict = judge(lost(enemy("E", 52, 54), g), retreat(4))
+    assert verdict.legal, failed_rules(verdict)
+    assert events(verdict) == []
+    assert xs(verdict) == pytest.approx([46.0] * 3)
+
+
+@pytest.mark.parametrize("kind", ["river", "high-linear-obstacle", "village", "marshy-ground"])
+def test_a_retreat_crosses_ground_infantry_can_enter(kind):
+    # A strip x 45..47 across F's way: 2.7 blocks a flyer's retreat only at stands, woods and
+    # terrain infantry cannot enter. 5 cm: centres at x 45, nothing lost.
+    strip = terrain("t", kind, 45, 40, 47, 70)
+    verdict = judge(lost(enemy("E", 52, 54), pieces=[strip]), retreat(5))
+    assert verdict.legal, failed_rules(verdict)
+    assert events(verdict) == []
+    assert xs(verdict) == pytest.approx([45.0] * 3)
+
+
+@pytest.mark.parametrize("hits, destroyed", [(9, False), (10, True)])
+def test_a_retreat_to_the_table_edge_survives_and_one_over_it_destroys(hits, destroyed):
+    # F at x 9..11 lost to E1 (x 11..13): 9 cm puts its rear edge on x = 0, on the table; 10 cm
+    # takes it 1 cm over: a retreat off the table destroys the unit (2.9).
+    doc = scenario([line_of_flyers("F", 10, 54), enemy("E", 12, 54)], phase="combat")
+    verdict = judge(doc, retreat(hits))
+    assert verdict.legal, failed_rules(verdict)
+    assert verdict.after.has_unit("F") is not destroyed
+
+
+# --- 2.9 advance: the closest enemy unit it can SEE and reach -----------------------------------
+#
+# F (x 9..11, y 48..60) won and destroyed its enemy (marked in combat). N1 (x 19..21, y 52..56) is
+# 8 cm ahead, but a village x 13..16, y 40..59 lies between: every line from F to N1 crosses it
+# (e.g. from F3's corner (11, 60) to N1's (19, 56) it is inside for x 13..16), so F cannot see N.
+# M1 (x 21..23, y 70..74) is 14.14 cm from F3's corner (11, 60) and seen past the village's
+# lower end (that line is at y 60.8..66 over x 13..16). M is the advance's target.
+
+
+def _advance_past_a_village(dx, dy):
+    doc = scenario(
+        [
+            line_of_flyers("F", 10, 54, state={"in_combat": True}),
+            enemy("N", 20, 54),
+            enemy("M", 22, 72),
+        ],
+        [terrain("v", "village", 13, 40, 16, 59)],
+        phase="combat",
+    )
+    end = {m: {"x": 10 + dx, "y": y + dy} for m, y in (("F1", 50), ("F2", 54), ("F3", 58))}
+    return judge(doc, {"unit": "F", "type": "combat-advance", "end": end})
+
+
+def test_an_advance_goes_into_the_closest_enemy_it_can_see_past_a_hidden_closer_one():
+    # F flies (10, 12), hypot = 15.62 cm <= 20: F3 (x 19..21, y 68..72) touches M1's face x = 21;
+    # F1 (y 60..64) clears N1 (y 52..56).
+    verdict = _advance_past_a_village(10, 12)
+    assert verdict.legal, failed_rules(verdict)
+
+
+def test_an_advance_into_the_hidden_enemy_is_refused():
+    # F flies (8, 0): its front on x = 19, touching N1, which it cannot see: the target is M.
+    verdict = _advance_past_a_village(8, 0)
+    assert not verdict.legal
+    assert any("closest enemy unit F can see" in t for _, _, t in failed_rules(verdict))
+
+
+# --- 2.9 fall back: each stand's distance is its furthest-moving corner (2.1) -------------------
+#
+# F (x 49..51) fell back from E1 (x 51..53). Each stand about-faces (facing 180) and its centre
+# moves 10 cm back, to x 40. Its corner (51, y - 2) ends at (39, y + 2): hypot(12, 4) = 12.65 cm,
+# the largest displacement. 3D6 = 12 is too short; 13 is enough. The line stays a line.
+
+
+@pytest.mark.parametrize("dice, legal", [([4, 4, 4], False), ([4, 4, 5], True)])
+def test_a_fall_back_turning_about_counts_its_furthest_moving_corner(dice, legal):
+    doc = scenario([line_of_flyers("F", 50, 54), enemy("E", 52, 54)], phase="combat")
+    end = {m: {"x": 40, "y": y, "facing": 180} for m, y in (("F1", 50), ("F2", 54), ("F3", 58))}
+    verdict = judge(doc, {"unit": "F", "type": "combat-fall-back", "dice": dice, "end": end})
+    assert verdict.legal is legal, failed_rules(verdict)
+    if not legal:
+        assert max(f.measured or 0 for f in verdict.failures) == pytest.approx(math.hypot(12, 4))
+
+
+def test_a_fall_back_half_a_cm_from_an_unengaged_friend_is_not_confused():
+    # G1, a red stand at (38, 54) (x 37..39), in no combat: F falls back 10 cm to x 39.5..41.5,
+    # 0.5 cm from it. 2.9 confuses a fall back ending within 1 cm of enemies or units in combat
+    # only: legal, not confused.
+    g = flyers("G", [stand("G1", 38, 54)], keywords=("INFANTRY",))
+    doc = scenario([line_of_flyers("F", 50, 54), enemy("E", 52, 54), g], phase="combat")
+    end = {m: {"x": 40.5, "y": y} for m, y in (("F1", 50), ("F2", 54), ("F3", 58))}
+    verdict = judge(doc, {"unit": "F", "type": "combat-fall-back", "dice": [3, 3, 4], "end": end})
+    assert verdict.legal, failed_rules(verdict)
+    assert "confused" not in events(verdict)
+
+
+# --- 2.9 leaving the table by a fall back, with a stand lost --------------------------------------
+
+
+def test_a_fall_back_off_the_table_on_a_3_with_a_stand_lost_stays_off():
+    # F (x 4..6) fell back from E1 (x 6..8) 7 cm straight back, to x -3..-1: over the edge, the
+    # whole unit leaves (2.9). D6 3 - 1 stand lost = 2: off the table, marked so, shown where it
+    # left: moved straight back on, touching the edge, x 0..2 (centres at 1).
+    f = line_of_flyers("F", 5, 54, state={"stands_lost": 1})
+    doc = scenario([f, enemy("E", 7, 54)], phase="combat")
+    end = {m: {"x": -2, "y": y} for m, y in (("F1", 50), ("F2", 54), ("F3", 58))}
+    move = {
+        "unit": "F",
+        "type": "combat-fall-back",
+        "dice": [2, 2, 3],
+        "end": end,
+        "declarations": {"leave_table_roll": 3},
+    }
+    verdict = judge(doc, move)
+    assert verdict.legal, failed_rules(verdict)
+    (leave,) = [e for e in verdict.events if e["event"] == "leave-table-roll"]
+    assert (leave["roll"], leave["modifier"], leave["outcome"]) == (3, -1, "off-table")
+    assert verdict.after.unit("F").state.get("off_table") is True
+    assert xs(verdict) == pytest.approx([1.0] * 3)
+
+
+# --- 2.6 / 2.9 drive back: dice, direction, stops at the start -----------------------------------
+
+
+def birdmen(*keywords):
+    return flyers(
+        "F",
+        [stand("F1", 100, 50), stand("F2", 100, 54), stand("F3", 100, 58)],
+        keywords=("FLYING", *keywords),
+    )
+
+
+@pytest.mark.parametrize(
+    "keyword, hits, dice, declared, end_x",
+    [
+        # fortified infantry flyers: 2 hits - 2 = no dice, no move at all
+        ("INFANTRY", 2, [], {"fortified": True}, 100.0),
+        # 3 hits fortified: one die, a 6 -> 6 cm (and confused, below)
+        ("INFANTRY", 3, [6], {"fortified": True}, 94.0),
+        # defended and fortified both declared: fortified (two fewer) is the one that counts
+        ("INFANTRY", 3, [2], {"fortified": True, "defended": True}, 98.0),
+        # an artillery flyer may be defended: 2 hits - 1 = one die
+        ("ARTILLERY", 2, [4], {"defended": True}, 96.0),
+    ],
+)
+def test_defended_and_fortified_dice(keyword, hits, dice, declared, end_x):
+    doc = scenario([birdmen(keyword), enemy("S", 120, 54)], phase="shooting")
+    verdict = judge(doc, drive(dice, hits=hits, **declared))
+    assert verdict.legal, failed_rules(verdict)
+    assert xs(verdict) == pytest.approx([end_x] * 3)
+    assert ("confused" in events(verdict)) is (6 in dice)
+
+
+def test_a_drive_back_from_a_shooter_at_an_angle_follows_the_closest_points():
+    # S1 faces -x at (110, 70): x 109..111, y 68..72. Its closest point to F is its corner
+    # (109, 68), and F's closest is F3's corner (101, 60): away along (-8, -8), i.e. (-1, -1)/sqrt2.
+    # 5 + 5 = 10 cm: every centre moves (-7.0711, -7.0711); F1 from (100, 50) to (92.93, 42.93).
+    s = flyers("S", [stand("S1", 110, 70, 180)], army="blue", keywords=("INFANTRY",))
+    doc = scenario([line_of_flyers("F", 100, 54), s], phase="shooting")
+    verdict = judge(doc, drive([5, 5]))
+    assert verdict.legal, failed_rules(verdict)
+    step = 10 / math.sqrt(2)
+    assert centres(verdict)["F1"] == pytest.approx((100 - step, 50 - step), abs=1e-6)
+    assert centres(verdict)["F3"] == pytest.approx((100 - step, 58 - step), abs=1e-6)
+
+
+def test_flyers_with_a_lake_right_behind_them_stop_where_they_are_and_owe_the_d6():
+    # A lake x 80..99 touches F's rear edge x = 99. 5 cm would end at x 94..96, over the lake
+    # (impassable to infantry): F stops in front of it, i.e. does not move, and rolls a separate D6
+    # (confused on a 6). No drive-back 6, no automatic confusion.
+    lake = terrain("l", "lake", 80, 40, 99, 70)
+    verdict = judge(shot_at(pieces=[lake]), drive([2, 3]))
+    assert verdict.legal, failed_rules(verdict)
+    assert xs(verdict) == pytest.approx([100.0] * 3, abs=1e-6)
+    assert events(verdict) == ["confusion-roll"]
+
+
+def test_flyers_pass_over_a_friend_touching_their_rear_and_end_beyond_it():
+    # G1, a red stand at (98, 54) (x 97..99), touches F2's rear edge. 3 + 4 = 7 cm ends at x
+    # 92..94, beyond it: flyers pass over interposing stands (2.6), only the end counts, and it is
+    # clear of G1 by 3 cm. Centres at 93, no halt, not confused.
+    g = flyers("G", [stand("G1", 98, 54)], keywords=("INFANTRY",))
+    verdict = judge(shot_at(g), drive([3, 4]))
+    assert verdict.legal, failed_rules(verdict)
+    assert xs(verdict) == pytest.approx([93.0] * 3)
+    assert events(verdict) == []
+
+
+@pytest.mark.parametrize("active_army", ["blue", "red"])
+def test_making_way_in_the_shooting_phase_is_judged_whichever_side_is_named_active(active_army):
+    # Reading (docs/rules-coverage.md): friends make way for a unit driven back, and a drive back
+    # is judged whichever side the scenario names as shooting (2.6 says nothing of whose turn the
+    # shot was in). Refusing the making way in red's own turn would refuse the move the drive back
+    # of D just told red to make, so both are judged alike: F moves back 10 cm, legal either way.
+    verdict = judge(way_table(active_army=active_army), make_way(moved(-10)))
+    assert verdict.legal, failed_rules(verdict)
+
+
+def test_making_way_may_fly_over_a_wood_and_end_clear_of_it():
+    # A wood x 42..46: F flies 10 cm back to x 39..41, over it. 2.9 forbids crossing impassable
+    # terrain only; 2.5 forbids ending over woods, and F ends clear: legal.
+    verdict = judge(way_table(pieces=[terrain("w", "woods", 42, 40, 46, 70)]), make_way(moved(-10)))
+    assert verdict.legal, failed_rules(verdict)
+
+
+@pytest.mark.parametrize("made_way_for", ["E", "F"])
+def test_a_unit_makes_way_only_for_another_friendly_unit(made_way_for):
+    # E is a blue (enemy) unit, F is the unit itself: neither is a friend it makes way for (2.9)
+    verdict = judge(way_table(enemy("E", 120, 54)), make_way(moved(-10), made_way_for))
+    assert not verdict.legal
+    assert "confusion-roll" not in events(verdict)
