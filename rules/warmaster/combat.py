@@ -6,10 +6,11 @@ restate):
 - Retreat: the unit moves as a block away from the side most enemy stands touch (with none
   touching, straight away from the closest enemy stand of its engagement: the units linked to it
   by a chain of units in touch, `engagement_enemies`), `hits` cm shared by `losing_units`
-  (rounded up, at least 1 cm). Along the ground:
-  if the block runs into an enemy stand, woods, or terrain infantry cannot enter, the unit is
-  destroyed (woods are treated like impassable terrain for a flyer on the ground); on friends it
-  halts as it touches them unless they make way (`friends_make_way`, and an event names them).
+  (rounded up, at least 1 cm). Along the ground, stand by stand (2.9): a stand that would cross
+  an enemy stand, woods, terrain infantry cannot enter, friends in combat, or friends that do not
+  make way (`friends_make_way`; only friends free to move can, drive_back.free_to_make_way) is
+  destroyed, and so is one that would end touching an enemy of another engagement; the others
+  complete the retreat. Friends that make way are named in an event.
 - Pursuit, advance and fall back follow a combat the unit fought (`check_fought`): it must be
   in combat, touching an enemy stand or marked `in_combat`; who won is the players' to say.
 - Pursuit: only of a retreating enemy the unit can see (2.9). The unit moves as a block along
@@ -64,7 +65,7 @@ from .bystanders import (
     finish_past_characters,
 )
 from .command import closest_visible_enemies, refuse_character_target
-from .drive_back import made_way_rolls
+from .drive_back import free_to_make_way, made_way_rolls
 from .flying import (
     FLYER_PACE,
     check_distances,
@@ -307,6 +308,8 @@ def plan_retreat(situation: Situation, unit: Unit, move: Move) -> dict:
             elif crossing:
                 if in_combat(situation, other):
                     blocked = f"{named(o.unit)}, friends in combat who cannot make way"
+                elif not free_to_make_way(situation, other):
+                    blocked = f"{named(o.unit)}, friends not free to move, who cannot make way"
                 elif make_way:
                     make_way_units.add(o.unit)
                 else:

@@ -12,7 +12,8 @@ How the engine reads 2.6:
   - over woods or terrain infantry cannot enter: it stops in front of that piece, touching it;
   - over friendly stands: if the friends make way (`friends_make_way`) it ends there and the
     friends must step aside (an event names them; the engine does not move them); otherwise it
-    halts where it first touches them, and is confused;
+    halts where it first touches them, and is confused. Only friends free to move make way
+    (`free_to_make_way`): one held by a spell or barred from moving this turn halts it too;
   - over or within 1 cm of enemy stands (nearer than 1 cm by more than RULES.md 0's 1e-6): it
     stops 1 cm in front of them (never nearer: `gap_zone`), and is confused; an enemy already
     within 1 cm at the start stops it where it is if the block would come nearer.
@@ -101,6 +102,17 @@ class Outcome:
     left_table: bool = False
 
 
+def free_to_make_way(situation: Situation, unit: Unit) -> bool:
+    """2.9: only unengaged units free to move make way: not in combat, not held by a spell, and
+    not barred from moving this turn (back on the table on a 3-4, whose own make-way move is
+    refused, flying.check_may_still_move). [house] Confusion does not stop them."""
+    return not (
+        in_combat(situation, unit)
+        or unit.flag("spell_prevents_movement")
+        or unit.flag("may_not_move")
+    )
+
+
 def dice_count(hits: int, defended: bool, fortified: bool) -> int:
     """2.6: one die per hit, one fewer if defended, two fewer if fortified."""
     return max(0, hits - (2 if fortified else 1 if defended else 0))
@@ -163,7 +175,9 @@ def settle(
             stops.append(
                 ("terrain", [f.id for f in over_terrain], [f.footprint for f in over_terrain])
             )
-        friends, enemies = {}, {}
+        friends: dict[str, Model] = {}
+        enemies: dict[str, Model] = {}
+        held: dict[str, Model] = {}  # friends not free to move, who cannot make way (2.9)
         busy = {}
         for m in block:
             for o in b.stands_near(m.footprint, ENEMY_GAP):
@@ -174,7 +188,8 @@ def settle(
                         busy[o.id] = o
                 elif b.army_of[o.unit] == unit.army:
                     if overlaps(m.footprint, o.footprint):
-                        friends[o.id] = o
+                        free = free_to_make_way(situation, situation.unit(o.unit))
+                        (friends if free else held)[o.id] = o
                 else:
                     gap = m.footprint.distance(o.footprint)
                     before = start_gap.get((m.id, o.id), ENEMY_GAP)
@@ -183,6 +198,9 @@ def settle(
         if friends and not friends_make_way:  # friends who make way are settled at the end
             units = sorted({o.unit for o in friends.values()})
             stops.append(("friends", units, [o.footprint for o in friends.values()]))
+        if held:
+            units = sorted({o.unit for o in held.values()})
+            stops.append(("held", units, [o.footprint for o in held.values()]))
         if busy:
             stops.append(
                 (
@@ -217,8 +235,9 @@ def settle(
     for what, ids, stop_at in found:
         if stop_at <= t + STOP_SLACK:
             outcome.stops.append((what, ids))
-            if what in ("friends", "enemy", "busy"):
-                outcome.confused_by.append(what)
+            if what in ("friends", "held", "enemy", "busy"):
+                # halting on friends confuses alike, whether they would not or could not move
+                outcome.confused_by.append("friends" if what == "held" else what)
     outcome.ends = [m.placed(m.x + ux * t, m.y + uy * t) for m in unit.models]
     _friends_where_it_ends(situation, unit, outcome, friends_make_way)
 
@@ -243,17 +262,16 @@ def _friends_where_it_ends(
             elif m.footprint.distance(o.footprint) <= EPSILON:
                 touching.add(o.unit)
     if friends_make_way:
-        outcome.make_way = sorted(over)
-        return
+        outcome.make_way = sorted(u for u in over if free_to_make_way(situation, situation.unit(u)))
     kept = []
     for what, ids in outcome.stops:
-        if what == "friends":
+        if what in ("friends", "held"):
             ids = [i for i in ids if i in touching or i in over]
             if not ids:
                 continue
         kept.append((what, ids))
     outcome.stops = kept
-    if not any(what == "friends" for what, _ in kept):
+    if not any(what in ("friends", "held") for what, _ in kept):
         outcome.confused_by = [c for c in outcome.confused_by if c != "friends"]
 
 
@@ -319,6 +337,8 @@ STOP_TEXT = {
     "enemy": "it would have ended over or next to enemy {ids}, so it stops 1 cm in front of "
     "them and "
     "is confused",
+    "held": "it would have ended on friends ({ids}) who are not free to move, so cannot make "
+    "way (2.9): it halts where it touches them and is confused",
     "busy": "it would have ended over or next to friends in combat ({ids}), who cannot make way, "
     "so it halts 1 cm short of them and is confused [house: 1 cm]",
 }

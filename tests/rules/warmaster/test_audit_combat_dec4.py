@@ -580,3 +580,35 @@ def test_a_unit_makes_way_only_for_another_friendly_unit(made_way_for):
     verdict = judge(way_table(enemy("E", 120, 54)), make_way(moved(-10), made_way_for))
     assert not verdict.legal
     assert "confusion-roll" not in events(verdict)
+
+
+# --- 2.9: only friends free to move make way ----------------------------------------------------
+#
+# "Only unengaged units that are free to move may make way." A friend held by a spell
+# (spell_prevents_movement), or back on the table on a 3-4 and barred from moving this turn
+# (may_not_move, whose own make-way move the engine refuses), cannot make way even when the
+# player declares that friends make way: it is a friend that does not make way.
+
+
+@pytest.mark.parametrize("held", ["spell_prevents_movement", "may_not_move"])
+def test_driven_back_flyers_halt_on_friends_not_free_to_make_way(held):
+    # G1 (x 92..94, y 52..56) under F's end (x 92..94): it cannot make way, so F halts as it
+    # touches it, rear edge on x = 94 (5 cm, centres 95), and is confused; nobody makes way, so
+    # no confusion dice are owed for making way.
+    g = flyers("G", [stand("G1", 93, 54)], keywords=("INFANTRY",), state={held: True})
+    verdict = judge(shot_at(g), drive([3, 4], friends_make_way=True))
+    assert verdict.legal, failed_rules(verdict)
+    assert xs(verdict) == pytest.approx([95.0] * 3)
+    assert verdict.events == [{"event": "confused", "unit": "F", "because": ["friends"]}]
+
+
+@pytest.mark.parametrize("held", ["spell_prevents_movement", "may_not_move"])
+def test_a_retreat_through_friends_not_free_to_make_way_loses_the_blocked_stand(held):
+    # F retreats 5 cm -x from E1, to x 44..46. G1, a red stand at (46, 54) (x 45..47, y 52..56),
+    # lies across F2's path and cannot make way: F2 is destroyed (2.9, blocked stand by stand);
+    # F1 and F3 (y 48..52, 56..60) pass it and end 4 cm apart, split.
+    g = flyers("G", [stand("G1", 46, 54)], keywords=("INFANTRY",), state={held: True})
+    verdict = judge(lost(enemy("E", 52, 54), g), retreat(5, friends_make_way=True))
+    assert verdict.legal, failed_rules(verdict)
+    assert events(verdict) == ["stand-destroyed", "remove-a-stand-if-still-split"]
+    assert {"event": "stand-destroyed", "unit": "F", "stand": "F2"} in verdict.events
