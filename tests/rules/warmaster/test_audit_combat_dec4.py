@@ -612,3 +612,35 @@ def test_a_retreat_through_friends_not_free_to_make_way_loses_the_blocked_stand(
     assert verdict.legal, failed_rules(verdict)
     assert events(verdict) == ["stand-destroyed", "remove-a-stand-if-still-split"]
     assert {"event": "stand-destroyed", "unit": "F", "stand": "F2"} in verdict.events
+
+
+# --- 2.9 making way after the drive back: the friend must end clear of the flyers ---------------
+#
+# D (x 99..101, y 48..60) is shot by S1 at (120, 54) and driven back 3 + 4 = 7 cm, to x 92..94,
+# onto F, a red line of flyers standing there (x 92..94); F makes way (friends_make_way). On the
+# table after that drive back, D stands over F, and F's make-way move takes it out from under D:
+# 3 cm back puts F at x 89..91, clear of D by 1 cm (legal); 1 cm back leaves F at x 91..93,
+# still under D (x 92..94): it has not made way, and a flyer may not end on friendly stands (2.5).
+
+
+@pytest.mark.parametrize("dx, legal", [(-3, True), (-1, False)])
+def test_making_way_after_the_drive_back_must_end_clear_of_the_flyers(dx, legal):
+    from rules import Move, adjudicate
+
+    f = flyers("F", [stand("F1", 93, 50), stand("F2", 93, 54), stand("F3", 93, 58)])
+    doc = scenario([line_of_flyers("D", 100, 54), enemy("S", 120, 54), f], phase="shooting")
+    driven = judge(
+        doc,
+        {
+            "unit": "D",
+            "type": "drive-back",
+            "dice": [3, 4],
+            "declarations": {"shooter": "S1", "hits": 2, "friends_make_way": True},
+        },
+    )
+    assert driven.legal and {"event": "make-way", "unit": "D", "friends": ["F"]} in driven.events
+    after = driven.after
+    end = {m: {"x": 93 + dx, "y": y} for m, y in F_YS}
+    move = {"unit": "F", "type": "make-way", "end": end, "declarations": {"made_way_for": "D"}}
+    verdict = adjudicate(after, Move.from_document(move, after.system))
+    assert verdict.legal is legal, failed_rules(verdict)
