@@ -933,8 +933,8 @@ def _near_enemies_or_combat(situation: Situation, unit: Unit, ends: list[Model])
         for o in b.stands_near(m.footprint, FALL_BACK_GAP):
             if o.unit == unit.id or not b.counts(o):
                 continue
-            if m.footprint.distance(o.footprint) >= FALL_BACK_GAP - 1e-9:
-                continue
+            if m.footprint.distance(o.footprint) >= FALL_BACK_GAP - EPSILON:
+                continue  # at least 1 cm away (RULES.md 0: to within 1e-6)
             other = situation.unit(o.unit)
             if other.army != unit.army or in_combat(situation, other):
                 out.add(o.unit)

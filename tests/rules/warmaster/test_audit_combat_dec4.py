@@ -644,3 +644,22 @@ def test_making_way_after_the_drive_back_must_end_clear_of_the_flyers(dx, legal)
     move = {"unit": "F", "type": "make-way", "end": end, "declarations": {"made_way_for": "D"}}
     verdict = adjudicate(after, Move.from_document(move, after.system))
     assert verdict.legal is legal, failed_rules(verdict)
+
+
+# --- 2.9 fall back: "at least 1 cm" to RULES.md 0's 1e-6 ----------------------------------------
+#
+# F (x 49..51) fell back from E1 (x 51..53) by 3D6 = 18 cm to x 31..33; F3 spans y 56..60. D1, an
+# enemy stand at (32, dy) facing -x (x 31..33, y dy - 2 .. dy + 2), is dy - 3 cm below F3's edge:
+# 0.9999995 cm is 1 cm within the tolerance (not confused); 0.999998 is nearer than 1 cm by more
+# than it (confused).
+
+
+@pytest.mark.parametrize("dy, confused", [(62.9999995, False), (62.999998, True)])
+def test_a_fall_back_ending_a_hair_from_1_cm_of_an_enemy(dy, confused):
+    doc = scenario(
+        [line_of_flyers("F", 50, 54), enemy("E", 52, 54), enemy("D", 32, dy)], phase="combat"
+    )
+    end = {m: {"x": 32, "y": y} for m, y in F_YS}
+    verdict = judge(doc, {"unit": "F", "type": "combat-fall-back", "dice": [6, 6, 6], "end": end})
+    assert verdict.legal, failed_rules(verdict)
+    assert ("confused" in events(verdict)) is confused
