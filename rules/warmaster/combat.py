@@ -3,11 +3,14 @@ fall backs flown.
 
 How the engine reads 2.7 (and what it takes from the general combat rules, which RULES.md does not
 restate):
-- Retreat: the unit moves as a block straight away from the closest enemy stand, `hits` cm (the
-  number of hits by which the combat was lost, this unit's share: 1 cm per hit). Along the ground:
-  if the block runs into an enemy stand, woods, or terrain infantry cannot enter, the unit is
-  destroyed (woods are treated like impassable terrain for a flyer on the ground); on friends it
-  halts as it touches them unless they make way (`friends_make_way`, and an event names them).
+- Retreat: the unit moves as a block away from the side most enemy stands touch (with none
+  touching, straight away from the closest enemy stand of its engagement: the units linked to it
+  by a chain of units in touch, `engagement_enemies`), `hits` cm shared by `losing_units`
+  (rounded up, at least 1 cm). Along the ground, stand by stand (2.9): a stand that would cross
+  an enemy stand, woods, terrain infantry cannot enter, friends in combat, or friends that do not
+  make way (`friends_make_way`; only friends free to move can, drive_back.free_to_make_way) is
+  destroyed, and so is one that would end touching an enemy of another engagement; the others
+  complete the retreat. Friends that make way are named in an event.
 - Pursuit, advance and fall back follow a combat the unit fought (`check_fought`): it must be
   in combat, touching an enemy stand or marked `in_combat`; who won is the players' to say.
 - Pursuit: only of a retreating enemy the unit can see (2.9). The unit moves as a block along
@@ -62,7 +65,7 @@ from .bystanders import (
     finish_past_characters,
 )
 from .command import closest_visible_enemies, refuse_character_target
-from .drive_back import made_way_rolls
+from .drive_back import free_to_make_way, made_way_rolls
 from .flying import (
     FLYER_PACE,
     check_distances,
@@ -203,9 +206,29 @@ def _away_from_sides(unit: Unit) -> dict[str, tuple[float, float]]:
     return {"front": (-fx, -fy), "rear": (fx, fy), "left": (rx, ry), "right": (-rx, -ry)}
 
 
+def engagement_enemies(situation: Situation, unit: Unit) -> set[str]:
+    """2.9: the enemy units of `unit`'s combat engagement: every unit linked to it by a chain of
+    units whose stands touch (a supporting unit touches the friend it supports, which touches its
+    enemy). Characters are not units and link nothing. An enemy touching none of them is in
+    another combat, or in none."""
+    b = board(situation)
+    found, todo = {unit.id}, [unit]
+    while todo:
+        current = todo.pop()
+        for m in current.models:
+            for o in b.stands_near(m.footprint, 2 * EPSILON):
+                if o.unit in found or not b.counts(o):
+                    continue
+                if m.footprint.distance(o.footprint) <= EPSILON:
+                    found.add(o.unit)
+                    todo.append(situation.unit(o.unit))
+    return {u for u in found if b.army_of[u] != unit.army}
+
+
 def retreat_direction(situation: Situation, unit: Unit, move: Move) -> tuple[float, float, str]:
     """2.9: away from the side with the most touching enemy stands (the loser picks on a tie:
-    `retreat_from`); with none touching, straight away from the closest enemy stand."""
+    `retreat_from`); with none touching (a supporting unit), straight away from the closest
+    enemy stand of its engagement (`engagement_enemies`), or of all when none is linked to it."""
     b = board(situation)
     touching = _touching_sides(situation, unit)
     counts = {side: len(ids) for side, ids in touching.items()}
@@ -224,6 +247,10 @@ def retreat_direction(situation: Situation, unit: Unit, move: Move) -> tuple[flo
         ux, uy = away[side]
         return ux, uy, f"away from its {side}, where {most} enemy stand(s) touch it"
     enemies = [o for o in b.stands if b.army_of[o.unit] != unit.army and b.counts(o)]
+    # 2.9: away from the closest enemy of its engagement (an enemy in no combat with it is
+    # no part of it); with none linked to it on the table, the closest enemy of all
+    ours = engagement_enemies(situation, unit)
+    enemies = [o for o in enemies if o.unit in ours] or enemies
     if not enemies:
         raise InvalidInput("unit", f"{named(unit)} has no enemy to retreat from")
     block = shapely.union_all([m.footprint for m in unit.models])
@@ -241,7 +268,7 @@ def plan_retreat(situation: Situation, unit: Unit, move: Move) -> dict:
     ux, uy, why = retreat_direction(situation, unit, move)
     b = board(situation)
     make_way = bool(move.declared("friends_make_way"))
-    engagement = set(engaged(situation, unit))
+    engagement = engagement_enemies(situation, unit)
     plan: dict[str, Any] = {
         "distance": distance,
         "why": why,
@@ -281,6 +308,8 @@ def plan_retreat(situation: Situation, unit: Unit, move: Move) -> dict:
             elif crossing:
                 if in_combat(situation, other):
                     blocked = f"{named(o.unit)}, friends in combat who cannot make way"
+                elif not free_to_make_way(situation, other):
+                    blocked = f"{named(o.unit)}, friends not free to move, who cannot make way"
                 elif make_way:
                     make_way_units.add(o.unit)
                 else:
@@ -579,7 +608,8 @@ def adjudicate_pursuit(situation: Situation, move: Move) -> Verdict:
             f"{fmt(plan['travelled'])} cm, short of {plan['target']}: a unit that cannot reach "
             "the enemy cannot pursue; it stands or falls back instead."
             if plan["halted"]
-            else f"{plan['target']} is {fmt(plan['distance'])} cm away along the ground, beyond "
+            else f"{plan['target']} is {fmt_beside(plan['distance'], FLYER_PACE)} cm away along "
+            "the ground, beyond "
             f"the {fmt(FLYER_PACE)} cm of a full-pace move: a unit that cannot reach the enemy "
             "cannot pursue; it stands or falls back instead."
         ),
@@ -903,8 +933,8 @@ def _near_enemies_or_combat(situation: Situation, unit: Unit, ends: list[Model])
         for o in b.stands_near(m.footprint, FALL_BACK_GAP):
             if o.unit == unit.id or not b.counts(o):
                 continue
-            if m.footprint.distance(o.footprint) >= FALL_BACK_GAP - 1e-9:
-                continue
+            if m.footprint.distance(o.footprint) >= FALL_BACK_GAP - EPSILON:
+                continue  # at least 1 cm away (RULES.md 0: to within 1e-6)
             other = situation.unit(o.unit)
             if other.army != unit.army or in_combat(situation, other):
                 out.add(o.unit)

@@ -12,9 +12,11 @@ How the engine reads 2.6:
   - over woods or terrain infantry cannot enter: it stops in front of that piece, touching it;
   - over friendly stands: if the friends make way (`friends_make_way`) it ends there and the
     friends must step aside (an event names them; the engine does not move them); otherwise it
-    halts where it first touches them, and is confused;
-  - over or within 1 cm of enemy stands: it stops 1 cm in front of them, and is confused; an
-    enemy already within 1 cm at the start stops it where it is if the block would come nearer.
+    halts where it first touches them, and is confused. Only friends free to move make way
+    (`free_to_make_way`): one held by a spell or barred from moving this turn halts it too;
+  - over or within 1 cm of enemy stands (nearer than 1 cm by more than RULES.md 0's 1e-6): it
+    stops 1 cm in front of them (never nearer: `gap_zone`), and is confused; an enemy already
+    within 1 cm at the start stops it where it is if the block would come nearer.
   Each stop can uncover another (stopping in front of a wood may leave the block over a friend),
   so the rules are applied until the end position is clear. Only the stops where the block ends
   are reported: a wood or an enemy it would have stopped at, but that a later stop pulled it
@@ -73,6 +75,11 @@ from .terrain import no_flyer_end_terrain
 RULE = "flying-units/drive-back"
 #: 2.6: flyers that would end over enemies stop this far (cm) in front of them.
 ENEMY_GAP = 1.0
+#: Quarter-circle segments of the 1 cm zone's rounded corners (`gap_zone`).
+ZONE_QUAD_SEGS = 128
+#: Circumscribing factor for those corners: GEOS splits an arc into a rounded number of equal
+#: steps, so one step may span up to 1.5 quanta (as pathfinding.ARC_FACTOR).
+ZONE_FACTOR = 1.0 / math.cos(0.75 * math.pi / (2 * ZONE_QUAD_SEGS)) + 1e-9
 #: How far along the line (cm) a stop may lie beyond where the block ends and still be the one
 #: that halted it: settle steps back 1e-7 cm from each stop, so the stop that ends the move lies
 #: that far beyond the end, and every stop a later one pulled the block back from lies further.
@@ -95,6 +102,17 @@ class Outcome:
     left_table: bool = False
 
 
+def free_to_make_way(situation: Situation, unit: Unit) -> bool:
+    """2.9: only unengaged units free to move make way: not in combat, not held by a spell, and
+    not barred from moving this turn (back on the table on a 3-4, whose own make-way move is
+    refused, flying.check_may_still_move). [house] Confusion does not stop them."""
+    return not (
+        in_combat(situation, unit)
+        or unit.flag("spell_prevents_movement")
+        or unit.flag("may_not_move")
+    )
+
+
 def dice_count(hits: int, defended: bool, fortified: bool) -> int:
     """2.6: one die per hit, one fewer if defended, two fewer if fortified."""
     return max(0, hits - (2 if fortified else 1 if defended else 0))
@@ -111,6 +129,16 @@ def direction_away(shooter: Model, unit: Unit) -> tuple[float, float]:
             "declarations.shooter", "the shooting stand touches the driven unit: it is in combat"
         )
     return dx / length, dy / length
+
+
+def gap_zone(footprint: shapely.Polygon) -> shapely.Polygon:
+    """Where a stand is less than ENEMY_GAP (1 cm) from `footprint`, drawn around it, never
+    inside: exact along its straight faces (the mitred buffer), its rounded corners' edges
+    outside the true arcs by at most 0.005 % of a cm (the round buffer circumscribed). A block
+    stopped on its edge is never nearer than 1 cm (2.6, RULES.md 0)."""
+    rounded = footprint.buffer(ENEMY_GAP * ZONE_FACTOR, quad_segs=ZONE_QUAD_SEGS)
+    mitred = footprint.buffer(ENEMY_GAP, join_style="mitre", mitre_limit=10.0)
+    return rounded.intersection(mitred)
 
 
 def settle(
@@ -147,32 +175,38 @@ def settle(
             stops.append(
                 ("terrain", [f.id for f in over_terrain], [f.footprint for f in over_terrain])
             )
-        friends, enemies = {}, {}
+        friends: dict[str, Model] = {}
+        enemies: dict[str, Model] = {}
+        held: dict[str, Model] = {}  # friends not free to move, who cannot make way (2.9)
         busy = {}
         for m in block:
             for o in b.stands_near(m.footprint, ENEMY_GAP):
                 if o.unit == unit.id or not b.counts(o):
                     continue  # 2.9: characters never stop or confuse the flyers
                 if b.army_of[o.unit] == unit.army and in_combat(situation, situation.unit(o.unit)):
-                    if m.footprint.distance(o.footprint) < ENEMY_GAP - 1e-3:
+                    if m.footprint.distance(o.footprint) < ENEMY_GAP - EPSILON:
                         busy[o.id] = o
                 elif b.army_of[o.unit] == unit.army:
                     if overlaps(m.footprint, o.footprint):
-                        friends[o.id] = o
+                        free = free_to_make_way(situation, situation.unit(o.unit))
+                        (friends if free else held)[o.id] = o
                 else:
                     gap = m.footprint.distance(o.footprint)
                     before = start_gap.get((m.id, o.id), ENEMY_GAP)
-                    if gap < ENEMY_GAP - 1e-3 and gap < before - EPSILON:
+                    if gap < ENEMY_GAP - EPSILON and gap < before - EPSILON:
                         enemies[o.id] = o
         if friends and not friends_make_way:  # friends who make way are settled at the end
             units = sorted({o.unit for o in friends.values()})
             stops.append(("friends", units, [o.footprint for o in friends.values()]))
+        if held:
+            units = sorted({o.unit for o in held.values()})
+            stops.append(("held", units, [o.footprint for o in held.values()]))
         if busy:
             stops.append(
                 (
                     "busy",
                     sorted({o.unit for o in busy.values()}),
-                    [o.footprint.buffer(ENEMY_GAP, quad_segs=32) for o in busy.values()],
+                    [gap_zone(o.footprint) for o in busy.values()],
                 )
             )
         if enemies:
@@ -180,7 +214,7 @@ def settle(
                 (
                     "enemy",
                     sorted({o.unit for o in enemies.values()}),
-                    [o.footprint.buffer(ENEMY_GAP, quad_segs=32) for o in enemies.values()],
+                    [gap_zone(o.footprint) for o in enemies.values()],
                 )
             )
         if not stops:
@@ -201,8 +235,9 @@ def settle(
     for what, ids, stop_at in found:
         if stop_at <= t + STOP_SLACK:
             outcome.stops.append((what, ids))
-            if what in ("friends", "enemy", "busy"):
-                outcome.confused_by.append(what)
+            if what in ("friends", "held", "enemy", "busy"):
+                # halting on friends confuses alike, whether they would not or could not move
+                outcome.confused_by.append("friends" if what == "held" else what)
     outcome.ends = [m.placed(m.x + ux * t, m.y + uy * t) for m in unit.models]
     _friends_where_it_ends(situation, unit, outcome, friends_make_way)
 
@@ -227,17 +262,16 @@ def _friends_where_it_ends(
             elif m.footprint.distance(o.footprint) <= EPSILON:
                 touching.add(o.unit)
     if friends_make_way:
-        outcome.make_way = sorted(over)
-        return
+        outcome.make_way = sorted(u for u in over if free_to_make_way(situation, situation.unit(u)))
     kept = []
     for what, ids in outcome.stops:
-        if what == "friends":
+        if what in ("friends", "held"):
             ids = [i for i in ids if i in touching or i in over]
             if not ids:
                 continue
         kept.append((what, ids))
     outcome.stops = kept
-    if not any(what == "friends" for what, _ in kept):
+    if not any(what in ("friends", "held") for what, _ in kept):
         outcome.confused_by = [c for c in outcome.confused_by if c != "friends"]
 
 
@@ -303,6 +337,8 @@ STOP_TEXT = {
     "enemy": "it would have ended over or next to enemy {ids}, so it stops 1 cm in front of "
     "them and "
     "is confused",
+    "held": "it would have ended on friends ({ids}) who are not free to move, so cannot make "
+    "way (2.9): it halts where it touches them and is confused",
     "busy": "it would have ended over or next to friends in combat ({ids}), who cannot make way, "
     "so it halts 1 cm short of them and is confused [house: 1 cm]",
 }
@@ -469,12 +505,15 @@ def made_way_rolls(
 def _left_table(
     verdict: Verdict, situation: Situation, unit: Unit, move: Move, outcome: Outcome
 ) -> Verdict:
-    """2.9 "Leaving the table": the unit leaves where the drive back reaches the edge."""
+    """2.9 "Leaving the table": the unit leaves where the drive back reaches the edge. A 6
+    among the dice confuses it all the same (2.6): back at once, back unable to move, or off
+    the table until it rolls to return; only a unit the D6 destroys is beyond it."""
     how = (
         f"The drive back of {fmt(outcome.distance)} cm takes {named(unit)} over the table edge "
         f"after {fmt(outcome.travelled)} cm"
     )
-    return leave_the_table(
+    confused = {unit.id: {"confused": True}} if outcome.confused_by else None
+    verdict = leave_the_table(
         verdict,
         situation,
         unit,
@@ -483,4 +522,17 @@ def _left_table(
         outcome.ends,
         measured=outcome.distance,
         limit=outcome.travelled,
+        state=confused,
     )
+    left = next(e for e in verdict.events if e["event"] == "leave-table-roll")
+    if confused and left.get("outcome") != "destroyed":
+        verdict.check(
+            rule=RULE,
+            stage="after-moving",
+            passed=True,
+            subject=unit.id,
+            text=f"{named(unit)} is confused (a 6 among the drive-back dice), whatever the D6 "
+            "to leave the table brings.",
+        )
+        verdict.events.append({"event": "confused", "unit": unit.id, "because": ["a 6"]})
+    return verdict

@@ -13,7 +13,9 @@ itself making way may make way: its owner moves it aside or back. How the engine
 - What it may not do: touch an enemy unit or a unit in combat, at the end or on the way (each
   stand's straight path is checked); cross impassable terrain on the way; end anywhere a flyer
   may not end (2.5: over woods, in impassable terrain, on stands); break formation (every stand
-  touching another). The stands of the unit it makes way for are ignored: they are moving off.
+  touching another). The stands of the unit it makes way for are ignored while they are still to
+  move off; once they stand over this unit (the table after their drive back or retreat), this
+  unit must end clear of them, as of any friendly stand.
 - After: the unit owes its own confusion D6 (confused on a 6, `confusion-roll` event); the unit it
   made way for rolls one per unit it forced aside (its own verdict says so). Over the table
   edge, once its way and its end are judged legal, it leaves the table (leaving.py). Joined
@@ -43,7 +45,7 @@ from .flying import (
     refuse_ground_unit,
 )
 from .leaving import back_on_the_table, leave_the_table, off_the_table
-from .stands import board, formation, is_character, overlaps, swept_hull
+from .stands import board, formation, is_character, overlaps, stands_overlap, swept_hull
 from .terrain import kind_of
 
 RULE = "general/making-way"
@@ -185,8 +187,14 @@ def adjudicate_make_way(situation: Situation, move: Move) -> Verdict:
     roll = confusion_roll(unit.id, 1, f"made way for {named(friend)}")
     # 2.9: making way may take the unit over the edge, but its way is judged first
     _check_the_way(verdict, situation, unit, friend, ends)
-    check_flown_end(verdict, situation, unit, ends, ignore=(friend.id,), may_leave_table=True)
-    if verdict.legal and off_the_table(situation, ends):
+    # The friend's stands are ignored while they are still to move off; once it stands where it
+    # ends (over this unit, after its drive back or retreat), this unit must end clear of them.
+    moved_in = any(stands_overlap(m, o) for m in unit.models for o in friend.models)
+    ignore = () if moved_in else (friend.id,)
+    check_flown_end(verdict, situation, unit, ends, ignore=ignore, may_leave_table=True)
+    if not verdict.legal:
+        return verdict  # it did not make way: no D6 is owed for it
+    if off_the_table(situation, ends):
         verdict.events.append(roll)
         how = f"Making way takes {named(unit)} over the table edge"
         return leave_the_table(
