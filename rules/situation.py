@@ -443,7 +443,9 @@ class _Builder:
             return self._build(doc)
         except InvalidInput:
             raise
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:  # malformed structure
+        except KeyError as exc:  # a field FORMAT.md requires is missing: name it
+            self.fail(getattr(self, "where", ""), f"the required field {exc.args[0]!r} is missing")
+        except (TypeError, ValueError, AttributeError) as exc:  # malformed structure
             self.fail(
                 getattr(self, "where", ""), f"malformed scenario ({exc.__class__.__name__}: {exc})"
             )

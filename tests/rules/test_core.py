@@ -101,6 +101,23 @@ def test_invalid_scenarios_name_the_field(mutate, field):
     assert err.value.field == field
 
 
+@pytest.mark.parametrize(
+    "mutate, field, missing",
+    [
+        (lambda d: d.pop("table"), "table", "table"),
+        (lambda d: d["table"].pop("height"), "table", "height"),
+        (lambda d: d["units"][0]["models"][0].pop("x"), "units[0].models[0]", "x"),
+    ],
+)
+def test_a_missing_required_field_is_named_in_plain_words(mutate, field, missing):
+    doc = scenario()
+    mutate(doc)
+    with pytest.raises(InvalidInput) as err:
+        Situation.from_document(doc)
+    assert err.value.field == field
+    assert f"the required field '{missing}' is missing" in str(err.value)
+
+
 @pytest.mark.parametrize("units", [0, 1])
 def test_a_table_with_no_model_or_one_model_is_a_situation(units):
     """The overlap check has no pair to test (a hypothesis round trip found it crashing)."""
