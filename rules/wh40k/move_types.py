@@ -233,6 +233,27 @@ def _charge_reach_distance(unit: Unit, target: Unit, skies: bool) -> float:
     return unit_distance(unit, target)
 
 
+def _no_target(situation: Situation, unit: Unit, max_distance: float, skies: bool) -> str:
+    """Why no enemy unit can be picked for this charge roll (11.02), in words: none within 12"
+    and within the roll, or only AIRCRAFT there, which a unit that cannot FLY may not pick."""
+    text = f'No enemy unit it may charge is within 12" and within the {fmt(max_distance)}" charge'
+    if flying.can_fly(unit):
+        return text
+    aircraft = [
+        named(e)
+        for e in situation.enemies_of(unit)
+        if e.has("AIRCRAFT")
+        and within(d := _charge_reach_distance(unit, e, skies), CHARGE_RANGE)
+        and within(d, max_distance)
+    ]
+    if aircraft:
+        text += (
+            f" ({', '.join(aircraft)} {'is' if len(aircraft) == 1 else 'are'} within it, but only "
+            "a unit that can FLY may pick an AIRCRAFT unit)"
+        )
+    return text
+
+
 def _target_refusal(
     unit: Unit, target: Unit, distance: float, max_distance: float, skies: bool
 ) -> str | None:
@@ -309,8 +330,8 @@ def _check_charge_targets(
                 f'within 12" and within the {fmt(max_distance)}" charge ({", ".join(offered)}); '
                 "without one the unit does not move."
                 if offered
-                else f'No enemy unit is within 12" and within the {fmt(max_distance)}" charge: '
-                "the charge fails, and the unit does not move."
+                else f"{_no_target(situation, unit, max_distance, skies)}: the charge fails, and "
+                "the unit does not move."
             ),
         )
     for t in targets:
@@ -390,8 +411,8 @@ def charge_target_offer(
     return Offer(
         choices,
         roll,
-        f'No enemy unit is within 12" and within the {fmt(max_distance)}" charge: the charge '
-        "fails (no targets within the roll), and the unit does not move.",
+        f"{_no_target(situation, unit, max_distance, skies)}: the charge fails (no targets "
+        "within the roll), and the unit does not move.",
     )
 
 

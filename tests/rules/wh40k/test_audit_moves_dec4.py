@@ -537,3 +537,25 @@ def test_a_table_stored_with_a_base_0_004_inches_inside_a_hull_still_opens():
         [unit("A", "red", [model("A1", 22 + R32 - 0.004, 10), model("A2", 20, 10, base=BOX)])]
     )
     assert s.model("A1").x < 22 + R32
+
+
+def test_a_charge_with_only_an_aircraft_in_range_says_why_it_cannot_be_picked():
+    # A1 (20, 10) cannot FLY; the only enemy, the AIRCRAFT J1 (25, 10), is 5 - 1.26 = 3.74"
+    # away, within 12" and within the 8" roll, but may not be picked (1.4, 23.02). The finding
+    # and the stepper's offer both say so, rather than that no enemy is in range.
+    from rules.dice import Dice
+    from rules.wh40k.move_types import charge_target_offer
+
+    s = situation(
+        [
+            unit("A", "red", [model("A1", 20, 10)]),
+            unit("J", "blue", [model("J1", 25, 10)], keywords=("VEHICLE", "AIRCRAFT", "FLY")),
+        ],
+        phase="charge",
+    )
+    v = adjudicate(s, move("A", "charge", {"A1": (21, 10)}, dice=[4, 4], charge_targets=[]))
+    (why,) = [f for f in v.failures if f.stage == "before-moving"]
+    assert "J" in why.text and "only a unit that can FLY may pick an AIRCRAFT unit" in why.text
+    offer = charge_target_offer(s, "A", Dice((4, 4)), {})
+    assert offer.choices == ()
+    assert "only a unit that can FLY may pick an AIRCRAFT unit" in offer.empty
